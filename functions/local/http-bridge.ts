@@ -1,0 +1,126 @@
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
+import { type HttpHandlerName, httpRoutes } from "../src/http/routes";
+
+export type LambdaHttpHandler = (
+  event: APIGatewayProxyEventV2,
+  context: Context,
+) => Promise<APIGatewayProxyStructuredResultV2>;
+
+interface CompiledRoute {
+  method: string;
+  path: string;
+  handler: HttpHandlerName;
+  pattern: RegExp;
+  names: string[];
+}
+
+/** API Gateway prefers the most specific route: literal segments before `{params}`. */
+const compiled: CompiledRoute[] = httpRoutes
+  .map((route) => {
+    const names: string[] = [];
+    const pattern = route.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{(\w+)\\?\}/g, (_m, name: string) => {
+      names.push(name);
+      return "([^/]+)";
+    });
+    return { ...route, pattern: new RegExp(`^${pattern}$`), names };
+  })
+  .sort((a, b) => a.names.length - b.names.length);
+
+export function matchRoute(method: string, path: string) {
+  for (const route of compiled) {
+    if (route.method !== method) continue;
+    const match = route.pattern.exec(path);
+    if (!match) continue;
+    const pathParameters = Object.fromEntries(route.names.map((name, i) => [name, decodeURIComponent(match[i + 1] ?? "")]));
+    return { route, pathParameters };
+  }
+  return undefined;
+}
+
+export async function readBody(request: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Builds the API Gateway HTTP API (payload 2.0) event that Lambda would receive for this request. */
+export function toApiGatewayEvent(
+  request: IncomingMessage,
+  url: URL,
+  body: Buffer,
+  routeKey: string,
+  pathParameters: Record<string, string>,
+): APIGatewayProxyEventV2 {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(",") : value;
+  }
+  const queryStringParameters: Record<string, string> = {};
+  for (const [name, value] of url.searchParams) {
+    queryStringParameters[name] = name in queryStringParameters ? `${queryStringParameters[name]},${value}` : value;
+  }
+  const now = new Date();
+  return {
+    version: "2.0",
+    routeKey,
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    headers,
+    ...(headers.cookie ? { cookies: headers.cookie.split(/;\s*/) } : {}),
+    ...(url.search ? { queryStringParameters } : {}),
+    ...(Object.keys(pathParameters).length ? { pathParameters } : {}),
+    requestContext: {
+      accountId: "local",
+      apiId: "local",
+      domainName: headers.host ?? "localhost",
+      domainPrefix: "localhost",
+      http: {
+        method: request.method ?? "GET",
+        path: url.pathname,
+        protocol: `HTTP/${request.httpVersion}`,
+        sourceIp: request.socket.remoteAddress ?? "127.0.0.1",
+        userAgent: headers["user-agent"] ?? "",
+      },
+      requestId: randomUUID(),
+      routeKey,
+      stage: "$default",
+      time: now.toUTCString(),
+      timeEpoch: now.getTime(),
+    },
+    body: body.toString("base64"),
+    isBase64Encoded: true,
+  };
+}
+
+export function lambdaContext(functionName: string): Context {
+  const deadline = Date.now() + 30_000;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: "$LATEST",
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: "1024",
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: "local",
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+export function writeResult(response: ServerResponse, result: APIGatewayProxyStructuredResultV2): void {
+  response.statusCode = result.statusCode ?? 200;
+  for (const [name, value] of Object.entries(result.headers ?? {})) response.setHeader(name, String(value));
+  if (result.cookies?.length) response.setHeader("set-cookie", result.cookies);
+  const body = result.body ?? "";
+  response.end(result.isBase64Encoded ? Buffer.from(body, "base64") : body);
+}

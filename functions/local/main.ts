@@ -1,0 +1,151 @@
+import type { EventEmitter } from "node:events";
+import { existsSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { messages } from "@dorsal/shared";
+import { ensureAdmin } from "../src/app/auth";
+import { type Container, getContainer } from "../src/compose";
+import { handler as authHandler } from "../src/handlers/http/auth";
+import { handler as eventsHandler } from "../src/handlers/http/events";
+import { handler as photosHandler } from "../src/handlers/http/photos";
+import { handler as starterHandler } from "../src/handlers/pipeline/starter";
+import type { HttpHandlerName } from "../src/http/routes";
+import {
+  type LambdaHttpHandler,
+  lambdaContext,
+  matchRoute,
+  readBody,
+  toApiGatewayEvent,
+  writeResult,
+} from "./http-bridge";
+import { parseLocalSettings } from "./settings";
+import { createStaticFiles } from "./static-files";
+import { createS3rver, ensureTable, startDynalite } from "./storage";
+
+/**
+ * The embedded runtime: one process that runs the same Lambda handlers, the same pipeline
+ * definition and the same data layer as AWS, over protocol stand-ins (dynalite, s3rver,
+ * aws-local-stepfunctions) with everything kept under DATA_DIR.
+ */
+const repoRoot = path.resolve(import.meta.dirname, "../..");
+if (existsSync(path.join(repoRoot, ".env"))) process.loadEnvFile(path.join(repoRoot, ".env"));
+
+// Lambda runs Node 22; locally Node 20 is supported on purpose, so the SDK need not say so on every start.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+const settings = parseLocalSettings(process.env);
+const dataDir = path.resolve(repoRoot, settings.DATA_DIR);
+const region = process.env.AWS_REGION ?? "us-east-1";
+
+const httpHandlers: Record<HttpHandlerName, LambdaHttpHandler> = {
+  auth: authHandler as LambdaHttpHandler,
+  events: eventsHandler as LambdaHttpHandler,
+  photos: photosHandler as LambdaHttpHandler,
+};
+
+const dynamo = await startDynalite(dataDir);
+await ensureTable(dynamo.endpoint, region, settings.TABLE_NAME);
+const s3rver = await createS3rver(dataDir, [settings.ORIGINALS_BUCKET, settings.DERIVED_BUCKET]);
+const s3Handler = s3rver.callback();
+const serveStatic = createStaticFiles(path.join(repoRoot, "frontend", "dist"));
+const bucketPrefixes = [settings.ORIGINALS_BUCKET, settings.DERIVED_BUCKET].map((bucket) => `/${bucket}`);
+const maxBodyBytes = settings.MAX_BODY_MB * 1024 * 1024;
+
+let resolveReady!: (container: Container) => void;
+const ready = new Promise<Container>((resolve) => {
+  resolveReady = resolve;
+});
+
+const server = createServer(async (request, response) => {
+  const url = new URL(request.url ?? "/", "http://localhost");
+  try {
+    if (bucketPrefixes.some((prefix) => url.pathname === prefix || url.pathname.startsWith(`${prefix}/`))) {
+      s3Handler(request, response);
+      return;
+    }
+    if (url.pathname === "/api" || url.pathname.startsWith("/api/")) {
+      await ready;
+      const match = matchRoute(request.method ?? "GET", url.pathname);
+      if (!match) {
+        response.writeHead(404, { "content-type": "application/json; charset=utf-8" });
+        response.end(JSON.stringify({ success: false, error: messages.notFound }));
+        return;
+      }
+      const body = await readBody(request, maxBodyBytes);
+      if (!body) {
+        response.writeHead(413, { "content-type": "application/json; charset=utf-8", connection: "close" });
+        response.end(JSON.stringify({ success: false, error: messages.fileTooLarge }));
+        return;
+      }
+      const routeKey = `${match.route.method} ${match.route.path}`;
+      const event = toApiGatewayEvent(request, url, body, routeKey, match.pathParameters);
+      const result = await httpHandlers[match.route.handler](event, lambdaContext(`dorsal-${match.route.handler}`));
+      writeResult(response, result);
+      return;
+    }
+    await serveStatic(url.pathname, response);
+  } catch (error) {
+    console.error("request failed", error);
+    if (!response.headersSent) response.writeHead(500, { "content-type": "application/json; charset=utf-8" });
+    response.end(JSON.stringify({ success: false, error: messages.internalError }));
+  }
+});
+
+await new Promise<void>((resolve, reject) => {
+  server.once("error", reject);
+  server.listen(settings.PORT, () => resolve());
+});
+const port = (server.address() as AddressInfo).port;
+const publicUrl = settings.PUBLIC_URL?.replace(/\/$/, "") ?? `http://localhost:${port}`;
+
+Object.assign(process.env, {
+  DORSAL_RUNTIME: "local",
+  AWS_REGION: region,
+  TABLE_NAME: settings.TABLE_NAME,
+  ORIGINALS_BUCKET: settings.ORIGINALS_BUCKET,
+  DERIVED_BUCKET: settings.DERIVED_BUCKET,
+  DYNAMODB_ENDPOINT: dynamo.endpoint,
+  S3_ENDPOINT: publicUrl,
+  DATA_DIR: dataDir,
+});
+const container = await getContainer();
+
+// s3rver's object-created events take the path S3 → SQS → starter takes in AWS: same message shape, same handler.
+(s3rver as unknown as EventEmitter).on("event", (notification: unknown) => {
+  const message = { messageId: crypto.randomUUID(), body: JSON.stringify(notification) };
+  starterHandler({ Records: [message] } as never).catch((error: unknown) =>
+    container.logger.error("pipeline starter failed", error),
+  );
+});
+
+const admin = await ensureAdmin(container.deps, {
+  email: settings.ADMIN_EMAIL,
+  ...(settings.ADMIN_PASSWORD ? { password: settings.ADMIN_PASSWORD } : {}),
+});
+resolveReady(container);
+
+console.log(`Dorsal listening on ${publicUrl} (datos en ${dataDir})`);
+if (admin.generatedPassword) {
+  console.log(`Administrador creado: ${settings.ADMIN_EMAIL}  contraseña: ${admin.generatedPassword}`);
+  console.log("Guárdala: se muestra solo esta vez (se almacena cifrada con scrypt).");
+} else if (admin.created) {
+  console.log(`Administrador creado: ${settings.ADMIN_EMAIL} (contraseña de ADMIN_PASSWORD)`);
+} else {
+  console.log(`Administrador: ${settings.ADMIN_EMAIL} (la contraseña se mostró en el primer arranque)`);
+}
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  console.log(`${signal}: cerrando Dorsal…`);
+  server.close();
+  server.closeIdleConnections();
+  const force = setTimeout(() => server.closeAllConnections(), 5_000);
+  force.unref();
+  await container.close();
+  await dynamo.close();
+  process.exit(0);
+}
+process.on("SIGINT", () => void shutdown("SIGINT"));
+process.on("SIGTERM", () => void shutdown("SIGTERM"));

@@ -1,0 +1,25 @@
+import { z } from "zod";
+
+/** Settings of the embedded runtime itself; the functions' own settings are in src/config.ts. */
+export const localSettingsSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DATA_DIR: z.string().min(1).default("./.data"),
+  ADMIN_EMAIL: z.email().default("admin@dorsal.local"),
+  /** When unset, the first start generates a password and prints it once. */
+  ADMIN_PASSWORD: z.string().min(6).optional(),
+  /** The origin browsers use (e.g. http://192.168.1.20:3000 for phones on the LAN); presigned URLs point at it. */
+  PUBLIC_URL: z.url().optional(),
+  TABLE_NAME: z.string().min(1).default("dorsal"),
+  ORIGINALS_BUCKET: z.string().min(3).default("dorsal-originals"),
+  DERIVED_BUCKET: z.string().min(3).default("dorsal-derived"),
+  /** Largest request body the local API accepts (API Gateway's own limit is 10 MB). */
+  MAX_BODY_MB: z.coerce.number().int().min(1).max(2048).default(110),
+});
+export type LocalSettings = z.infer<typeof localSettingsSchema>;
+
+export function parseLocalSettings(env: Record<string, string | undefined>): LocalSettings {
+  const parsed = localSettingsSchema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => `  - ${issue.path.join(".")}: ${issue.message}`);
+  throw new Error(`Invalid configuration:\n${problems.join("\n")}`);
+}

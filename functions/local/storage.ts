@@ -1,0 +1,105 @@
+import { mkdir } from "node:fs/promises";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ResourceNotFoundException,
+} from "@aws-sdk/client-dynamodb";
+import dynalite from "dynalite";
+import S3rver from "s3rver";
+import { tableSchema } from "../src/data/table-schema";
+
+/**
+ * The storage stand-ins that speak the real protocols: dynalite (DynamoDB API over LevelDB files)
+ * and s3rver (S3 API over plain files), both under the data dir so a restart keeps everything.
+ */
+export async function startDynalite(dataDir: string): Promise<{ endpoint: string; close(): Promise<void> }> {
+  const dir = path.join(dataDir, "dynamodb");
+  await mkdir(dir, { recursive: true });
+  const server: Server = dynalite({ path: dir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+export async function ensureTable(endpoint: string, region: string, tableName: string): Promise<void> {
+  const client = new DynamoDBClient({
+    endpoint,
+    region,
+    credentials: { accessKeyId: "local", secretAccessKey: "local" },
+  });
+  try {
+    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    return;
+  } catch (error) {
+    if (!(error instanceof ResourceNotFoundException)) throw error;
+  } finally {
+    // The client is reused below only when the table is missing.
+  }
+  const keyAttributes = [
+    tableSchema.partitionKey,
+    tableSchema.sortKey,
+    ...tableSchema.globalIndexes.flatMap((index) => [index.partitionKey, index.sortKey]),
+  ];
+  await client.send(
+    new CreateTableCommand({
+      TableName: tableName,
+      BillingMode: "PAY_PER_REQUEST",
+      AttributeDefinitions: keyAttributes.map((name) => ({ AttributeName: name, AttributeType: "S" })),
+      KeySchema: [
+        { AttributeName: tableSchema.partitionKey, KeyType: "HASH" },
+        { AttributeName: tableSchema.sortKey, KeyType: "RANGE" },
+      ],
+      GlobalSecondaryIndexes: tableSchema.globalIndexes.map((index) => ({
+        IndexName: index.name,
+        KeySchema: [
+          { AttributeName: index.partitionKey, KeyType: "HASH" },
+          { AttributeName: index.sortKey, KeyType: "RANGE" },
+        ],
+        Projection: { ProjectionType: "ALL" },
+      })),
+    }),
+  );
+  client.destroy();
+}
+
+const corsConfig = `<CORSConfiguration>
+  <CORSRule>
+    <AllowedOrigin>*</AllowedOrigin>
+    <AllowedMethod>GET</AllowedMethod>
+    <AllowedMethod>HEAD</AllowedMethod>
+    <AllowedMethod>PUT</AllowedMethod>
+    <AllowedMethod>POST</AllowedMethod>
+    <AllowedHeader>*</AllowedHeader>
+    <ExposeHeader>ETag</ExposeHeader>
+    <MaxAgeSeconds>3000</MaxAgeSeconds>
+  </CORSRule>
+</CORSConfiguration>`;
+
+/**
+ * s3rver as a request handler mounted on the app's own port (paths `/<bucket>/...`), so presigned
+ * URLs point at the same origin as the app and a phone on the LAN reaches both through one port.
+ */
+export async function createS3rver(dataDir: string, buckets: string[]): Promise<S3rver> {
+  const directory = path.join(dataDir, "s3");
+  await mkdir(directory, { recursive: true });
+  const s3rver = new S3rver({
+    directory,
+    silent: true,
+    // Presigned URLs are signed for the public origin; s3rver must not second-guess that host.
+    allowMismatchedSignatures: true,
+    vhostBuckets: false,
+    configureBuckets: buckets.map((name) => ({ name, configs: [corsConfig] })),
+  });
+  await s3rver.configureBuckets();
+  return s3rver;
+}

@@ -1,0 +1,151 @@
+import { ConditionalCheckFailedException, type DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import {
+  BatchGetCommand,
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from "@aws-sdk/lib-dynamodb";
+import type { Key, QueryInput, QueryPage, Table, UpdateInput } from "../../ports/table";
+
+/** The Table port over DynamoDB; the local runtime points the same adapter at dynalite. */
+export function createDynamoTable(client: DynamoDBClient, tableName: string): Table {
+  const doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+
+  const isConditionFailure = (error: unknown) =>
+    error instanceof ConditionalCheckFailedException ||
+    (error instanceof Error && error.name === "ConditionalCheckFailedException");
+
+  return {
+    async get<T extends object>(key: Key) {
+      const out = await doc.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }));
+      return out.Item as T | undefined;
+    },
+
+    async put(item, options) {
+      try {
+        await doc.send(
+          new PutCommand({
+            TableName: tableName,
+            Item: item,
+            ...(options?.ifAbsent ? { ConditionExpression: "attribute_not_exists(pk)" } : {}),
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (options?.ifAbsent && isConditionFailure(error)) return false;
+        throw error;
+      }
+    },
+
+    async update<T extends object>(input: UpdateInput) {
+      const names: Record<string, string> = {};
+      const values: Record<string, unknown> = {};
+      const sets: string[] = [];
+      const adds: string[] = [];
+      const conditions: string[] = [];
+      let n = 0;
+      const name = (attribute: string) => {
+        const placeholder = `#a${n++}`;
+        names[placeholder] = attribute;
+        return placeholder;
+      };
+      const value = (v: unknown) => {
+        const placeholder = `:v${n++}`;
+        values[placeholder] = v;
+        return placeholder;
+      };
+      for (const [attribute, v] of Object.entries(input.set ?? {})) {
+        if (v !== undefined) sets.push(`${name(attribute)} = ${value(v)}`);
+      }
+      for (const [attribute, v] of Object.entries(input.add ?? {})) adds.push(`${name(attribute)} ${value(v)}`);
+      const removes = (input.remove ?? []).map(name);
+      for (const condition of input.conditions ?? []) {
+        if ("value" in condition) {
+          conditions.push(`${name(condition.attribute)} ${condition.op} ${value(condition.value)}`);
+        } else {
+          const fn = condition.op === "exists" ? "attribute_exists" : "attribute_not_exists";
+          conditions.push(`${fn}(${name(condition.attribute)})`);
+        }
+      }
+      const expression = [
+        sets.length ? `SET ${sets.join(", ")}` : "",
+        adds.length ? `ADD ${adds.join(", ")}` : "",
+        removes.length ? `REMOVE ${removes.join(", ")}` : "",
+      ]
+        .filter(Boolean)
+        .join(" ");
+      try {
+        const out = await doc.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: input.key,
+            UpdateExpression: expression,
+            ExpressionAttributeNames: names,
+            ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+            ...(conditions.length ? { ConditionExpression: conditions.join(" AND ") } : {}),
+            ReturnValues: "ALL_NEW",
+          }),
+        );
+        return out.Attributes as T;
+      } catch (error) {
+        if (isConditionFailure(error)) return undefined;
+        throw error;
+      }
+    },
+
+    async delete(key) {
+      await doc.send(new DeleteCommand({ TableName: tableName, Key: key }));
+    },
+
+    async query<T extends object>(input: QueryInput): Promise<QueryPage<T>> {
+      const pkName = input.index ? `${input.index}pk` : "pk";
+      const skName = input.index ? `${input.index}sk` : "sk";
+      const values: Record<string, unknown> = { ":p": input.partition };
+      let keyCondition = "#pk = :p";
+      const names: Record<string, string> = { "#pk": pkName };
+      if (input.sortPrefix !== undefined) {
+        keyCondition += " AND begins_with(#sk, :s)";
+        names["#sk"] = skName;
+        values[":s"] = input.sortPrefix;
+      } else if (input.sortBetween) {
+        keyCondition += " AND #sk BETWEEN :s1 AND :s2";
+        names["#sk"] = skName;
+        values[":s1"] = input.sortBetween[0];
+        values[":s2"] = input.sortBetween[1];
+      }
+      const out = await doc.send(
+        new QueryCommand({
+          TableName: tableName,
+          ...(input.index ? { IndexName: input.index } : {}),
+          KeyConditionExpression: keyCondition,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ...(input.limit ? { Limit: input.limit } : {}),
+          ScanIndexForward: !input.descending,
+          ...(input.cursor ? { ExclusiveStartKey: input.cursor } : {}),
+        }),
+      );
+      return {
+        items: (out.Items ?? []) as T[],
+        ...(out.LastEvaluatedKey ? { cursor: out.LastEvaluatedKey } : {}),
+      };
+    },
+
+    async batchGet<T extends object>(keys: Key[]) {
+      const results: T[] = [];
+      for (let i = 0; i < keys.length; i += 100) {
+        let pending: Key[] | undefined = keys.slice(i, i + 100);
+        // Unprocessed keys are normal under throttling; re-ask for exactly those.
+        while (pending && pending.length > 0) {
+          const out = await doc.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending } } }));
+          results.push(...((out.Responses?.[tableName] ?? []) as T[]));
+          pending = out.UnprocessedKeys?.[tableName]?.Keys as Key[] | undefined;
+        }
+      }
+      return results;
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import type { Readable } from "node:stream";
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  NotFound,
+  PutObjectCommand,
+  type S3Client,
+} from "@aws-sdk/client-s3";
+import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import type { BucketRole, ObjectStore } from "../../ports/object-store";
+
+/** The ObjectStore port over S3; the local runtime points the same adapter at s3rver. */
+export function createS3ObjectStore(client: S3Client, buckets: Record<BucketRole, string>): ObjectStore {
+  const getBytes = async (bucket: BucketRole, key: string, range?: string) => {
+    const out = await client.send(
+      new GetObjectCommand({ Bucket: buckets[bucket], Key: key, ...(range ? { Range: range } : {}) }),
+    );
+    if (!out.Body) throw new Error(`Empty body for ${buckets[bucket]}/${key}`);
+    return Buffer.from(await out.Body.transformToByteArray());
+  };
+
+  return {
+    bucketName: (bucket) => buckets[bucket],
+
+    async put(bucket, key, body: Buffer | Readable, contentType, size) {
+      await client.send(
+        new PutObjectCommand({
+          Bucket: buckets[bucket],
+          Key: key,
+          Body: body,
+          ContentType: contentType,
+          ...(size !== undefined ? { ContentLength: size } : {}),
+        }),
+      );
+    },
+
+    getBuffer: (bucket, key) => getBytes(bucket, key),
+
+    getRange: (bucket, key, start, endInclusive) => getBytes(bucket, key, `bytes=${start}-${endInclusive}`),
+
+    async head(bucket, key) {
+      try {
+        const out = await client.send(new HeadObjectCommand({ Bucket: buckets[bucket], Key: key }));
+        return { size: out.ContentLength ?? 0, contentType: out.ContentType, metadata: out.Metadata ?? {} };
+      } catch (error) {
+        if (error instanceof NotFound || (error as { name?: string }).name === "NotFound") return undefined;
+        throw error;
+      }
+    },
+
+    async delete(bucket, key) {
+      await client.send(new DeleteObjectCommand({ Bucket: buckets[bucket], Key: key }));
+    },
+
+    presignPut: (bucket, key, contentType, expiresInSeconds) =>
+      getSignedUrl(client, new PutObjectCommand({ Bucket: buckets[bucket], Key: key, ContentType: contentType }), {
+        expiresIn: expiresInSeconds,
+      }),
+  };
+}

@@ -1,0 +1,12 @@
+import { GetObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import type { BucketRole } from "../../ports/object-store";
+import type { UrlSigner } from "../../ports/url-signer";
+
+/** S3 presigned GET URLs: what the local runtime hands out (s3rver behind the same port as the app). */
+export function createPresignedUrlSigner(client: S3Client, buckets: Record<BucketRole, string>): UrlSigner {
+  return {
+    signedGetUrl: (bucket, key, expiresInSeconds) =>
+      getSignedUrl(client, new GetObjectCommand({ Bucket: buckets[bucket], Key: key }), { expiresIn: expiresInSeconds }),
+  };
+}

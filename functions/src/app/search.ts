@@ -1,0 +1,27 @@
+import { messages, type SearchResponse } from "@dorsal/shared";
+import type { Deps } from "./deps";
+import { notFound } from "./errors";
+import { toPhotoDto } from "./photo-view";
+
+/**
+ * Finds an event's photos of one bib: the bib's links give the photo ids, one batch read gives
+ * the photos; only processed photos are shown, newest upload last.
+ */
+export async function searchByBib(deps: Deps, eventId: number, dorsalNumber: string): Promise<SearchResponse> {
+  if (!(await deps.events.get(eventId))) throw notFound(messages.eventNotFound);
+  const bib = dorsalNumber.replace(/^0+(?=\d)/, "");
+  const photos = (await deps.photos.getMany(await deps.photos.photoIdsForBib(eventId, bib)))
+    .filter((photo) => photo.processingStatus === "successful")
+    .sort((a, b) => a.uploadedAt.localeCompare(b.uploadedAt));
+  return {
+    totalFound: photos.length,
+    dorsalNumber: bib,
+    photos: await Promise.all(photos.map((photo) => toPhotoDto(deps, photo))),
+  };
+}
+
+export async function getPhoto(deps: Deps, photoId: string) {
+  const photo = await deps.photos.get(photoId);
+  if (!photo) throw notFound(messages.notFound);
+  return toPhotoDto(deps, photo);
+}

@@ -1,0 +1,34 @@
+import type { S3Event } from "aws-lambda";
+import type { Logger } from "../logger";
+import type { ObjectStore } from "../ports/object-store";
+import type { PipelineStarter } from "../ports/pipeline";
+import { parseOriginalKey } from "./storage-paths";
+
+/**
+ * Turns S3 object-created notifications (as delivered through SQS, or by the local runtime in the
+ * same shape) into pipeline executions, one per original photo. Anything else — test events,
+ * derived images, deletions — is ignored on purpose.
+ */
+export async function startPipelineFor(
+  deps: { pipeline: PipelineStarter; objects: ObjectStore; logger: Logger },
+  notification: Partial<S3Event> & { Event?: string },
+): Promise<number> {
+  let started = 0;
+  for (const record of notification.Records ?? []) {
+    if (!record.eventName.startsWith("ObjectCreated:")) continue;
+    if (record.s3.bucket.name !== deps.objects.bucketName("originals")) continue;
+    const key = decodeURIComponent(record.s3.object.key.replace(/\+/g, " "));
+    if (!parseOriginalKey(key)) {
+      deps.logger.warn("ignoring object outside the originals layout", { key });
+      continue;
+    }
+    const result = await deps.pipeline.start({
+      bucket: record.s3.bucket.name,
+      key,
+      size: record.s3.object.size,
+      version: record.s3.object.sequencer ?? record.s3.object.eTag ?? "",
+    });
+    if (!result.alreadyStarted) started++;
+  }
+  return started;
+}

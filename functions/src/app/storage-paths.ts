@@ -1,0 +1,25 @@
+/**
+ * Object keys follow the spec's event_configs paths (eventos/{eventId}/originales|web|miniaturas).
+ * The photo id is part of the key, so the pipeline knows which photo an object-created event is
+ * about without any lookup.
+ */
+export const storagePaths = {
+  original: (eventId: number, photoId: string, extension: string) =>
+    `eventos/${eventId}/originales/${photoId}.${extension}`,
+  web: (eventId: number, photoId: string) => `eventos/${eventId}/web/${photoId}.jpg`,
+  thumbnail: (eventId: number, photoId: string) => `eventos/${eventId}/miniaturas/${photoId}.jpg`,
+};
+
+const originalPattern = /^eventos\/(\d+)\/originales\/([a-z0-9]+)\.([a-z0-9]{1,5})$/;
+
+export function parseOriginalKey(key: string): { eventId: number; photoId: string } | undefined {
+  const match = originalPattern.exec(key);
+  if (!match?.[1] || !match[2]) return undefined;
+  return { eventId: Number(match[1]), photoId: match[2] };
+}
+
+/** A safe, lowercase extension from a user-supplied file name (`jpg` when there is none). */
+export function extensionOf(filename: string): string {
+  const match = /\.([A-Za-z0-9]{1,5})$/.exec(filename);
+  return match?.[1]?.toLowerCase() ?? "jpg";
+}

@@ -1,0 +1,232 @@
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { S3Client } from "@aws-sdk/client-s3";
+import { GetSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
+import { SFNClient } from "@aws-sdk/client-sfn";
+import { exportJWK, generateKeyPair } from "jose";
+import { createDynamoTable } from "./adapters/aws/dynamodb-table";
+import { createCloudFrontUrlSigner } from "./adapters/aws/cloudfront-url-signer";
+import { createS3ObjectStore } from "./adapters/aws/s3-object-store";
+import { createPresignedUrlSigner } from "./adapters/aws/s3-presigned-url-signer";
+import { createSfnPipelineStarter } from "./adapters/aws/sfn-pipeline-starter";
+import type { LocalPipeline } from "./adapters/local/local-pipeline";
+import { createIds, systemClock } from "./adapters/system/system";
+import type { Deps } from "./app/deps";
+import { createPipelineTasks, type PipelineTasks } from "./app/pipeline";
+import { createTokenService, type PrivateJwk } from "./app/tokens";
+import { type AwsConfig, type Config, type LocalConfig, parseConfig } from "./config";
+import { createEventRepository } from "./data/events";
+import { createPhotoRepository } from "./data/photos";
+import { createUserRepository } from "./data/users";
+import { createLogger, type Logger } from "./logger";
+import type { PipelineStarter } from "./ports/pipeline";
+import type { Vision } from "./ports/vision";
+
+/**
+ * THE composition root: configuration in, adapters built once, use-case dependencies out. Lambda
+ * handlers and the local runtime both come through here; nothing else knows which adapters exist.
+ */
+export interface Container {
+  deps: Deps;
+  logger: Logger;
+  pipelineTasks: PipelineTasks;
+  /** Only in the local runtime: the in-process pipeline, for stats and graceful shutdown. */
+  localPipeline?: LocalPipeline;
+  close(): Promise<void>;
+}
+
+// s3rver corrupts streamed bodies with the default checksums, and phones can't satisfy checksum
+// parameters in presigned URLs; S3 itself is fine without them.
+const s3ChecksumSettings = {
+  requestChecksumCalculation: "WHEN_REQUIRED",
+  responseChecksumValidation: "WHEN_REQUIRED",
+} as const;
+
+function memo<T>(factory: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | undefined;
+  return () => {
+    value ??= factory().catch((error: unknown) => {
+      value = undefined;
+      throw error;
+    });
+    return value;
+  };
+}
+
+export async function compose(config: Config): Promise<Container> {
+  return config.DORSAL_RUNTIME === "aws" ? composeAws(config) : composeLocal(config);
+}
+
+async function composeAws(config: AwsConfig): Promise<Container> {
+  const logger = createLogger(config.LOG_LEVEL);
+  const clock = systemClock;
+  const region = config.AWS_REGION;
+  const buckets = { originals: config.ORIGINALS_BUCKET, derived: config.DERIVED_BUCKET };
+  const s3 = new S3Client({ region, ...s3ChecksumSettings });
+  const secrets = new SecretsManagerClient({ region });
+  const secret = (arn: string) =>
+    memo(async () => {
+      const out = await secrets.send(new GetSecretValueCommand({ SecretId: arn }));
+      if (!out.SecretString) throw new Error(`Secret ${arn} has no string value`);
+      return out.SecretString;
+    });
+  const cloudFrontKey = secret(config.CLOUDFRONT_PRIVATE_KEY_SECRET_ARN);
+  const stateMachineArn = config.STATE_MACHINE_ARN;
+  const pipeline: PipelineStarter = stateMachineArn
+    ? createSfnPipelineStarter(new SFNClient({ region }), stateMachineArn)
+    : {
+        start: () => Promise.reject(new Error("STATE_MACHINE_ARN is not set for this function")),
+      };
+  const vision = memo(async (): Promise<Vision> => {
+    const { RekognitionClient } = await import("@aws-sdk/client-rekognition");
+    const { createRekognitionVision } = await import("./adapters/aws/rekognition");
+    const client = new RekognitionClient({ region });
+    return { ...createRekognitionVision(client), close: async () => client.destroy() };
+  });
+  const jwk = JSON.parse(await secret(config.JWT_KEY_SECRET_ARN)()) as PrivateJwk;
+  return assemble({
+    config,
+    logger,
+    table: createDynamoTable(new DynamoDBClient({ region }), config.TABLE_NAME),
+    objects: createS3ObjectStore(s3, buckets),
+    urls: createCloudFrontUrlSigner({
+      domain: config.CLOUDFRONT_DOMAIN,
+      keyPairId: config.CLOUDFRONT_KEY_PAIR_ID,
+      privateKey: cloudFrontKey,
+      clock: () => clock.now(),
+    }),
+    pipeline,
+    vision,
+    jwk,
+  });
+}
+
+async function composeLocal(config: LocalConfig): Promise<Container> {
+  const logger = createLogger(config.LOG_LEVEL);
+  // s3rver knows one built-in key pair; dynalite accepts any.
+  const credentials = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
+  const region = config.AWS_REGION;
+  const buckets = { originals: config.ORIGINALS_BUCKET, derived: config.DERIVED_BUCKET };
+  const s3 = new S3Client({
+    region,
+    credentials,
+    endpoint: config.S3_ENDPOINT,
+    forcePathStyle: true,
+    ...s3ChecksumSettings,
+  });
+  const vision = memo(async (): Promise<Vision> => {
+    if (config.VISION_ENGINE === "rekognition") {
+      const { RekognitionClient } = await import("@aws-sdk/client-rekognition");
+      const { createRekognitionVision } = await import("./adapters/aws/rekognition");
+      const client = new RekognitionClient({ region });
+      return { ...createRekognitionVision(client), close: async () => client.destroy() };
+    }
+    const { createLocalVision } = await import("./adapters/local/local-vision");
+    return createLocalVision({ workers: config.OCR_WORKERS });
+  });
+  let localPipeline: LocalPipeline | undefined;
+  const pipeline: PipelineStarter = { start: (input) => requireLocalPipeline().start(input) };
+  const requireLocalPipeline = () => {
+    if (!localPipeline) throw new Error("The local pipeline is not running yet");
+    return localPipeline;
+  };
+  const container = await assemble({
+    config,
+    logger,
+    table: createDynamoTable(
+      new DynamoDBClient({ region, credentials, endpoint: config.DYNAMODB_ENDPOINT }),
+      config.TABLE_NAME,
+    ),
+    objects: createS3ObjectStore(s3, buckets),
+    urls: createPresignedUrlSigner(s3, buckets),
+    pipeline,
+    vision,
+    jwk: await localJwtKey(config.DATA_DIR),
+  });
+  const { createLocalPipeline } = await import("./adapters/local/local-pipeline");
+  localPipeline = createLocalPipeline({
+    tasks: container.pipelineTasks,
+    concurrency: config.PIPELINE_CONCURRENCY,
+    logger,
+  });
+  const closeBase = container.close;
+  return {
+    ...container,
+    localPipeline,
+    async close() {
+      await localPipeline?.close();
+      await closeBase();
+    },
+  };
+}
+
+/** The local JWT signing key, generated into the data dir on first start and kept across restarts. */
+async function localJwtKey(dataDir: string): Promise<PrivateJwk> {
+  const file = path.join(dataDir, "keys", "jwt-private.json");
+  try {
+    return JSON.parse(await readFile(file, "utf8")) as PrivateJwk;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  const { privateKey } = await generateKeyPair("RS256", { extractable: true, modulusLength: 2048 });
+  const jwk = { ...(await exportJWK(privateKey)), kid: `local-${Date.now().toString(36)}`, alg: "RS256" as const };
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, JSON.stringify(jwk), { mode: 0o600 });
+  return jwk;
+}
+
+async function assemble(parts: {
+  config: Config;
+  logger: Logger;
+  table: Deps["table"];
+  objects: Deps["objects"];
+  urls: Deps["urls"];
+  pipeline: PipelineStarter;
+  vision: () => Promise<Vision>;
+  jwk: PrivateJwk;
+}): Promise<Container> {
+  const clock = systemClock;
+  const ids = createIds(clock);
+  const deps: Deps = {
+    config: parts.config,
+    clock,
+    ids,
+    table: parts.table,
+    objects: parts.objects,
+    urls: parts.urls,
+    pipeline: parts.pipeline,
+    vision: parts.vision,
+    tokens: await createTokenService({
+      privateJwk: parts.jwk,
+      issuer: parts.config.JWT_ISSUER,
+      ttlSeconds: parts.config.JWT_TTL_SECONDS,
+      clock,
+    }),
+    users: createUserRepository(parts.table, ids, clock),
+    events: createEventRepository(parts.table),
+    photos: createPhotoRepository(parts.table),
+  };
+  let visionStarted = false;
+  const vision = async () => {
+    visionStarted = true;
+    return parts.vision();
+  };
+  deps.vision = vision;
+  return {
+    deps,
+    logger: parts.logger,
+    pipelineTasks: createPipelineTasks(deps),
+    async close() {
+      if (visionStarted) await (await parts.vision()).close();
+    },
+  };
+}
+
+let current: Promise<Container> | undefined;
+
+/** The process-wide container, built on first use from the environment (Lambda: once per cold start). */
+export function getContainer(): Promise<Container> {
+  current ??= compose(parseConfig(process.env));
+  return current;
+}

@@ -1,0 +1,61 @@
+import { z } from "zod";
+
+/**
+ * Every setting the functions read, parsed once. A missing or invalid variable stops the process
+ * with one message that names all of them, instead of failing later on first use.
+ */
+const common = {
+  AWS_REGION: z.string().min(1).default("us-east-1"),
+  TABLE_NAME: z.string().min(1),
+  ORIGINALS_BUCKET: z.string().min(3),
+  DERIVED_BUCKET: z.string().min(3),
+  JWT_ISSUER: z.string().min(1).default("dorsal"),
+  /** Lifetime of a session token. */
+  JWT_TTL_SECONDS: z.coerce.number().int().min(60).default(12 * 3600),
+  /** Lifetime of image URLs handed to the browser (thumbnails, web copies). */
+  IMAGE_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 86400).default(3600),
+  UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(86400).default(3600),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+};
+
+const awsConfig = z.object({
+  DORSAL_RUNTIME: z.literal("aws"),
+  ...common,
+  /** Only the pipeline starter needs it (the task functions are part of the state machine). */
+  STATE_MACHINE_ARN: z.string().startsWith("arn:").optional(),
+  /** Secrets Manager secret holding the JWT signing key as a private JWK. */
+  JWT_KEY_SECRET_ARN: z.string().startsWith("arn:"),
+  CLOUDFRONT_DOMAIN: z.string().min(1),
+  CLOUDFRONT_KEY_PAIR_ID: z.string().min(1),
+  CLOUDFRONT_PRIVATE_KEY_SECRET_ARN: z.string().startsWith("arn:"),
+  VISION_ENGINE: z.enum(["rekognition", "local"]).default("rekognition"),
+});
+
+const localConfig = z.object({
+  DORSAL_RUNTIME: z.literal("local"),
+  ...common,
+  DYNAMODB_ENDPOINT: z.url(),
+  S3_ENDPOINT: z.url(),
+  DATA_DIR: z.string().min(1),
+  VISION_ENGINE: z.enum(["rekognition", "local"]).default("local"),
+  /** Worker threads for local recognition; one intra-op thread each. Defaults to one per core. */
+  OCR_WORKERS: z.coerce.number().int().min(1).max(16).optional(),
+  /** Pipeline executions run at once by the in-process queue. */
+  PIPELINE_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+});
+
+export const configSchema = z.discriminatedUnion("DORSAL_RUNTIME", [awsConfig, localConfig]);
+export type Config = z.infer<typeof configSchema>;
+export type LocalConfig = z.infer<typeof localConfig>;
+export type AwsConfig = z.infer<typeof awsConfig>;
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const parsed = configSchema.safeParse({ DORSAL_RUNTIME: "aws", ...env });
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => `  - ${issue.path.join(".") || "(config)"}: ${issue.message}`);
+  throw new ConfigError(`Invalid configuration:\n${problems.join("\n")}`);
+}

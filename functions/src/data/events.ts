@@ -1,0 +1,88 @@
+import type { Table } from "../ports/table";
+import { eventsIndexPartition, keys } from "./keys";
+
+export interface EventRecord {
+  id: number;
+  name: string;
+  date: string;
+  location: string;
+  expectedParticipants: number;
+  status: string;
+  freePhotosEnabled: boolean;
+  freePhotosEnabledAt: string | null;
+  requiresAthleteLogin: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Per-event processing counters, all maintained with atomic ADD. */
+export interface EventStats {
+  eventId: number;
+  totalPhotos: number;
+  processedPhotos: number;
+  failedPhotos: number;
+  dorsalsDetected: number;
+  facesDetected: number;
+  processingMsTotal: number;
+  lastUpdated: string | null;
+}
+
+const emptyStats = (eventId: number): EventStats => ({
+  eventId,
+  totalPhotos: 0,
+  processedPhotos: 0,
+  failedPhotos: 0,
+  dorsalsDetected: 0,
+  facesDetected: 0,
+  processingMsTotal: 0,
+  lastUpdated: null,
+});
+
+export function createEventRepository(table: Table) {
+  return {
+    /** Numeric ids as the spec uses them ("the event with the highest id"), from an atomic counter. */
+    async nextId(): Promise<number> {
+      const counter = await table.update<{ value: number }>({ key: keys.counter("event"), add: { value: 1 } });
+      if (!counter) throw new Error("Event counter update failed");
+      return counter.value;
+    },
+
+    async create(event: EventRecord): Promise<void> {
+      await table.put({ ...keys.event(event.id), ...keys.eventsIndex(event.id), type: "event", ...event });
+    },
+
+    get: (eventId: number) => table.get<EventRecord & { pk: string }>(keys.event(eventId)),
+
+    async list(): Promise<EventRecord[]> {
+      const events: EventRecord[] = [];
+      let cursor: Record<string, unknown> | undefined;
+      do {
+        const page = await table.query<EventRecord & { pk: string }>({
+          index: "gsi1",
+          partition: eventsIndexPartition,
+          descending: true,
+          ...(cursor ? { cursor } : {}),
+        });
+        events.push(...page.items);
+        cursor = page.cursor;
+      } while (cursor);
+      return events;
+    },
+
+    async stats(eventIds: number[]): Promise<Map<number, EventStats>> {
+      const found = await table.batchGet<EventStats>(eventIds.map(keys.eventStats));
+      const byId = new Map(eventIds.map((id) => [id, emptyStats(id)]));
+      for (const stats of found) byId.set(stats.eventId, { ...emptyStats(stats.eventId), ...stats });
+      return byId;
+    },
+
+    async addStats(eventId: number, deltas: Partial<Record<keyof EventStats, number>>, now: Date): Promise<void> {
+      await table.update({
+        key: keys.eventStats(eventId),
+        set: { eventId, lastUpdated: now.toISOString() },
+        add: deltas as Record<string, number>,
+      });
+    },
+  };
+}
+export type EventRepository = ReturnType<typeof createEventRepository>;

@@ -1,0 +1,40 @@
+/**
+ * Every key of the single table, in one place (see docs/data-model.md). Numbers that must sort are
+ * zero-padded so that string order is numeric order.
+ */
+const pad = (value: number | string, width: number) => String(value).padStart(width, "0");
+
+/** Bibs are digit strings of up to 10 digits; padding sorts them numerically. */
+export const bibSortKey = (bib: string) => pad(bib, 10);
+
+export const keys = {
+  counter: (name: string) => ({ pk: `COUNTER#${name}`, sk: "COUNTER" }),
+
+  user: (userId: string) => ({ pk: `USER#${userId}`, sk: "USER" }),
+  /** Uniqueness guard: written first with a condition, since dynalite has no transactions. */
+  userEmail: (email: string) => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: "EMAIL" }),
+  usersIndex: (createdAt: string, userId: string) => ({ gsi1pk: "USERS", gsi1sk: `${createdAt}#${userId}` }),
+
+  event: (eventId: number) => ({ pk: `EVENT#${eventId}`, sk: "EVENT" }),
+  eventsIndex: (eventId: number) => ({ gsi1pk: "EVENTS", gsi1sk: pad(eventId, 10) }),
+  eventStats: (eventId: number) => ({ pk: `EVENT#${eventId}`, sk: "STATS" }),
+
+  photo: (photoId: string) => ({ pk: `PHOTO#${photoId}`, sk: "PHOTO" }),
+  photosOfEventIndex: (eventId: number, uploadedAt: string, photoId: string) => ({
+    gsi1pk: `EVENT#${eventId}#PHOTOS`,
+    gsi1sk: `${uploadedAt}#${photoId}`,
+  }),
+
+  /** One item per (event, bib, photo): a photo with several bibs appears under each. */
+  bibPhoto: (eventId: number, bib: string, photoId: string) => ({
+    pk: `EVENT#${eventId}#BIB#${bib}`,
+    sk: `PHOTO#${photoId}`,
+  }),
+  bibPhotosPartition: (eventId: number, bib: string) => `EVENT#${eventId}#BIB#${bib}`,
+
+  /** The participant (bib) of an event with its photo count; the event partition lists them in bib order. */
+  participant: (eventId: number, bib: string) => ({ pk: `EVENT#${eventId}`, sk: `BIB#${bibSortKey(bib)}` }),
+} as const;
+
+export const eventsIndexPartition = "EVENTS";
+export const photosOfEventPartition = (eventId: number) => `EVENT#${eventId}#PHOTOS`;

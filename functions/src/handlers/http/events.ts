@@ -1,0 +1,23 @@
+import { createEventRequest, idParam } from "@dorsal/shared";
+import { z } from "zod";
+import { createEvent, dashboardStats, getEvent, listEvents } from "../../app/events";
+import { getContainer } from "../../compose";
+import { createHttpHandler, reply, route } from "../../http/handler";
+
+export const handler = createHttpHandler(
+  {
+    "GET /api/events": route({ access: "public", run: ({ deps }) => listEvents(deps) }),
+    "POST /api/events": route({
+      access: ["admin"],
+      body: createEventRequest,
+      run: async ({ deps, body }) => reply(201, await createEvent(deps, body)),
+    }),
+    "GET /api/events/{id}": route({
+      access: "public",
+      params: z.object({ id: idParam }),
+      run: ({ deps, params }) => getEvent(deps, params.id),
+    }),
+    "GET /api/dashboard/stats": route({ access: ["admin"], run: ({ deps }) => dashboardStats(deps) }),
+  },
+  getContainer,
+);

@@ -1,0 +1,21 @@
+import type { SQSBatchResponse, SQSEvent } from "aws-lambda";
+import { startPipelineFor } from "../../app/starter";
+import { getContainer } from "../../compose";
+
+/**
+ * SQS → Step Functions: each message is an S3 notification. A message that fails is reported back
+ * alone (partial batch response), so SQS retries just that one and, after its limit, dead-letters it.
+ */
+export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+  const { deps, logger } = await getContainer();
+  const batchItemFailures: SQSBatchResponse["batchItemFailures"] = [];
+  for (const message of event.Records) {
+    try {
+      await startPipelineFor({ pipeline: deps.pipeline, objects: deps.objects, logger }, JSON.parse(message.body));
+    } catch (error) {
+      logger.error("could not start the pipeline", { messageId: message.messageId, error });
+      batchItemFailures.push({ itemIdentifier: message.messageId });
+    }
+  }
+  return { batchItemFailures };
+};

@@ -1,0 +1,38 @@
+import { type ErrorResponse, messages } from "@dorsal/shared";
+import type { APIGatewayProxyStructuredResultV2 } from "aws-lambda";
+import { ZodError } from "zod";
+import { AppError, type ErrorKind } from "../app/errors";
+
+/** The one place where failures become HTTP status codes. */
+const statusByKind: Record<ErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  unsupported: 415,
+  too_many: 429,
+};
+
+export function errorResponse(error: unknown, log: (message: string, error: unknown) => void) {
+  const body = (status: number, payload: ErrorResponse): APIGatewayProxyStructuredResultV2 => ({
+    statusCode: status,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
+    body: JSON.stringify(payload),
+  });
+  if (error instanceof AppError) {
+    return body(statusByKind[error.kind], {
+      success: false,
+      error: error.message,
+      ...(error.details ? { details: error.details } : {}),
+    });
+  }
+  if (error instanceof ZodError) {
+    const details = error.issues.map((issue) => ({ path: issue.path.join("."), message: issue.message }));
+    return body(400, { success: false, error: details[0]?.message ?? messages.invalidRequest, details });
+  }
+  // Anything else is our bug or an outage: log it whole, tell the client nothing internal.
+  log("Unhandled error", error);
+  return body(500, { success: false, error: messages.internalError });
+}

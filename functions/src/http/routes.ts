@@ -1,0 +1,29 @@
+/**
+ * Every HTTP route, in one table: CDK creates the API Gateway routes from it and the local server
+ * matches requests against it, so both runtimes expose exactly the same API.
+ * `handler` names the file in handlers/http/ (one Lambda function per file).
+ */
+export const httpHandlers = ["auth", "events", "photos"] as const;
+export type HttpHandlerName = (typeof httpHandlers)[number];
+
+export interface RouteDefinition {
+  method: "GET" | "POST" | "PUT" | "DELETE";
+  /** API Gateway syntax: `{name}` path parameters. */
+  path: string;
+  handler: HttpHandlerName;
+}
+
+export const httpRoutes = [
+  { method: "POST", path: "/api/auth/login", handler: "auth" },
+  { method: "GET", path: "/api/auth/me", handler: "auth" },
+  { method: "GET", path: "/api/events", handler: "events" },
+  { method: "POST", path: "/api/events", handler: "events" },
+  { method: "GET", path: "/api/events/{id}", handler: "events" },
+  { method: "GET", path: "/api/dashboard/stats", handler: "events" },
+  { method: "POST", path: "/api/photos/presign", handler: "photos" },
+  { method: "POST", path: "/api/photos/upload", handler: "photos" },
+  { method: "GET", path: "/api/photos/search", handler: "photos" },
+  { method: "GET", path: "/api/photos/{id}", handler: "photos" },
+] as const satisfies readonly RouteDefinition[];
+
+export type RouteKey = `${(typeof httpRoutes)[number]["method"]} ${(typeof httpRoutes)[number]["path"]}`;

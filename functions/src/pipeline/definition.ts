@@ -1,0 +1,48 @@
+/**
+ * The photo pipeline as Amazon States Language. CDK deploys it with Lambda ARNs; the local runtime
+ * runs the very same definition with aws-local-stepfunctions, mapping each Task state to the same
+ * handler function. One execution per uploaded original keeps a 5000-photo ZIP from becoming one
+ * giant execution.
+ */
+export const pipelineTasks = ["prepare", "variants", "detect", "record", "fail"] as const;
+export type PipelineTask = (typeof pipelineTasks)[number];
+
+const retry = [
+  {
+    ErrorEquals: ["States.TaskFailed", "Lambda.ServiceException", "Lambda.TooManyRequestsException"],
+    IntervalSeconds: 2,
+    MaxAttempts: 3,
+    BackoffRate: 2,
+  },
+];
+
+/** Errors that no retry can fix (bad file, unknown event): go straight to `fail`. */
+export const permanentErrorName = "PermanentError";
+
+export function buildPipelineDefinition(resourceFor: (task: PipelineTask) => string) {
+  const task = (name: PipelineTask, next: string | undefined, resultPath: string | null) => ({
+    Type: "Task",
+    Resource: resourceFor(name),
+    ResultPath: resultPath,
+    Retry: [{ ErrorEquals: [permanentErrorName], MaxAttempts: 0 }, ...retry],
+    Catch: [{ ErrorEquals: ["States.ALL"], ResultPath: "$.error", Next: "Fail" }],
+    ...(next ? { Next: next } : { End: true }),
+  });
+  return {
+    Comment: "Dorsal photo pipeline: one execution per uploaded original",
+    StartAt: "Prepare",
+    States: {
+      Prepare: task("prepare", "Variants", "$.photo"),
+      Variants: task("variants", "Detect", "$.variants"),
+      Detect: task("detect", "Record", "$.detection"),
+      Record: task("record", undefined, "$.result"),
+      Fail: {
+        Type: "Task",
+        Resource: resourceFor("fail"),
+        ResultPath: "$.result",
+        Retry: retry,
+        End: true,
+      },
+    },
+  };
+}

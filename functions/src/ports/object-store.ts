@@ -1,0 +1,22 @@
+import type { Readable } from "node:stream";
+
+export type BucketRole = "originals" | "derived";
+
+export interface StoredObjectInfo {
+  size: number;
+  contentType: string | undefined;
+  metadata: Record<string, string>;
+}
+
+export interface ObjectStore {
+  put(bucket: BucketRole, key: string, body: Buffer | Readable, contentType: string, size?: number): Promise<void>;
+  getBuffer(bucket: BucketRole, key: string): Promise<Buffer>;
+  /** Reads the first bytes only, to identify a file by its magic numbers without loading it. */
+  getRange(bucket: BucketRole, key: string, start: number, endInclusive: number): Promise<Buffer>;
+  head(bucket: BucketRole, key: string): Promise<StoredObjectInfo | undefined>;
+  delete(bucket: BucketRole, key: string): Promise<void>;
+  /** A URL the browser can PUT the file to directly, valid for `expiresInSeconds`. */
+  presignPut(bucket: BucketRole, key: string, contentType: string, expiresInSeconds: number): Promise<string>;
+  /** The bucket name the runtime knows this role by (object-created events carry names, not roles). */
+  bucketName(bucket: BucketRole): string;
+}

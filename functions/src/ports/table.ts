@@ -1,0 +1,48 @@
+/**
+ * The single DynamoDB table, seen through the operations our repositories need. Every write is a
+ * single-item write (dynalite has no transactions): uniqueness items are written first with a
+ * condition, counters use ADD.
+ */
+export type Item = Record<string, unknown>;
+export type Key = { pk: string; sk: string };
+
+export interface QueryInput {
+  index?: "gsi1" | "gsi2";
+  partition: string;
+  /** Sort-key prefix (begins_with) or an inclusive range. */
+  sortPrefix?: string;
+  sortBetween?: [string, string];
+  limit?: number;
+  descending?: boolean;
+  cursor?: Item;
+}
+export interface QueryPage<T extends object = Item> {
+  items: T[];
+  cursor?: Item;
+}
+
+export interface UpdateInput {
+  key: Key;
+  /** Attributes to SET. */
+  set?: Item;
+  /** Numeric attributes to ADD (atomic counters). */
+  add?: Record<string, number>;
+  remove?: string[];
+  /** All must hold for the write to happen (single-item optimistic concurrency). */
+  conditions?: Condition[];
+}
+
+export type Condition =
+  | { attribute: string; op: "exists" | "not_exists" }
+  | { attribute: string; op: "=" | "<>"; value: unknown };
+
+export interface Table {
+  get<T extends object>(key: Key): Promise<T | undefined>;
+  /** Writes the item; with `ifAbsent`, returns false instead of overwriting an existing one. */
+  put(item: Item & Key, options?: { ifAbsent?: boolean }): Promise<boolean>;
+  /** Returns the item after the update, or undefined when a condition failed. */
+  update<T extends object>(input: UpdateInput): Promise<T | undefined>;
+  delete(key: Key): Promise<void>;
+  query<T extends object>(input: QueryInput): Promise<QueryPage<T>>;
+  batchGet<T extends object>(keys: Key[]): Promise<T[]>;
+}

@@ -1,0 +1,133 @@
+import { z } from "zod";
+import { limits } from "./constants";
+import { messages } from "./messages";
+import { roles } from "./roles";
+
+/** API contracts shared by the handlers (validation) and the browser (types). */
+
+export const idParam = z.coerce.number().int().positive();
+
+export const loginRequest = z.object({
+  email: z.string().trim().toLowerCase().email(),
+  password: z.string().min(1),
+});
+export type LoginRequest = z.infer<typeof loginRequest>;
+
+export const publicUser = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string().nullable(),
+  role: z.enum(roles),
+  assignedEventId: z.number().nullable(),
+  createdAt: z.string(),
+  lastLogin: z.string().nullable(),
+});
+export type PublicUser = z.infer<typeof publicUser>;
+
+export type LoginResponse = { success: true; token: string; user: PublicUser } | { success: false; error: string };
+
+export const createEventRequest = z.object({
+  name: z.string().trim().min(1).max(200),
+  date: z.string({ error: messages.dateRequired }).trim().min(1, messages.dateRequired).date(messages.dateRequired),
+  location: z.string().trim().max(200).default(""),
+  expectedParticipants: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  status: z.enum(["active", "processing", "completed"]).default("active"),
+});
+export type CreateEventRequest = z.input<typeof createEventRequest>;
+export type CreateEventInput = z.output<typeof createEventRequest>;
+
+export interface EventDto {
+  id: number;
+  name: string;
+  date: string;
+  location: string;
+  expectedParticipants: number;
+  status: string;
+  freePhotosEnabled: boolean;
+  freePhotosEnabledAt: string | null;
+  requiresAthleteLogin: boolean;
+  /** Photos processed and searchable. */
+  photoCount: number;
+  /** Photos received (processed, in progress or failed). */
+  totalPhotos: number;
+  failedPhotos: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const presignRequest = z.object({
+  eventId: idParam,
+  files: z
+    .array(
+      z.object({
+        filename: z.string().trim().min(1).max(255),
+        contentType: z.string().max(100).default("application/octet-stream"),
+        size: z.number().int().positive().max(limits.photoMaxBytes, messages.fileTooLarge),
+      }),
+    )
+    .min(1, messages.selectPhoto)
+    .max(200),
+});
+export type PresignRequest = z.input<typeof presignRequest>;
+
+export interface PresignedUpload {
+  photoId: string;
+  filename: string;
+  url: string;
+  /** Headers the PUT must carry exactly, because they are part of the signature. */
+  headers: Record<string, string>;
+}
+export interface PresignResponse {
+  uploads: PresignedUpload[];
+}
+
+export interface DetectedBib {
+  number: string;
+  confidence: number;
+  /** Normalised 0..1, like Rekognition's BoundingBox. */
+  box: { left: number; top: number; width: number; height: number };
+}
+
+export interface PhotoDto {
+  id: string;
+  eventId: number;
+  filename: string;
+  originalFilename: string;
+  detectedDorsals: string[];
+  bibs: DetectedBib[];
+  processed: boolean;
+  processingStatus: string;
+  failureReason: string | null;
+  uploadedAt: string;
+  processedAt: string | null;
+  thumbnailUrl: string | null;
+  webUrl: string | null;
+}
+
+export interface UploadResponse {
+  message: string;
+  uploaded: number;
+  failed: number;
+  photos: PhotoDto[];
+  performance: { successful: number; failed: number; duplicates: number; errors: string[] };
+}
+
+export const searchQuery = z.object({
+  eventId: idParam,
+  dorsalNumber: z
+    .string()
+    .trim()
+    .regex(/^\d{1,10}$/, messages.incompleteSearch),
+});
+
+export interface SearchResponse {
+  totalFound: number;
+  dorsalNumber: string;
+  photos: PhotoDto[];
+}
+
+export interface ErrorResponse {
+  success: false;
+  error: string;
+  details?: { path: string; message: string }[];
+}

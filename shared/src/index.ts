@@ -1,0 +1,5 @@
+export * from "./api";
+export * from "./bibs";
+export * from "./constants";
+export * from "./messages";
+export * from "./roles";

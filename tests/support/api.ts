@@ -1,0 +1,30 @@
+/** A minimal API client for tests, speaking to the running runtime exactly as the browser does. */
+export function apiClient(baseUrl: string, token?: string) {
+  const call = async <T = unknown>(method: string, path: string, body?: unknown) => {
+    const headers: Record<string, string> = {};
+    if (token) headers.authorization = `Bearer ${token}`;
+    let payload: BodyInit | undefined;
+    if (body instanceof FormData) payload = body;
+    else if (body !== undefined) {
+      headers["content-type"] = "application/json";
+      payload = JSON.stringify(body);
+    }
+    const response = await fetch(new URL(path, baseUrl), { method, headers, ...(payload ? { body: payload } : {}) });
+    const text = await response.text();
+    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
+  };
+  return {
+    get: <T = unknown>(path: string) => call<T>("GET", path),
+    post: <T = unknown>(path: string, body?: unknown) => call<T>("POST", path, body),
+  };
+}
+
+export async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+}

@@ -1,0 +1,89 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+export interface RunningDorsal {
+  url: string;
+  adminEmail: string;
+  adminPassword: string;
+  dataDir: string;
+  /** Everything the process printed so far (for assertions and failure messages). */
+  output(): string;
+  stop(): Promise<number | null>;
+}
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+/**
+ * Starts the embedded runtime exactly as `npm start` does (minus the frontend build, which
+ * `npm test` runs first) on a free port with a fresh data dir, and waits until it serves.
+ */
+export async function startDorsal(
+  options: { env?: Record<string, string>; dataDir?: string } = {},
+): Promise<RunningDorsal> {
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), "dorsal-test-")));
+  const adminEmail = "admin@dorsal.test";
+  const adminPassword = "clave-de-prueba-123";
+  const child = spawn(process.execPath, ["--import", "tsx", "functions/local/main.ts"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: "0",
+      DATA_DIR: dataDir,
+      ADMIN_EMAIL: adminEmail,
+      ADMIN_PASSWORD: adminPassword,
+      LOG_LEVEL: "warn",
+      ...options.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const url = await waitForUrl(child, () => output);
+  return {
+    url,
+    adminEmail,
+    adminPassword,
+    dataDir,
+    output: () => output,
+    stop: async () => {
+      const code = await stopChild(child);
+      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}
+
+function waitForUrl(child: ChildProcess, output: () => string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const timer = setInterval(() => {
+      const match = /listening on (http:\/\/[\w.]+:\d+)/.exec(output());
+      if (match?.[1]) {
+        clearInterval(timer);
+        resolve(match[1]);
+      }
+    }, 100);
+    child.once("exit", (code) => {
+      clearInterval(timer);
+      reject(new Error(`Dorsal exited with code ${code} before serving:\n${output()}`));
+    });
+  });
+}
+
+function stopChild(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill("SIGKILL"), 15_000);
+    child.once("exit", (code) => {
+      clearTimeout(kill);
+      resolve(code);
+    });
+    child.kill("SIGINT");
+  });
+}
