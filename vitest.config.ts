@@ -10,7 +10,12 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["shared/src/**/*.test.ts", "functions/src/**/*.test.ts", "frontend/src/**/*.test.ts"],
+          include: [
+            "shared/src/**/*.test.ts",
+            "functions/src/**/*.test.ts",
+            "functions/local/**/*.test.ts",
+            "frontend/src/**/*.test.ts",
+          ],
           environment: "node",
         },
       },

@@ -33,7 +33,9 @@ export function matchRoute(method: string, path: string) {
     if (route.method !== method) continue;
     const match = route.pattern.exec(path);
     if (!match) continue;
-    const pathParameters = Object.fromEntries(route.names.map((name, i) => [name, decodeURIComponent(match[i + 1] ?? "")]));
+    const pathParameters = Object.fromEntries(
+      route.names.map((name, i) => [name, decodeURIComponent(match[i + 1] ?? "")]),
+    );
     return { route, pathParameters };
   }
   return undefined;

@@ -42,9 +42,13 @@ export async function ensureTable(endpoint: string, region: string, tableName: s
     return;
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
+    await createTable(client, tableName);
   } finally {
-    // The client is reused below only when the table is missing.
+    client.destroy();
   }
+}
+
+async function createTable(client: DynamoDBClient, tableName: string): Promise<void> {
   const keyAttributes = [
     tableSchema.partitionKey,
     tableSchema.sortKey,
@@ -69,7 +73,6 @@ export async function ensureTable(endpoint: string, region: string, tableName: s
       })),
     }),
   );
-  client.destroy();
 }
 
 const corsConfig = `<CORSConfiguration>

@@ -44,7 +44,8 @@ export function extractBibs(words: WordCandidate[], rules: BibRuleConfig): BibCa
     // Leading zeros are print style, not identity: "0891" and "891" are one runner.
     const number = text.replace(/^0+(?=\d)/, "");
     const seen = best.get(number);
-    if (!seen || seen.confidence < word.confidence) best.set(number, { number, confidence: word.confidence, box: word.box });
+    if (!seen || seen.confidence < word.confidence)
+      best.set(number, { number, confidence: word.confidence, box: word.box });
   }
   const ranked = [...best.values()].sort((a, b) => b.confidence - a.confidence);
   return ranked.slice(0, rules.enableMultiDorsalSupport ? rules.maxDorsalsPerPhoto : 1);

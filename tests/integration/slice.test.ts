@@ -25,10 +25,11 @@ describe("slice: login → event → upload → pipeline → search", () => {
     apiClient(dorsal.url).get<SearchResponse>(`/api/photos/search?eventId=${event.id}&dorsalNumber=${bib}`);
 
   it("logs the admin in with {success, token, user}", async () => {
-    const { status, body } = await apiClient(dorsal.url).post<{ success: boolean; token: string; user: { role: string } }>(
-      "/api/auth/login",
-      { email: dorsal.adminEmail, password: dorsal.adminPassword },
-    );
+    const { status, body } = await apiClient(dorsal.url).post<{
+      success: boolean;
+      token: string;
+      user: { role: string };
+    }>("/api/auth/login", { email: dorsal.adminEmail, password: dorsal.adminPassword });
     expect(status).toBe(200);
     expect(body.success).toBe(true);
     expect(body.user.role).toBe("admin");

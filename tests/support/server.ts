@@ -20,22 +20,24 @@ const root = path.resolve(import.meta.dirname, "../..");
  * `npm test` runs first) on a free port with a fresh data dir, and waits until it serves.
  */
 export async function startDorsal(
-  options: { env?: Record<string, string>; dataDir?: string } = {},
+  options: { env?: Record<string, string>; dataDir?: string; generatedAdminPassword?: boolean } = {},
 ): Promise<RunningDorsal> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), "dorsal-test-")));
   const adminEmail = "admin@dorsal.test";
   const adminPassword = "clave-de-prueba-123";
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: "0",
+    DATA_DIR: dataDir,
+    ADMIN_EMAIL: adminEmail,
+    ADMIN_PASSWORD: adminPassword,
+    LOG_LEVEL: "warn",
+    ...options.env,
+  };
+  if (options.generatedAdminPassword) delete env.ADMIN_PASSWORD;
   const child = spawn(process.execPath, ["--import", "tsx", "functions/local/main.ts"], {
     cwd: root,
-    env: {
-      ...process.env,
-      PORT: "0",
-      DATA_DIR: dataDir,
-      ADMIN_EMAIL: adminEmail,
-      ADMIN_PASSWORD: adminPassword,
-      LOG_LEVEL: "warn",
-      ...options.env,
-    },
+    env,
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -80,7 +80,8 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
         processedAt: null,
         recognition: null,
       });
-      if (await deps.photos.markProcessing(ids.photoId)) await deps.events.addStats(ids.eventId, { totalPhotos: 1 }, now);
+      if (await deps.photos.markProcessing(ids.photoId))
+        await deps.events.addStats(ids.eventId, { totalPhotos: 1 }, now);
       return { photoId: ids.photoId, eventId: ids.eventId, originalKey: input.key, imageType };
     },
 

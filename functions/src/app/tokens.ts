@@ -1,7 +1,7 @@
+import { type Role, roles } from "@dorsal/shared";
 import { JwtVerifier } from "aws-jwt-verify";
 import type { JwksCache } from "aws-jwt-verify/jwk";
 import { importJWK, type JWK, SignJWT } from "jose";
-import { type Role, roles } from "@dorsal/shared";
 import type { Clock } from "../ports/clock";
 
 export interface SessionClaims {

@@ -119,4 +119,3 @@ export async function uploadFiles(
     performance: { successful: uploaded, failed: errors.length, duplicates: 0, errors },
   };
 }
-

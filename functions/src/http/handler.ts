@@ -1,10 +1,6 @@
-import middy from "@middy/core";
 import { messages, type Role } from "@dorsal/shared";
-import type {
-  APIGatewayProxyEventV2,
-  APIGatewayProxyStructuredResultV2,
-  Context,
-} from "aws-lambda";
+import middy from "@middy/core";
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
 import type { ZodType } from "zod";
 import type { Deps } from "../app/deps";
 import { forbidden, invalid, notFound, unauthenticated } from "../app/errors";

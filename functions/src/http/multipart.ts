@@ -25,7 +25,9 @@ export function parseMultipart(body: Buffer, contentType: string | undefined): P
       stream.on("limit", () => {
         failure = tooLarge(messages.fileTooLarge);
       });
-      stream.on("close", () => form.files.push({ field, filename: info.filename ?? "foto", data: Buffer.concat(chunks) }));
+      stream.on("close", () =>
+        form.files.push({ field, filename: info.filename ?? "foto", data: Buffer.concat(chunks) }),
+      );
     });
     parser.on("field", (name, value) => {
       form.fields[name] = value;

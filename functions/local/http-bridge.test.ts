@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { httpRoutes } from "../src/http/routes";
+import { matchRoute } from "./http-bridge";
+
+describe("matchRoute", () => {
+  it("prefers literal paths over path parameters, as API Gateway does", () => {
+    expect(matchRoute("GET", "/api/photos/search")?.route.path).toBe("/api/photos/search");
+    expect(matchRoute("GET", "/api/photos/abc123")).toMatchObject({
+      route: { path: "/api/photos/{id}" },
+      pathParameters: { id: "abc123" },
+    });
+  });
+
+  it("matches the method too and finds nothing for unknown paths", () => {
+    expect(matchRoute("DELETE", "/api/events")).toBeUndefined();
+    expect(matchRoute("GET", "/api/events/1/extra")).toBeUndefined();
+  });
+
+  it("can reach every declared route", () => {
+    for (const route of httpRoutes) {
+      const path = route.path.replace(/\{\w+\}/g, "x1");
+      expect(matchRoute(route.method, path)?.route.path).toBe(route.path);
+    }
+  });
+});

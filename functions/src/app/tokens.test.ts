@@ -1,0 +1,47 @@
+import { exportJWK, generateKeyPair, SignJWT } from "jose";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createTokenService, type PrivateJwk, type TokenService } from "./tokens";
+
+describe("token service", () => {
+  let jwk: PrivateJwk;
+  let now = new Date("2026-11-22T10:00:00Z");
+  const clock = { now: () => now };
+  let tokens: TokenService;
+
+  beforeAll(async () => {
+    const { privateKey } = await generateKeyPair("RS256", { extractable: true });
+    jwk = { ...(await exportJWK(privateKey)), kid: "k1", alg: "RS256" };
+    tokens = await createTokenService({ privateJwk: jwk, issuer: "dorsal", ttlSeconds: 3600, clock });
+  });
+
+  it("issues tokens it verifies back to the same claims", async () => {
+    now = new Date();
+    const token = await tokens.issue({ userId: "u1", email: "a@b.co", role: "admin" });
+    expect(await tokens.verify(token)).toEqual({ userId: "u1", email: "a@b.co", role: "admin" });
+  });
+
+  it("rejects expired, tampered and foreign tokens", async () => {
+    now = new Date(Date.now() - 2 * 3600 * 1000);
+    const expired = await tokens.issue({ userId: "u1", email: "a@b.co", role: "admin" });
+    now = new Date();
+    expect(await tokens.verify(expired)).toBeUndefined();
+
+    const token = await tokens.issue({ userId: "u1", email: "a@b.co", role: "photographer" });
+    const [header, , signature] = token.split(".");
+    const forgedPayload = Buffer.from(
+      JSON.stringify({ sub: "u1", email: "a@b.co", role: "admin", iss: "dorsal", aud: "dorsal", exp: 9e9 }),
+    ).toString("base64url");
+    expect(await tokens.verify(`${header}.${forgedPayload}.${signature}`)).toBeUndefined();
+
+    const { privateKey: otherKey } = await generateKeyPair("RS256");
+    const foreign = await new SignJWT({ email: "a@b.co", role: "admin" })
+      .setProtectedHeader({ alg: "RS256", kid: "k1" })
+      .setSubject("u1")
+      .setIssuer("dorsal")
+      .setAudience("dorsal")
+      .setExpirationTime("1h")
+      .sign(otherKey);
+    expect(await tokens.verify(foreign)).toBeUndefined();
+    expect(await tokens.verify("not-a-jwt")).toBeUndefined();
+  });
+});

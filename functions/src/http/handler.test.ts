@@ -1,0 +1,87 @@
+import type { APIGatewayProxyEventV2, Context } from "aws-lambda";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import type { Deps } from "../app/deps";
+import { conflict } from "../app/errors";
+import type { SessionClaims } from "../app/tokens";
+import { createLogger } from "../logger";
+import { createHttpHandler, reply, route } from "./handler";
+
+const sessions: Record<string, SessionClaims> = {
+  "admin-token": { userId: "a", email: "admin@x.co", role: "admin" },
+  "photographer-token": { userId: "p", email: "foto@x.co", role: "photographer" },
+};
+// Only the token check is needed by the dispatcher; everything else stays out of reach on purpose.
+const deps = { tokens: { verify: async (token: string) => sessions[token], issue: async () => "" } } as unknown as Deps;
+const errors: unknown[] = [];
+const logger = { ...createLogger("silent"), error: (_m: string, e: unknown) => errors.push(e) };
+
+const handler = createHttpHandler(
+  {
+    "POST /api/events": route({
+      access: ["admin"],
+      body: z.object({ name: z.string().min(1, "Nombre requerido") }),
+      run: async ({ body }) => reply(201, { created: body.name }),
+    }),
+    "GET /api/events/{id}": route({
+      access: "public",
+      params: z.object({ id: z.coerce.number().int() }),
+      run: async ({ params }) => {
+        if (params.id === 409) throw conflict("Ya existe");
+        if (params.id === 500) throw new Error("database password is hunter2");
+        return { id: params.id };
+      },
+    }),
+  },
+  async () => ({ deps, logger }),
+);
+
+const call = (routeKey: string, init: Partial<APIGatewayProxyEventV2> = {}) =>
+  handler(
+    { routeKey, headers: {}, isBase64Encoded: false, ...init } as APIGatewayProxyEventV2,
+    {} as Context,
+  ) as Promise<{ statusCode: number; body: string }>;
+
+describe("createHttpHandler", () => {
+  it("refuses a protected route without a token (401) and with the wrong role (403)", async () => {
+    expect((await call("POST /api/events", { body: '{"name":"x"}' })).statusCode).toBe(401);
+    const wrongRole = await call("POST /api/events", {
+      body: '{"name":"x"}',
+      headers: { authorization: "Bearer photographer-token" },
+    });
+    expect(wrongRole.statusCode).toBe(403);
+    const forged = await call("POST /api/events", { body: "{}", headers: { authorization: "Bearer made-up" } });
+    expect(forged.statusCode).toBe(401);
+  });
+
+  it("validates the body with the route's schema and answers 400 with the message", async () => {
+    const response = await call("POST /api/events", {
+      body: '{"name":""}',
+      headers: { authorization: "Bearer admin-token" },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(JSON.parse(response.body)).toMatchObject({ success: false, error: "Nombre requerido" });
+    const broken = await call("POST /api/events", { body: "{nope", headers: { authorization: "Bearer admin-token" } });
+    expect(broken.statusCode).toBe(400);
+  });
+
+  it("runs the route and honours its status", async () => {
+    const response = await call("POST /api/events", {
+      body: Buffer.from('{"name":"Maratón"}').toString("base64"),
+      isBase64Encoded: true,
+      headers: { authorization: "Bearer admin-token" },
+    });
+    expect(response.statusCode).toBe(201);
+    expect(JSON.parse(response.body)).toEqual({ created: "Maratón" });
+  });
+
+  it("maps typed errors to their status and hides unexpected ones behind a 500", async () => {
+    expect((await call("GET /api/events/{id}", { pathParameters: { id: "409" } })).statusCode).toBe(409);
+    const crash = await call("GET /api/events/{id}", { pathParameters: { id: "500" } });
+    expect(crash.statusCode).toBe(500);
+    expect(crash.body).not.toContain("hunter2");
+    expect(errors).toHaveLength(1);
+    expect((await call("GET /api/events/{id}", { pathParameters: { id: "abc" } })).statusCode).toBe(400);
+    expect((await call("DELETE /api/nothing")).statusCode).toBe(404);
+  });
+});
