@@ -11,9 +11,18 @@ const common = {
   DERIVED_BUCKET: z.string().min(3),
   JWT_ISSUER: z.string().min(1).default("dorsal"),
   /** Lifetime of a session token. */
-  JWT_TTL_SECONDS: z.coerce.number().int().min(60).default(12 * 3600),
+  JWT_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .default(12 * 3600),
   /** Lifetime of image URLs handed to the browser (thumbnails, web copies). */
-  IMAGE_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 86400).default(3600),
+  IMAGE_URL_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(7 * 86400)
+    .default(3600),
   UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(86400).default(3600),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 };

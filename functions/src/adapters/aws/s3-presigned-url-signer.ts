@@ -7,6 +7,8 @@ import type { UrlSigner } from "../../ports/url-signer";
 export function createPresignedUrlSigner(client: S3Client, buckets: Record<BucketRole, string>): UrlSigner {
   return {
     signedGetUrl: (bucket, key, expiresInSeconds) =>
-      getSignedUrl(client, new GetObjectCommand({ Bucket: buckets[bucket], Key: key }), { expiresIn: expiresInSeconds }),
+      getSignedUrl(client, new GetObjectCommand({ Bucket: buckets[bucket], Key: key }), {
+        expiresIn: expiresInSeconds,
+      }),
   };
 }
