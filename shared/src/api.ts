@@ -131,3 +131,11 @@ export interface ErrorResponse {
   error: string;
   details?: { path: string; message: string }[];
 }
+
+export interface DashboardStats {
+  activeEvents: number;
+  processedPhotos: number;
+  detectedDorsals: number;
+  /** Whole COP of paid sales this calendar month. */
+  monthlySales: number;
+}

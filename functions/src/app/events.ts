@@ -1,4 +1,4 @@
-import { type CreateEventInput, type EventDto, messages } from "@dorsal/shared";
+import { type CreateEventInput, type DashboardStats, type EventDto, messages } from "@dorsal/shared";
 import type { EventRecord, EventStats } from "../data/events";
 import type { Deps } from "./deps";
 import { notFound } from "./errors";
@@ -55,14 +55,6 @@ export async function getEvent(deps: Deps, eventId: number): Promise<EventDto> {
   if (!event) throw notFound(messages.eventNotFound);
   const stats = await deps.events.stats([eventId]);
   return toEventDto(event, stats.get(eventId));
-}
-
-export interface DashboardStats {
-  activeEvents: number;
-  processedPhotos: number;
-  detectedDorsals: number;
-  /** Whole COP of paid sales this calendar month. */
-  monthlySales: number;
 }
 
 export async function dashboardStats(deps: Deps): Promise<DashboardStats> {

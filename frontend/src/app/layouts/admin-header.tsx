@@ -1,0 +1,119 @@
+import { Badge, Box, Button, Container, HStack, IconButton, Stack } from "@chakra-ui/react";
+import { useState } from "react";
+import { Link as RouterLink, useLocation } from "react-router";
+import { CloseIcon, MenuIcon } from "../../components/ui/icons";
+import { Brand } from "./brand";
+
+/** Spec §2.3, in this order. */
+export const adminNavigation = [
+  { label: "Dashboard", path: "/dashboard" },
+  { label: "Eventos", path: "/events" },
+  { label: "Subir", path: "/upload" },
+  { label: "Buscar", path: "/search" },
+  { label: "Stats", path: "/analytics" },
+  { label: "Códigos", path: "/admin-download-codes" },
+  { label: "Performance", path: "/performance-dashboard" },
+  { label: "Precios", path: "/event-pricing" },
+  { label: "Usuarios", path: "/user-management" },
+  { label: "Config", path: "/settings" },
+] as const;
+
+/** Routes that show the same screen as a navigation entry light that entry up too. */
+const aliases: Record<string, string> = { "/": "/dashboard", "/bulk-upload": "/upload" };
+
+function NavItem({
+  label,
+  path,
+  active,
+  onChoose,
+}: {
+  label: string;
+  path: string;
+  active: boolean;
+  onChoose?: () => void;
+}) {
+  return (
+    <Button
+      asChild
+      size="sm"
+      variant={active ? "subtle" : "ghost"}
+      colorPalette={active ? "blue" : "gray"}
+      justifyContent={{ base: "flex-start", xl: "center" }}
+      onClick={onChoose}
+    >
+      <RouterLink to={path} aria-current={active ? "page" : undefined}>
+        {label}
+      </RouterLink>
+    </Button>
+  );
+}
+
+export function AdminHeader({ onLogout }: { onLogout?: () => void }) {
+  const { pathname } = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const current = aliases[pathname] ?? pathname;
+
+  return (
+    <Box as="header" bg="white" borderBottomWidth="1px" position="sticky" top="0" zIndex="sticky">
+      <Container maxW="7xl" py="2.5">
+        <HStack justify="space-between" gap="3">
+          <HStack gap="3">
+            <Brand to="/dashboard" />
+            <Badge colorPalette="blue" variant="surface" hideBelow="xl">
+              Admin
+            </Badge>
+          </HStack>
+          <HStack as="nav" aria-label="Administración" gap="0.5" hideBelow="xl">
+            {adminNavigation.map((item) => (
+              <NavItem key={item.path} {...item} active={current === item.path} />
+            ))}
+          </HStack>
+          <HStack gap="2">
+            <Button asChild size="sm" colorPalette="blue" hideBelow="xl">
+              <RouterLink to="/events">Nuevo</RouterLink>
+            </Button>
+            {onLogout && (
+              <Button size="sm" variant="outline" onClick={onLogout} hideBelow="xl">
+                Salir
+              </Button>
+            )}
+            <IconButton
+              hideFrom="xl"
+              variant="ghost"
+              aria-label={menuOpen ? "Cerrar menú" : "Abrir menú"}
+              aria-expanded={menuOpen}
+              aria-controls="admin-mobile-menu"
+              onClick={() => setMenuOpen((open) => !open)}
+            >
+              {menuOpen ? <CloseIcon /> : <MenuIcon />}
+            </IconButton>
+          </HStack>
+        </HStack>
+      </Container>
+      {menuOpen && (
+        <Box id="admin-mobile-menu" hideFrom="xl" borderTopWidth="1px" bg="white" shadow="md">
+          <Container maxW="7xl" py="3">
+            <Badge colorPalette="blue" variant="surface" mb="2">
+              Organizador Admin
+            </Badge>
+            <Stack as="nav" aria-label="Administración" gap="1">
+              {adminNavigation.map((item) => (
+                <NavItem key={item.path} {...item} active={current === item.path} onChoose={() => setMenuOpen(false)} />
+              ))}
+            </Stack>
+            <HStack mt="3" gap="2">
+              <Button asChild size="sm" colorPalette="blue" flex="1" onClick={() => setMenuOpen(false)}>
+                <RouterLink to="/events">Nuevo Evento</RouterLink>
+              </Button>
+              {onLogout && (
+                <Button size="sm" variant="outline" flex="1" onClick={onLogout}>
+                  Salir
+                </Button>
+              )}
+            </HStack>
+          </Container>
+        </Box>
+      )}
+    </Box>
+  );
+}

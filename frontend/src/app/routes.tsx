@@ -1,0 +1,134 @@
+import { Button } from "@chakra-ui/react";
+import { lazy } from "react";
+import { Navigate, Route, Routes, useSearchParams } from "react-router";
+import { ComingSoon } from "../components/ui/coming-soon";
+import { LoginPage } from "../features/auth/components/login-page";
+import { LandingPage } from "../features/landing/components/landing-page";
+import { SearchPage } from "../features/search/components/search-page";
+import { type SessionUser, useSession } from "../lib/session";
+import { AdminLayout } from "./layouts/admin-layout";
+import { PhotographerLayout } from "./layouts/photographer-layout";
+import { PublicLayout, PublicPage } from "./layouts/public-layout";
+import { useLogout } from "./use-logout";
+
+/** Signed-in screens load on demand, so visitors searching their photos download less. */
+const DashboardPage = lazy(() =>
+  import("../features/dashboard/components/dashboard-page").then((module) => ({ default: module.DashboardPage })),
+);
+const EventsPage = lazy(() =>
+  import("../features/events/components/events-page").then((module) => ({ default: module.EventsPage })),
+);
+const UploadPage = lazy(() =>
+  import("../features/upload/components/upload-page").then((module) => ({ default: module.UploadPage })),
+);
+
+/** Admin screens of spec §2.1 that are not built yet, with the titles the spec gives them. */
+const adminComingSoon = [
+  { path: "analytics", title: "Estadísticas y Análisis" },
+  { path: "settings", title: "Configuración" },
+  { path: "user-management", title: "Gestión de Usuarios" },
+  { path: "cloud-storage-config", title: "Almacenamiento en la nube" },
+  { path: "event-pricing", title: "Precios por evento" },
+  { path: "purchase", title: "Compra de fotos" },
+  { path: "performance-dashboard", title: "Rendimiento" },
+  { path: "preflight", title: "Preflight" },
+  { path: "preflight-dashboard", title: "Preflight" },
+  { path: "admin-download-codes", title: "Generar Códigos de Descarga" },
+] as const;
+
+/** Spec §2.1: without a token the link cannot work, so the visitor lands on search with a notice. */
+function DownloadRoute() {
+  const [params] = useSearchParams();
+  if (!params.get("token")) return <Navigate to="/search?error=no_download_token" replace />;
+  return <ComingSoon title="Descarga de fotos" />;
+}
+
+function UserHome() {
+  const logout = useLogout();
+  return (
+    <ComingSoon
+      title="Tu cuenta"
+      backTo="/search"
+      actions={
+        <Button variant="ghost" onClick={logout}>
+          Salir
+        </Button>
+      }
+    />
+  );
+}
+
+function roleRoutes(user: SessionUser | null) {
+  switch (user?.role) {
+    case undefined:
+      return <Route path="*" element={<Navigate to="/" replace />} />;
+    case "admin":
+      return (
+        <Route element={<AdminLayout />}>
+          <Route index element={<DashboardPage />} />
+          <Route path="dashboard" element={<DashboardPage />} />
+          <Route path="events" element={<EventsPage />} />
+          <Route path="upload" element={<UploadPage />} />
+          <Route path="bulk-upload" element={<UploadPage />} />
+          <Route path="search" element={<SearchPage />} />
+          {adminComingSoon.map(({ path, title }) => (
+            <Route key={path} path={path} element={<ComingSoon title={title} backTo="/dashboard" />} />
+          ))}
+          <Route path="*" element={<Navigate to="/dashboard" replace />} />
+        </Route>
+      );
+    case "photographer":
+      return (
+        <Route
+          path="*"
+          element={
+            <PhotographerLayout>
+              <UploadPage />
+            </PhotographerLayout>
+          }
+        />
+      );
+    case "athlete":
+      return (
+        <Route element={<PublicLayout />}>
+          <Route element={<PublicPage />}>
+            <Route path="*" element={<SearchPage />} />
+          </Route>
+        </Route>
+      );
+    case "user":
+      return (
+        <Route element={<PublicLayout />}>
+          <Route path="*" element={<UserHome />} />
+        </Route>
+      );
+  }
+}
+
+/**
+ * Spec §2.1. The public routes answer for everyone, signed in or not, except `/` and `/search`
+ * for admins, who see them inside the admin header. Every other path depends on the role.
+ */
+export function AppRoutes() {
+  const user = useSession();
+  const isAdmin = user?.role === "admin";
+  return (
+    <Routes>
+      <Route element={<PublicLayout />}>
+        {!user && <Route index element={<LandingPage />} />}
+        <Route element={<PublicPage />}>
+          {!isAdmin && <Route path="search" element={<SearchPage />} />}
+          <Route path="free-photos" element={<ComingSoon title="Fotos gratis" />} />
+          <Route path="soy-fotografo" element={<ComingSoon title="Soy fotógrafo" />} />
+          <Route path="athlete-login" element={<ComingSoon title="Acceso deportistas" />} />
+          <Route path="mobile-test" element={<ComingSoon title="Diagnóstico de carga móvil" />} />
+          <Route path="photo-purchase" element={<ComingSoon title="Compra de fotos" backTo="/search" />} />
+          <Route path="download" element={<DownloadRoute />} />
+          <Route path="admin-login" element={<LoginPage requiredRole="admin" />} />
+          <Route path="photographer-login" element={<LoginPage requiredRole="photographer" />} />
+        </Route>
+      </Route>
+      {roleRoutes(user)}
+    </Routes>
+  );
+}

@@ -1,0 +1,48 @@
+import { createIcon } from "@chakra-ui/react";
+
+const stroke = {
+  fill: "none",
+  stroke: "currentColor",
+  strokeWidth: 2,
+  strokeLinecap: "round",
+  strokeLinejoin: "round",
+} as const;
+
+export const MenuIcon = createIcon({
+  displayName: "MenuIcon",
+  path: <path {...stroke} d="M4 6h16M4 12h16M4 18h16" />,
+});
+
+export const CloseIcon = createIcon({
+  displayName: "CloseIcon",
+  path: <path {...stroke} d="M18 6 6 18M6 6l12 12" />,
+});
+
+export const UploadIcon = createIcon({
+  displayName: "UploadIcon",
+  path: <path {...stroke} d="M12 16V4m0 0-5 5m5-5 5 5M4 16v3a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-3" />,
+});
+
+export const CameraIcon = createIcon({
+  displayName: "CameraIcon",
+  path: [
+    <path
+      key="body"
+      {...stroke}
+      d="M4 8h3l2-3h6l2 3h3a1 1 0 0 1 1 1v10a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V9a1 1 0 0 1 1-1Z"
+    />,
+    <circle key="lens" {...stroke} cx="12" cy="13.5" r="3.5" />,
+  ],
+});
+
+export const SearchIcon = createIcon({
+  displayName: "SearchIcon",
+  path: [<circle key="glass" {...stroke} cx="11" cy="11" r="7" />, <path key="handle" {...stroke} d="m20 20-4-4" />],
+});
+
+export const CalendarIcon = createIcon({
+  displayName: "CalendarIcon",
+  path: (
+    <path {...stroke} d="M7 3v3m10-3v3M4 9h16M5 5h14a1 1 0 0 1 1 1v13a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V6a1 1 0 0 1 1-1Z" />
+  ),
+});

@@ -1,0 +1,20 @@
+import type { LoginRequest, LoginResponse } from "@dorsal/shared";
+import { useMutation } from "@tanstack/react-query";
+import { ApiError, apiFetch, invalidResponseMessage } from "../../../lib/api-fetch";
+import { type SessionUser, toSessionUser } from "../../../lib/session";
+
+export async function login(credentials: LoginRequest): Promise<SessionUser> {
+  const response = await apiFetch<LoginResponse>("/api/auth/login", {
+    method: "POST",
+    body: credentials,
+    anonymous: true,
+  });
+  if (!response?.success) throw new ApiError(response?.error || invalidResponseMessage, 200);
+  const user = toSessionUser({ ...response.user, token: response.token });
+  if (!user) throw new ApiError(invalidResponseMessage, 200);
+  return user;
+}
+
+export function useLogin() {
+  return useMutation({ mutationFn: login });
+}

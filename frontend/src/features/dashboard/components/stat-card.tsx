@@ -1,0 +1,26 @@
+import { Card, Skeleton, Stat } from "@chakra-ui/react";
+
+interface StatCardProps {
+  label: string;
+  value: string | undefined;
+  caption: string;
+  accent: string;
+}
+
+export function StatCard({ label, value, caption, accent }: StatCardProps) {
+  return (
+    <Card.Root borderTopWidth="4px" borderTopColor={accent} data-testid="stat-card">
+      <Card.Body>
+        <Stat.Root>
+          <Stat.Label>{label}</Stat.Label>
+          {value === undefined ? (
+            <Skeleton height="9" width="24" mt="1" />
+          ) : (
+            <Stat.ValueText fontSize={{ base: "2xl", md: "3xl" }}>{value}</Stat.ValueText>
+          )}
+          <Stat.HelpText>{caption}</Stat.HelpText>
+        </Stat.Root>
+      </Card.Body>
+    </Card.Root>
+  );
+}

@@ -1,0 +1,77 @@
+import { Alert, Box, EmptyState, HStack, Skeleton, Stack, Text } from "@chakra-ui/react";
+import type { EventDto } from "@dorsal/shared";
+import { CalendarIcon } from "../../../components/ui/icons";
+import { formatCount, formatEventDate } from "../../../lib/format";
+import { useEvents } from "../api/get-events";
+import { EventStatusBadge } from "./event-status-badge";
+
+function EventRow({ event }: { event: EventDto }) {
+  return (
+    <Box as="li" listStyleType="none" p="4" borderWidth="1px" borderRadius="lg" bg="white">
+      <HStack justify="space-between" align="flex-start" gap="3">
+        <Box minW="0">
+          <Text fontWeight="semibold" truncate>
+            {event.name}
+          </Text>
+          <Text color="fg.muted" textStyle="sm">
+            {formatEventDate(event.date)}
+            {event.location && ` · ${event.location}`}
+          </Text>
+        </Box>
+        <EventStatusBadge status={event.status} />
+      </HStack>
+      <HStack gap="4" mt="2" textStyle="sm" color="fg.muted" wrap="wrap">
+        <Text>{formatCount(event.expectedParticipants)} participantes esperados</Text>
+        <Text>
+          {formatCount(event.photoCount)} de {formatCount(event.totalPhotos)} fotos procesadas
+        </Text>
+      </HStack>
+    </Box>
+  );
+}
+
+export function EventList() {
+  const events = useEvents();
+
+  if (events.isPending) {
+    return (
+      <Stack gap="3" aria-busy="true" aria-label="Cargando eventos">
+        <Skeleton height="20" />
+        <Skeleton height="20" />
+        <Skeleton height="20" />
+      </Stack>
+    );
+  }
+  if (events.isError) {
+    return (
+      <Alert.Root status="error">
+        <Alert.Indicator />
+        <Alert.Content>
+          <Alert.Title>Error cargando eventos</Alert.Title>
+          <Alert.Description>{events.error.message}</Alert.Description>
+        </Alert.Content>
+      </Alert.Root>
+    );
+  }
+  if (events.data.length === 0) {
+    return (
+      <EmptyState.Root borderWidth="1px" borderStyle="dashed" borderRadius="lg" bg="white">
+        <EmptyState.Content>
+          <EmptyState.Indicator>
+            <CalendarIcon />
+          </EmptyState.Indicator>
+          <EmptyState.Title>No hay eventos</EmptyState.Title>
+          <EmptyState.Description>Crea el primer evento para empezar a subir fotos.</EmptyState.Description>
+        </EmptyState.Content>
+      </EmptyState.Root>
+    );
+  }
+  const newestFirst = [...events.data].sort((a, b) => b.id - a.id);
+  return (
+    <Stack as="ul" gap="3" aria-label="Eventos">
+      {newestFirst.map((event) => (
+        <EventRow key={event.id} event={event} />
+      ))}
+    </Stack>
+  );
+}

@@ -1,0 +1,175 @@
+import {
+  Alert,
+  Box,
+  Button,
+  CloseButton,
+  chakra,
+  Dialog,
+  EmptyState,
+  Heading,
+  HStack,
+  Image,
+  Portal,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+} from "@chakra-ui/react";
+import { limits, type PhotoDto } from "@dorsal/shared";
+import { useState } from "react";
+import { Link as RouterLink } from "react-router";
+import { SearchIcon } from "../../../components/ui/icons";
+import { formatCount } from "../../../lib/format";
+import { type PhotoSearch, useSearchPhotos } from "../api/search-photos";
+
+function Thumbnail({ photo, onOpen }: { photo: PhotoDto; onOpen: () => void }) {
+  const [failed, setFailed] = useState(false);
+  const label = `Ver foto ${photo.originalFilename}`;
+  return (
+    <chakra.button
+      type="button"
+      onClick={onOpen}
+      aria-label={label}
+      aspectRatio={1}
+      borderRadius="md"
+      overflow="hidden"
+      bg="gray.100"
+      display="flex"
+      alignItems="center"
+      justifyContent="center"
+      cursor="pointer"
+      _hover={{ opacity: 0.9 }}
+      focusRingColor="blue.500"
+    >
+      {photo.thumbnailUrl && !failed ? (
+        <Image
+          src={photo.thumbnailUrl}
+          alt=""
+          width="full"
+          height="full"
+          objectFit="cover"
+          loading="lazy"
+          onError={() => setFailed(true)}
+        />
+      ) : (
+        <Text textStyle="xs" color="fg.muted">
+          {photo.thumbnailUrl ? "Error al cargar" : "Vista previa no disponible"}
+        </Text>
+      )}
+    </chakra.button>
+  );
+}
+
+function PhotoPreview({ photo, onClose }: { photo: PhotoDto | null; onClose: () => void }) {
+  return (
+    <Dialog.Root
+      open={photo !== null}
+      onOpenChange={(details) => !details.open && onClose()}
+      size="xl"
+      placement="center"
+    >
+      <Portal>
+        <Dialog.Backdrop />
+        <Dialog.Positioner>
+          <Dialog.Content mx="2">
+            <Dialog.Header>
+              <Dialog.Title>Vista previa</Dialog.Title>
+            </Dialog.Header>
+            <Dialog.Body>
+              {photo?.webUrl ? (
+                <Image src={photo.webUrl} alt={`Foto ${photo.originalFilename}`} width="full" borderRadius="md" />
+              ) : (
+                <Text color="fg.muted">No se pudo cargar la vista previa</Text>
+              )}
+            </Dialog.Body>
+            <Dialog.CloseTrigger asChild>
+              <CloseButton size="sm" aria-label="Cerrar" />
+            </Dialog.CloseTrigger>
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  );
+}
+
+export function PhotoResults({ search }: { search: PhotoSearch }) {
+  const result = useSearchPhotos(search);
+  const [showAll, setShowAll] = useState(false);
+  const [preview, setPreview] = useState<PhotoDto | null>(null);
+
+  if (result.isPending) {
+    return (
+      <SimpleGrid columns={{ base: 2, sm: 3, md: 4 }} gap="3" aria-busy="true" aria-label="Buscando fotos">
+        {Array.from({ length: 8 }, (_, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity
+          <Skeleton key={index} aspectRatio={1} />
+        ))}
+      </SimpleGrid>
+    );
+  }
+  if (result.isError) {
+    return (
+      <Alert.Root status="error">
+        <Alert.Indicator />
+        <Alert.Content>
+          <Alert.Title>No se pudo realizar la búsqueda</Alert.Title>
+          <Alert.Description>{result.error.message}</Alert.Description>
+        </Alert.Content>
+      </Alert.Root>
+    );
+  }
+  const { photos, totalFound, dorsalNumber } = result.data;
+  if (totalFound === 0) {
+    return (
+      <EmptyState.Root borderWidth="1px" borderStyle="dashed" borderRadius="lg" bg="white">
+        <EmptyState.Content>
+          <EmptyState.Indicator>
+            <SearchIcon />
+          </EmptyState.Indicator>
+          <EmptyState.Title>Sin resultados</EmptyState.Title>
+          <EmptyState.Description>No se encontraron fotos para este dorsal</EmptyState.Description>
+        </EmptyState.Content>
+      </EmptyState.Root>
+    );
+  }
+
+  const visible = showAll ? photos : photos.slice(0, limits.photosPreviewCount);
+  const hidden = photos.length - visible.length;
+  const purchase = new URLSearchParams({ dorsal: dorsalNumber, eventId: String(search.eventId) });
+
+  return (
+    <Stack as="section" gap="4" aria-labelledby="results-title">
+      <HStack justify="space-between" wrap="wrap" gap="3">
+        <Heading as="h2" size="lg" id="results-title">
+          {formatCount(totalFound)} {totalFound === 1 ? "foto" : "fotos"} del dorsal {dorsalNumber}
+        </Heading>
+        <Button asChild colorPalette="blue">
+          <RouterLink to={`/photo-purchase?${purchase}`}>Comprar fotos</RouterLink>
+        </Button>
+      </HStack>
+      <SimpleGrid as="ul" columns={{ base: 2, sm: 3, md: 4 }} gap="3">
+        {visible.map((photo) => (
+          <Box as="li" key={photo.id} listStyleType="none">
+            <Thumbnail photo={photo} onOpen={() => setPreview(photo)} />
+          </Box>
+        ))}
+        {hidden > 0 && (
+          <Box as="li" listStyleType="none">
+            <Button
+              variant="subtle"
+              width="full"
+              height="full"
+              aspectRatio={1}
+              fontSize="xl"
+              onClick={() => setShowAll(true)}
+              aria-label={`Ver ${formatCount(hidden)} fotos más`}
+            >
+              +{formatCount(hidden)} más
+            </Button>
+          </Box>
+        )}
+      </SimpleGrid>
+      <PhotoPreview photo={preview} onClose={() => setPreview(null)} />
+    </Stack>
+  );
+}

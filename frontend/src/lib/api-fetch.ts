@@ -1,0 +1,93 @@
+import { session } from "./session";
+
+/** A response the server answered with a non-OK status; `message` is what the user should read. */
+export class ApiError extends Error {
+  override readonly name = "ApiError";
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly details?: { path: string; message: string }[],
+  ) {
+    super(message);
+  }
+}
+
+/** The request never got an HTTP answer (offline, DNS, server down). */
+export class NetworkError extends Error {
+  override readonly name = "NetworkError";
+}
+
+export const invalidResponseMessage = "Respuesta del servidor inválida";
+
+/**
+ * The server's `{ success: false, error }` text when there is one; otherwise spec §8's generic
+ * form: status, colon, space, then the body (or the status text when the body is empty).
+ */
+export function errorMessageFor(status: number, statusText: string, body: string): string {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (parsed && typeof parsed === "object" && "error" in parsed && typeof parsed.error === "string" && parsed.error) {
+      return parsed.error;
+    }
+  } catch {
+    // Not JSON: fall through to the generic form.
+  }
+  return `${status}: ${body || statusText}`;
+}
+
+function detailsOf(body: string): ApiError["details"] {
+  try {
+    const parsed = JSON.parse(body) as { details?: unknown };
+    return Array.isArray(parsed.details) ? (parsed.details as ApiError["details"]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface ApiFetchOptions {
+  method?: "GET" | "POST" | "PUT" | "DELETE";
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Login must not carry (or be able to revoke) the session it is about to replace. */
+  anonymous?: boolean;
+}
+
+/**
+ * The one way the browser calls the API. The bearer token goes on every call while signed in:
+ * public endpoints ignore it and it keeps the client free of a list of protected paths that
+ * would drift from the server's.
+ */
+export async function apiFetch<T>(path: string, options: ApiFetchOptions = {}): Promise<T> {
+  const { method = "GET", body, signal, anonymous = false } = options;
+  const token = anonymous ? undefined : session.get()?.token;
+  const headers: Record<string, string> = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+      credentials: "same-origin",
+    });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new NetworkError(error instanceof Error ? error.message : String(error));
+  }
+
+  const text = await response.text();
+  if (!response.ok) {
+    // The token expired or was revoked: keeping it would make every screen fail the same way.
+    if (response.status === 401 && token) session.clear();
+    throw new ApiError(errorMessageFor(response.status, response.statusText, text), response.status, detailsOf(text));
+  }
+  if (!text) return undefined as T;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new ApiError(invalidResponseMessage, response.status);
+  }
+}

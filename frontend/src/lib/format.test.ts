@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { formatBytes, formatCop, formatEventDate } from "./format";
+
+describe("formatCop", () => {
+  it("writes pesos the Colombian way, without decimals", () => {
+    expect(formatCop(0)).toBe("$ 0 COP");
+    expect(formatCop(1_250_000.4)).toBe("$ 1.250.000 COP");
+  });
+});
+
+describe("formatEventDate", () => {
+  it("keeps the calendar day whatever the time zone", () => {
+    expect(formatEventDate("2025-01-01")).toBe("1 de enero de 2025");
+  });
+
+  it("shows unexpected values as they came", () => {
+    expect(formatEventDate("pronto")).toBe("pronto");
+  });
+});
+
+describe("formatBytes", () => {
+  it("uses KB below a megabyte and MB above", () => {
+    expect(formatBytes(512 * 1024)).toBe("512 KB");
+    expect(formatBytes(50 * 1024 * 1024)).toBe("50 MB");
+  });
+});

@@ -1,0 +1,30 @@
+/** Spec §9: COP amounts in es-CO without decimals, shown as '$ 1.234.567 COP'. */
+const copNumber = new Intl.NumberFormat("es-CO", { maximumFractionDigits: 0 });
+
+export function formatCop(amount: number): string {
+  return `$ ${copNumber.format(amount)} COP`;
+}
+
+export function formatCount(value: number): string {
+  return copNumber.format(value);
+}
+
+const eventDate = new Intl.DateTimeFormat("es-CO", { day: "numeric", month: "long", year: "numeric" });
+
+/**
+ * Event dates are calendar days ('2025-03-09'). Parsing them with `new Date(iso)` would read
+ * midnight UTC and show the previous day in Colombia, so the parts are read as a local date.
+ */
+export function formatEventDate(value: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
+  if (!match) return value;
+  const [, year, month, day] = match;
+  return eventDate.format(new Date(Number(year), Number(month) - 1, Number(day)));
+}
+
+const megabytes = new Intl.NumberFormat("es-CO", { maximumFractionDigits: 1 });
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${megabytes.format(bytes / 1024)} KB`;
+  return `${megabytes.format(bytes / (1024 * 1024))} MB`;
+}

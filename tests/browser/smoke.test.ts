@@ -1,0 +1,144 @@
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type RunningDorsal, startDorsal } from "../support/server";
+
+/**
+ * The first journey through the built frontend served by the embedded runtime: an organizer
+ * signs in and lands on the dashboard, on a desktop and on a phone.
+ */
+
+let dorsal: RunningDorsal;
+let browser: Browser;
+let context: BrowserContext | undefined;
+let pageErrors: string[] = [];
+
+const desktop = { width: 1280, height: 800 };
+const phone = { width: 390, height: 844 };
+const statLabels = ["Eventos Activos", "Fotos Procesadas", "Dorsales Detectados", "Ventas del Mes"];
+
+beforeAll(async () => {
+  dorsal = await startDorsal();
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+});
+
+afterEach(async () => {
+  await context?.close();
+  context = undefined;
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await dorsal?.stop();
+});
+
+async function openPage(viewport: { width: number; height: number }): Promise<Page> {
+  context = await browser.newContext({ viewport, locale: "es-CO" });
+  const page = await context.newPage();
+  pageErrors = [];
+  page.on("pageerror", (error) => pageErrors.push(error.message));
+  return page;
+}
+
+/** A string expression because the test runner's types have no DOM; it runs inside the page. */
+function storedSession(page: Page): Promise<string | null> {
+  return page.evaluate<string | null>("window.localStorage.getItem('race_photo_user')");
+}
+
+async function signIn(page: Page, password: string) {
+  await page.goto(`${dorsal.url}/admin-login`);
+  await page.getByLabel("Correo electrónico").fill(dorsal.adminEmail);
+  await page.getByLabel("Contraseña").fill(password);
+  await page.getByRole("button", { name: "Ingresar" }).click();
+}
+
+async function expectDashboard(page: Page) {
+  await page.getByRole("heading", { name: "Dashboard General" }).waitFor();
+  expect(new URL(page.url()).pathname).toBe("/dashboard");
+  await page.getByText("Gestión completa de eventos y fotografías").waitFor();
+
+  const cards = page.getByTestId("stat-card");
+  // The amount is the last value to render, once the stats call has answered.
+  await cards
+    .filter({ hasText: "Ventas del Mes" })
+    .getByText(/^\$ [\d.]+ COP$/)
+    .waitFor();
+  expect(await cards.count()).toBe(4);
+  for (const [index, label] of statLabels.entries()) {
+    const text = (await cards.nth(index).textContent()) ?? "";
+    expect(text).toContain(label);
+    expect(text).toMatch(/\d/);
+  }
+  expect(await page.getByText("Error cargando estadísticas del dashboard").count()).toBe(0);
+}
+
+describe("admin sign-in", () => {
+  it("takes an organizer to the dashboard with the four stat cards", async () => {
+    const page = await openPage(desktop);
+    await signIn(page, dorsal.adminPassword);
+    await expectDashboard(page);
+
+    const stored = await storedSession(page);
+    expect(JSON.parse(stored ?? "{}")).toMatchObject({ email: dorsal.adminEmail, role: "admin" });
+    expect(JSON.parse(stored ?? "{}").token).toEqual(expect.any(String));
+
+    // The session survives a reload, as spec §2.1 requires.
+    await page.reload();
+    await expectDashboard(page);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("works on a phone, with the menu collapsed behind a toggle", async () => {
+    const page = await openPage(phone);
+    await signIn(page, dorsal.adminPassword);
+    await expectDashboard(page);
+
+    const toggle = page.getByRole("button", { name: "Abrir menú" });
+    await toggle.click();
+    const menu = page.locator("#admin-mobile-menu");
+    await menu.getByRole("link", { name: "Eventos" }).click();
+    await page.getByRole("heading", { name: "Gestión de Eventos" }).waitFor();
+    expect(await menu.count()).toBe(0);
+
+    await page.getByRole("button", { name: "Abrir menú" }).click();
+    await page.locator("#admin-mobile-menu").getByRole("button", { name: "Salir" }).click();
+    await page.waitForURL(`${dorsal.url}/`);
+    expect(await storedSession(page)).toBeNull();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("shows the server's message for a wrong password and stays on the login page", async () => {
+    const page = await openPage(desktop);
+    await signIn(page, `${dorsal.adminPassword}-incorrecta`);
+    await page.getByText("Credenciales inválidas").waitFor();
+    expect(new URL(page.url()).pathname).toBe("/admin-login");
+    expect(await storedSession(page)).toBeNull();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("sends visitors without a session home, and an admin stored without a token to the admin login", async () => {
+    const page = await openPage(desktop);
+    await page.goto(`${dorsal.url}/dashboard`);
+    await page.waitForURL(`${dorsal.url}/`);
+    await page.getByRole("link", { name: "Buscar mis fotos" }).waitFor();
+
+    const tokenless = { id: "x", email: dorsal.adminEmail, name: null, role: "admin", assignedEventId: null };
+    await page.evaluate(`window.localStorage.setItem('race_photo_user', ${JSON.stringify(JSON.stringify(tokenless))})`);
+    await page.goto(`${dorsal.url}/dashboard`);
+    await page.waitForURL(`${dorsal.url}/admin-login`);
+    await page.getByRole("heading", { name: "Acceso Administrador" }).waitFor();
+    expect(await storedSession(page)).toBeNull();
+    expect(pageErrors).toEqual([]);
+  });
+});
