@@ -1,0 +1,22 @@
+import type { FaceDetection } from "../../../ports/vision";
+
+/** Given to the worker at start. */
+export interface FaceEngineSettings {
+  /** 0..100: weaker candidates are dropped. */
+  minConfidence: number;
+  maxFaces: number;
+}
+
+/** Parent → worker: one photo; the worker answers in order, one photo at a time. */
+export interface FaceRequest {
+  id: number;
+  image: Uint8Array;
+}
+
+/** Worker → parent, once per request. */
+export type FaceReply =
+  | { type: "result"; id: number; faces: FaceDetection[] }
+  | { type: "error"; id: number; message: string };
+
+/** Worker → parent: "ready" once the model is loaded, then replies. */
+export type FaceMessage = { type: "ready" } | FaceReply;
