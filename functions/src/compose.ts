@@ -84,7 +84,7 @@ async function composeAws(config: AwsConfig): Promise<Container> {
     const client = new RekognitionClient({ region });
     return { ...createRekognitionVision(client), close: async () => client.destroy() };
   });
-  const jwk = JSON.parse(await secret(config.JWT_KEY_SECRET_ARN)()) as PrivateJwk;
+  const jwtSecret = secret(config.JWT_KEY_SECRET_ARN);
   return assemble({
     config,
     logger,
@@ -98,7 +98,7 @@ async function composeAws(config: AwsConfig): Promise<Container> {
     }),
     pipeline,
     vision,
-    jwk,
+    jwk: async () => JSON.parse(await jwtSecret()) as PrivateJwk,
   });
 }
 
@@ -142,7 +142,7 @@ async function composeLocal(config: LocalConfig): Promise<Container> {
     urls: createPresignedUrlSigner(s3, buckets),
     pipeline,
     vision,
-    jwk: await localJwtKey(config.DATA_DIR),
+    jwk: () => localJwtKey(config.DATA_DIR),
   });
   const { createLocalPipeline } = await import("./adapters/local/local-pipeline");
   localPipeline = createLocalPipeline({
@@ -184,7 +184,7 @@ async function assemble(parts: {
   urls: Deps["urls"];
   pipeline: PipelineStarter;
   vision: () => Promise<Vision>;
-  jwk: PrivateJwk;
+  jwk: () => Promise<PrivateJwk>;
 }): Promise<Container> {
   const clock = systemClock;
   const ids = createIds(clock);
@@ -197,8 +197,8 @@ async function assemble(parts: {
     urls: parts.urls,
     pipeline: parts.pipeline,
     vision: parts.vision,
-    tokens: await createTokenService({
-      privateJwk: parts.jwk,
+    tokens: createTokenService({
+      privateJwk: memo(parts.jwk),
       issuer: parts.config.JWT_ISSUER,
       ttlSeconds: parts.config.JWT_TTL_SECONDS,
       clock,

@@ -1,5 +1,4 @@
 import { defaultBibRules, extractBibs, limits } from "@dorsal/shared";
-import sharp from "sharp";
 import type { PipelineTask } from "../pipeline/definition";
 import type { PipelineInput } from "../ports/pipeline";
 import type { Deps } from "./deps";
@@ -88,6 +87,8 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
     /** Web copy and thumbnail, EXIF-rotated, as JPEG; same keys every time, so a re-run overwrites. */
     async variants({ photo }): Promise<Variants> {
       const started = performance.now();
+      // Loaded here, not at module scope: only this step needs libvips, so the other functions stay small.
+      const { default: sharp } = await import("sharp");
       const original = await deps.objects.getBuffer("originals", photo.originalKey);
       const image = sharp(original, { limitInputPixels: maxInputPixels, failOn: "error" }).rotate();
       const { width = 0, height = 0 } = await image

@@ -11,7 +11,7 @@ describe("token service", () => {
   beforeAll(async () => {
     const { privateKey } = await generateKeyPair("RS256", { extractable: true });
     jwk = { ...(await exportJWK(privateKey)), kid: "k1", alg: "RS256" };
-    tokens = await createTokenService({ privateJwk: jwk, issuer: "dorsal", ttlSeconds: 3600, clock });
+    tokens = createTokenService({ privateJwk: async () => jwk, issuer: "dorsal", ttlSeconds: 3600, clock });
   });
 
   it("issues tokens it verifies back to the same claims", async () => {

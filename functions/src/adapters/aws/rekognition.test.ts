@@ -1,0 +1,216 @@
+import {
+  DetectFacesCommand,
+  type DetectFacesResponse,
+  DetectTextCommand,
+  type DetectTextResponse,
+  type RekognitionClient,
+} from "@aws-sdk/client-rekognition";
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import { createRekognitionVision, REKOGNITION_MAX_IMAGE_BYTES } from "./rekognition";
+
+// From the Rekognition Developer Guide's DetectText example response (the "but keep" line).
+const DETECT_TEXT: DetectTextResponse = {
+  TextDetections: [
+    {
+      Confidence: 96.7636489868164,
+      DetectedText: "but keep",
+      Geometry: {
+        BoundingBox: {
+          Height: 0.0756164938211441,
+          Left: 0.634815514087677,
+          Top: 0.5181083083152771,
+          Width: 0.20877975225448608,
+        },
+        Polygon: [
+          { X: 0.634815514087677, Y: 0.5181083083152771 },
+          { X: 0.8435952663421631, Y: 0.52589350938797 },
+          { X: 0.8423560857772827, Y: 0.6015099883079529 },
+          { X: 0.6335763335227966, Y: 0.59372478723526 },
+        ],
+      },
+      Id: 3,
+      Type: "LINE",
+    },
+    {
+      Confidence: 95.33189392089844,
+      DetectedText: "but",
+      Geometry: {
+        BoundingBox: {
+          Height: 0.06849122047424316,
+          Left: 0.6350157260894775,
+          Top: 0.5214487314224243,
+          Width: 0.08413040637969971,
+        },
+      },
+      Id: 8,
+      ParentId: 3,
+      Type: "WORD",
+    },
+    {
+      Confidence: 98.1954116821289,
+      DetectedText: "keep",
+      Geometry: {
+        BoundingBox: {
+          Height: 0.07207882404327393,
+          Left: 0.7295929789543152,
+          Top: 0.5265749096870422,
+          Width: 0.11196041107177734,
+        },
+      },
+      Id: 9,
+      ParentId: 3,
+      Type: "WORD",
+    },
+  ],
+  TextModelVersion: "3.0",
+};
+
+// From the Developer Guide's DetectFaces example response, trimmed to the default attributes.
+const DETECT_FACES: DetectFacesResponse = {
+  FaceDetails: [
+    {
+      BoundingBox: {
+        Height: 0.35353535413742065,
+        Left: 0.10707070678472519,
+        Top: 0.12777778506278992,
+        Width: 0.47138047218322754,
+      },
+      Confidence: 99.99736785888672,
+      Landmarks: [{ Type: "eyeLeft", X: 0.23772846162319183, Y: 0.2778792679309845 }],
+      Pose: { Pitch: 1.0711474418640137, Roll: -10.933034896850586, Yaw: -25.838171005249023 },
+      Quality: { Brightness: 44.5, Sharpness: 99.88 },
+    },
+    // A face cut by the left edge: Rekognition reports a negative Left.
+    { BoundingBox: { Height: 0.2, Left: -0.05, Top: 0.5, Width: 0.15 }, Confidence: 91.5 },
+  ],
+};
+
+/** A stand-in for the SDK client: answers each command with the documented example, keeps the inputs. */
+function fakeClient() {
+  const sent: { command: string; bytes: Uint8Array | undefined }[] = [];
+  const client = {
+    async send(command: DetectTextCommand | DetectFacesCommand) {
+      sent.push({ command: command.constructor.name, bytes: command.input.Image?.Bytes });
+      if (command instanceof DetectTextCommand) return DETECT_TEXT;
+      if (command instanceof DetectFacesCommand) return DETECT_FACES;
+      throw new Error("unexpected command");
+    },
+  };
+  return { client: client as unknown as RekognitionClient, sent };
+}
+
+/** Noise barely compresses, so a modest photo makes a big JPEG. */
+async function noisyJpeg(width: number, height: number, quality = 95): Promise<Buffer> {
+  const pixels = Buffer.alloc(width * height * 3);
+  let state = 2463534242;
+  for (let i = 0; i < pixels.length; i++) {
+    // xorshift32: noise that is the same on every run.
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    pixels[i] = state & 0xff;
+  }
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality, chromaSubsampling: "4:4:4" })
+    .toBuffer();
+}
+
+describe("createRekognitionVision", () => {
+  it("maps DetectText lines and words with their ids, parents, confidences and boxes", async () => {
+    const { client, sent } = fakeClient();
+    const image = await noisyJpeg(120, 80);
+    const detections = await createRekognitionVision(client).text.detectText(image);
+
+    expect(sent).toEqual([{ command: "DetectTextCommand", bytes: image }]);
+    expect(detections).toEqual([
+      {
+        type: "LINE",
+        text: "but keep",
+        confidence: 96.7636489868164,
+        box: {
+          left: 0.634815514087677,
+          top: 0.5181083083152771,
+          width: 0.20877975225448608,
+          height: 0.0756164938211441,
+        },
+        id: 3,
+      },
+      {
+        type: "WORD",
+        text: "but",
+        confidence: 95.33189392089844,
+        box: {
+          left: 0.6350157260894775,
+          top: 0.5214487314224243,
+          width: 0.08413040637969971,
+          height: 0.06849122047424316,
+        },
+        id: 8,
+        parentId: 3,
+      },
+      expect.objectContaining({ type: "WORD", text: "keep", id: 9, parentId: 3, confidence: 98.1954116821289 }),
+    ]);
+  });
+
+  it("maps DetectFaces boxes and confidences, keeping boxes inside the image", async () => {
+    const { client, sent } = fakeClient();
+    const faces = await createRekognitionVision(client).faces.detectFaces(await noisyJpeg(120, 80));
+
+    expect(sent.map((s) => s.command)).toEqual(["DetectFacesCommand"]);
+    expect(faces[0]).toEqual({
+      confidence: 99.99736785888672,
+      box: {
+        left: 0.10707070678472519,
+        top: 0.12777778506278992,
+        width: 0.47138047218322754,
+        height: 0.35353535413742065,
+      },
+    });
+    expect(faces[1]?.box.left).toBe(0);
+    expect(faces[1]?.box.width).toBeCloseTo(0.1, 9);
+  });
+
+  it("shrinks photos over Rekognition's 5 MB inline limit into an upright JPEG under it", async () => {
+    const { client, sent } = fakeClient();
+    const image = await noisyJpeg(1800, 1200, 100);
+    expect(image.byteLength).toBeGreaterThan(REKOGNITION_MAX_IMAGE_BYTES);
+
+    await createRekognitionVision(client).text.detectText(image);
+
+    const bytes = sent[0]?.bytes as Uint8Array;
+    expect(bytes.byteLength).toBeLessThanOrEqual(REKOGNITION_MAX_IMAGE_BYTES);
+    const meta = await sharp(bytes).metadata();
+    expect(meta.format).toBe("jpeg");
+    expect((meta.width ?? 0) / (meta.height ?? 1)).toBeCloseTo(1.5, 2);
+  });
+
+  it("sends an EXIF-rotated photo upright, and prepares it once for text and faces", async () => {
+    const { client, sent } = fakeClient();
+    const sideways = await sharp(await noisyJpeg(120, 80))
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
+    const vision = createRekognitionVision(client);
+
+    await vision.text.detectText(sideways);
+    await vision.faces.detectFaces(sideways);
+
+    const [text, faces] = sent;
+    const meta = await sharp(text?.bytes).metadata();
+    expect([meta.width, meta.height, meta.orientation ?? 1]).toEqual([80, 120, 1]);
+    expect(faces?.bytes).toBe(text?.bytes);
+  });
+
+  it("converts formats Rekognition does not read to JPEG and honours a lower byte limit", async () => {
+    const { client, sent } = fakeClient();
+    const webp = await sharp(await noisyJpeg(600, 400))
+      .webp({ quality: 100 })
+      .toBuffer();
+
+    await createRekognitionVision(client, { maxImageBytes: 40_000 }).text.detectText(webp);
+
+    const bytes = sent[0]?.bytes as Uint8Array;
+    expect(bytes.byteLength).toBeLessThanOrEqual(40_000);
+    expect((await sharp(bytes).metadata()).format).toBe("jpeg");
+  });
+});

@@ -1,0 +1,221 @@
+import { readFileSync } from "node:fs";
+import { InferenceSession, Tensor } from "onnxruntime-node";
+import sharp from "sharp";
+import type { TextDetection } from "../../../ports/vision";
+import { ctcGreedyDecode, parseDictionary } from "./ctc";
+import { boxesFromProbabilityMap, mapQuad, type Point, type Quad } from "./db-postprocess";
+import { type RecognisedRegion, toTextDetections } from "./detections";
+import type { OcrModelFiles } from "./models";
+
+/**
+ * Every photo is scaled (up or down) to this long side for detection: at 960 px small bibs on 2000+ px
+ * photos are lost, and RBNR's 720-px photos unscaled lose a quarter of their bibs; beyond it memory
+ * and time grow for little gain.
+ */
+const DETECTOR_LONG_SIDE = 1600;
+/** Crops are cut from this resolution, not the detector's: small text reads better; 24 MP would not fit. */
+const CROP_SOURCE_LONG_SIDE = 3000;
+const REC_HEIGHT = 48;
+/** PaddleOCR pads every recognition input to at least 320 px wide; the model was trained so. */
+const REC_MIN_WIDTH = 320;
+/** PaddleOCR's drop_score: below it a read is mostly noise. */
+const MIN_TEXT_SCORE = 0.5;
+/** Crops a region more than this much taller than wide are read as vertical text (PaddleOCR's rule). */
+const VERTICAL_RATIO = 1.5;
+/** Supersampling per axis when shrinking a crop: enough to avoid aliasing on big text, cheap. */
+const MAX_SUPERSAMPLE = 4;
+
+// PaddleOCR feeds OpenCV's BGR images normalised with ImageNet statistics listed in that order.
+const DET_MEAN = [0.485, 0.456, 0.406] as const;
+const DET_STD = [0.229, 0.224, 0.225] as const;
+
+interface RgbImage {
+  data: Buffer;
+  width: number;
+  height: number;
+}
+
+export interface PaddleOcr {
+  detectText(image: Uint8Array): Promise<TextDetection[]>;
+}
+
+export async function loadPaddleOcr(files: OcrModelFiles): Promise<PaddleOcr> {
+  // More than one intra-op thread was slower and erratic on 2 cores; parallelism comes from workers.
+  const sessionOptions: InferenceSession.SessionOptions = {
+    intraOpNumThreads: 1,
+    interOpNumThreads: 1,
+    executionMode: "sequential",
+    graphOptimizationLevel: "all",
+    // Input shapes change with every photo, so a planned memory pattern only holds on to buffers (~200 MB).
+    enableMemPattern: false,
+  };
+  const [detector, recogniser] = await Promise.all([
+    InferenceSession.create(files.detection, sessionOptions),
+    InferenceSession.create(files.recognition, sessionOptions),
+  ]);
+  const alphabet = parseDictionary(readFileSync(files.dictionary, "utf8"));
+
+  async function detectQuads(image: RgbImage): Promise<Quad[]> {
+    const scale = DETECTOR_LONG_SIDE / Math.max(image.width, image.height);
+    // The detector downsamples by 32.
+    const width = Math.max(32, Math.round((image.width * scale) / 32) * 32);
+    const height = Math.max(32, Math.round((image.height * scale) / 32) * 32);
+    const resized = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
+      .resize(width, height, { fit: "fill" })
+      .raw()
+      .toBuffer();
+    const input = new Float32Array(3 * width * height);
+    const plane = width * height;
+    for (let i = 0; i < plane; i++) {
+      for (let c = 0; c < 3; c++) {
+        const rgb = resized[i * 3 + 2 - c] as number;
+        input[c * plane + i] = (rgb / 255 - (DET_MEAN[c] as number)) / (DET_STD[c] as number);
+      }
+    }
+    const output = await detector.run({
+      [detector.inputNames[0] as string]: new Tensor("float32", input, [1, 3, height, width]),
+    });
+    const probabilities = output[detector.outputNames[0] as string] as Tensor;
+    const sx = image.width / width;
+    const sy = image.height / height;
+    // Map points are pixel centres; quads are in continuous pixel coordinates of the crop source.
+    const clampX = (x: number) => Math.min(image.width, Math.max(0, (x + 0.5) * sx));
+    const clampY = (y: number) => Math.min(image.height, Math.max(0, (y + 0.5) * sy));
+    return boxesFromProbabilityMap(probabilities.data as Float32Array, width, height)
+      .map(({ quad }) => mapQuad(quad, (p) => ({ x: clampX(p.x), y: clampY(p.y) })))
+      .filter((quad) => {
+        // PaddleOCR's filter_tag_det_res, in crop-source pixels.
+        const sides = sideLengths(quad);
+        return sides.width > 3 && sides.height > 3;
+      });
+  }
+
+  async function recognise(image: RgbImage, quad: Quad): Promise<RecognisedRegion | undefined> {
+    const crop = readingQuad(quad);
+    const width = Math.floor(REC_HEIGHT * Math.max(REC_MIN_WIDTH / REC_HEIGHT, crop.ratio));
+    // Zero after normalisation is mid-grey: PaddleOCR's padding.
+    const input = new Float32Array(3 * REC_HEIGHT * width);
+    sampleCrop(image, crop.quad, input, width, Math.min(width, Math.ceil(REC_HEIGHT * crop.ratio)));
+    const output = await recogniser.run({
+      [recogniser.inputNames[0] as string]: new Tensor("float32", input, [1, 3, REC_HEIGHT, width]),
+    });
+    const probabilities = output[recogniser.outputNames[0] as string] as Tensor;
+    const [, steps = 0, classes = 0] = probabilities.dims;
+    if (classes !== alphabet.length + 1) {
+      throw new Error(`recognition model has ${classes} classes but the dictionary ${alphabet.length} + blank`);
+    }
+    const decoded = ctcGreedyDecode(probabilities.data as Float32Array, steps, classes, alphabet);
+    const score = decoded.confidences.reduce((sum, p) => sum + p, 0) / Math.max(1, decoded.confidences.length);
+    if (score < MIN_TEXT_SCORE) return undefined;
+    return { ...decoded, quad: mapQuad(quad, (p) => ({ x: p.x / image.width, y: p.y / image.height })) };
+  }
+
+  return {
+    async detectText(bytes) {
+      const image = await decode(bytes);
+      const regions: RecognisedRegion[] = [];
+      for (const quad of await detectQuads(image)) {
+        const region = await recognise(image, quad);
+        if (region) regions.push(region);
+      }
+      return toTextDetections(regions);
+    },
+  };
+}
+
+/** EXIF orientation applied (boxes are relative to the upright photo), at most crop resolution. */
+async function decode(bytes: Uint8Array): Promise<RgbImage> {
+  const { data, info } = await sharp(bytes)
+    .rotate()
+    .resize({ width: CROP_SOURCE_LONG_SIDE, height: CROP_SOURCE_LONG_SIDE, fit: "inside", withoutEnlargement: true })
+    .removeAlpha()
+    .toColourspace("srgb")
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
+}
+
+function sideLengths(quad: Quad): { width: number; height: number } {
+  const [tl, tr, br, bl] = quad;
+  const distance = (a: Point, b: Point) => Math.hypot(a.x - b.x, a.y - b.y);
+  return { width: Math.max(distance(tl, tr), distance(bl, br)), height: Math.max(distance(tl, bl), distance(tr, br)) };
+}
+
+interface Crop {
+  /** The region's corners, starting where reading starts. */
+  quad: Quad;
+  /** Width over height in reading direction. */
+  ratio: number;
+}
+
+function readingQuad(quad: Quad): Crop {
+  const { width, height } = sideLengths(quad);
+  if (height / width >= VERTICAL_RATIO) {
+    const [tl, tr, br, bl] = quad;
+    // Vertical text read top to bottom: PaddleOCR turns the crop 90° counter-clockwise.
+    return { quad: [tr, br, bl, tl], ratio: height / width };
+  }
+  return { quad, ratio: width / height };
+}
+
+/**
+ * Warps the quad into the left `contentWidth` columns of a REC_HEIGHT-high CHW tensor (BGR,
+ * normalised to -1..1), bilinear with supersampling so large text is averaged rather than aliased.
+ */
+function sampleCrop(image: RgbImage, quad: Quad, out: Float32Array, width: number, contentWidth: number): void {
+  const [tl, tr, br, bl] = quad;
+  const { height: sourceHeight } = sideLengths(quad);
+  const k = Math.min(MAX_SUPERSAMPLE, Math.max(1, Math.ceil(sourceHeight / REC_HEIGHT)));
+  const plane = REC_HEIGHT * width;
+  const rgb = [0, 0, 0];
+  for (let v = 0; v < REC_HEIGHT; v++) {
+    for (let u = 0; u < contentWidth; u++) {
+      let r = 0;
+      let g = 0;
+      let b = 0;
+      for (let sv = 0; sv < k; sv++) {
+        const t = (v + (sv + 0.5) / k) / REC_HEIGHT;
+        for (let su = 0; su < k; su++) {
+          const s = (u + (su + 0.5) / k) / contentWidth;
+          const topX = tl.x + (tr.x - tl.x) * s;
+          const topY = tl.y + (tr.y - tl.y) * s;
+          const bottomX = bl.x + (br.x - bl.x) * s;
+          const bottomY = bl.y + (br.y - bl.y) * s;
+          bilinear(image, topX + (bottomX - topX) * t - 0.5, topY + (bottomY - topY) * t - 0.5, rgb);
+          r += rgb[0] as number;
+          g += rgb[1] as number;
+          b += rgb[2] as number;
+        }
+      }
+      const scale = 1 / (k * k * 127.5);
+      const index = v * width + u;
+      out[index] = b * scale - 1;
+      out[plane + index] = g * scale - 1;
+      out[2 * plane + index] = r * scale - 1;
+    }
+  }
+}
+
+/** Pixel centres at integer coordinates; edges replicated, as OpenCV's warp does. */
+function bilinear(image: RgbImage, x: number, y: number, out: number[]): void {
+  const maxX = image.width - 1;
+  const maxY = image.height - 1;
+  const cx = Math.min(maxX, Math.max(0, x));
+  const cy = Math.min(maxY, Math.max(0, y));
+  const x0 = Math.floor(cx);
+  const y0 = Math.floor(cy);
+  const x1 = Math.min(maxX, x0 + 1);
+  const y1 = Math.min(maxY, y0 + 1);
+  const fx = cx - x0;
+  const fy = cy - y0;
+  const data = image.data;
+  const i00 = (y0 * image.width + x0) * 3;
+  const i01 = (y0 * image.width + x1) * 3;
+  const i10 = (y1 * image.width + x0) * 3;
+  const i11 = (y1 * image.width + x1) * 3;
+  for (let c = 0; c < 3; c++) {
+    const top = (data[i00 + c] as number) * (1 - fx) + (data[i01 + c] as number) * fx;
+    const bottom = (data[i10 + c] as number) * (1 - fx) + (data[i11 + c] as number) * fx;
+    out[c] = top * (1 - fy) + bottom * fy;
+  }
+}

@@ -1,0 +1,141 @@
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+import type { TextDetection, TextDetector } from "../../../ports/vision";
+import { OCR_MODELS_VERSION } from "./models";
+import type { OcrMessage, OcrReply, OcrRequest } from "./protocol";
+
+export interface LocalTextDetectorOptions {
+  /** Inference threads, each with its own models (~0.5 GB). Default: one per core. */
+  workers?: number;
+}
+
+export interface LocalTextDetector extends TextDetector {
+  /** Rejects queued and running requests and stops the workers. */
+  close(): Promise<void>;
+}
+
+interface Job {
+  image: Uint8Array;
+  resolve(detections: TextDetection[]): void;
+  reject(error: Error): void;
+}
+
+interface Slot {
+  worker: Worker;
+  job?: Job;
+}
+
+const WORKER_ENTRY = new URL("./worker-bootstrap.mjs", import.meta.url);
+
+/**
+ * PaddleOCR PP-OCRv4 (detection + recognition) on onnxruntime, in worker threads so inference never
+ * blocks the event loop of the HTTP server sharing the process. Requests queue until a worker is free.
+ */
+export async function createLocalTextDetector(options: LocalTextDetectorOptions = {}): Promise<LocalTextDetector> {
+  const size = Math.max(1, options.workers ?? availableParallelism());
+  const slots: Slot[] = [];
+  const queue: Job[] = [];
+  let closed = false;
+  /** Set once no worker is left and a replacement could not start. */
+  let broken: Error | undefined;
+
+  function dispatch(): void {
+    for (const slot of slots) {
+      const job = slot.job ? undefined : queue.shift();
+      if (!job) continue;
+      slot.job = job;
+      // A private copy can be transferred without detaching the caller's buffer.
+      const image = new Uint8Array(job.image);
+      slot.worker.postMessage({ image } satisfies OcrRequest, [image.buffer]);
+    }
+  }
+
+  function adopt(worker: Worker): void {
+    const slot: Slot = { worker };
+    let crash: Error | undefined;
+    worker.on("message", (message: OcrReply) => {
+      const job = slot.job;
+      if (!job) return;
+      slot.job = undefined;
+      if (message.type === "result") job.resolve(message.detections);
+      else job.reject(new Error(`text detection failed: ${message.message}`));
+      dispatch();
+    });
+    worker.on("error", (error) => {
+      crash = error;
+    });
+    worker.on("exit", (code) => {
+      const index = slots.indexOf(slot);
+      if (index >= 0) slots.splice(index, 1);
+      if (closed) return;
+      const error = crash ?? new Error(`OCR worker exited with code ${code}`);
+      slot.job?.reject(error);
+      startWorker().then(
+        (replacement) => {
+          if (closed) return void replacement.terminate();
+          adopt(replacement);
+          dispatch();
+        },
+        (startError: Error) => {
+          // The remaining workers carry on; only a pool left with none fails its callers.
+          if (slots.length > 0) return;
+          broken = startError;
+          for (const job of queue.splice(0)) job.reject(startError);
+        },
+      );
+    });
+    slots.push(slot);
+  }
+
+  const started = await Promise.allSettled(Array.from({ length: size }, startWorker));
+  for (const result of started) if (result.status === "fulfilled") adopt(result.value);
+  const failure = started.find((result) => result.status === "rejected");
+  if (failure) {
+    closed = true;
+    await Promise.all(slots.map((slot) => slot.worker.terminate()));
+    throw failure.reason;
+  }
+
+  return {
+    info: { engine: "paddleocr-ppocrv4-onnx", version: OCR_MODELS_VERSION },
+    detectText(image) {
+      if (closed) return Promise.reject(new Error("text detector is closed"));
+      if (broken) return Promise.reject(broken);
+      return new Promise<TextDetection[]>((resolve, reject) => {
+        queue.push({ image, resolve, reject });
+        dispatch();
+      });
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      const error = new Error("text detector closed");
+      for (const job of queue.splice(0)) job.reject(error);
+      for (const slot of slots) slot.job?.reject(error);
+      await Promise.all(slots.map((slot) => slot.worker.terminate()));
+    },
+  };
+}
+
+/** Resolves once the worker has loaded its models, so a broken install fails at start-up. */
+function startWorker(): Promise<Worker> {
+  const worker = new Worker(WORKER_ENTRY, { name: "paddleocr" });
+  return new Promise((resolve, reject) => {
+    const fail = (error: Error) => {
+      worker.off("message", ready);
+      worker.off("exit", exited);
+      reject(error);
+    };
+    const exited = (code: number) => fail(new Error(`OCR worker exited with code ${code} while loading its models`));
+    const ready = (message: OcrMessage) => {
+      if (message.type !== "ready") return;
+      worker.off("error", fail);
+      worker.off("exit", exited);
+      worker.off("message", ready);
+      resolve(worker);
+    };
+    worker.on("message", ready);
+    worker.once("error", fail);
+    worker.once("exit", exited);
+  });
+}

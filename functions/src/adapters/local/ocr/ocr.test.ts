@@ -1,0 +1,106 @@
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BoundingBox, TextDetection } from "../../../ports/vision";
+import { createLocalTextDetector, type LocalTextDetector } from "./index";
+
+// Wide and short: the detector scales every photo to 1600 px long side, so this keeps tests quick.
+const WIDTH = 1000;
+const HEIGHT = 300;
+/** Two bib-like panels with big dark digits on a coloured background; pixel rectangles of the panels. */
+const PANELS = {
+  "1234": { left: 60, top: 50, width: 320, height: 180, fill: "#ffffff" },
+  "5678": { left: 600, top: 80, width: 320, height: 180, fill: "#fff3c4" },
+};
+
+const photo = sharp(
+  Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}">
+      <rect width="${WIDTH}" height="${HEIGHT}" fill="#3a7bd5"/>
+      ${Object.entries(PANELS)
+        .map(
+          ([digits, p]) => `<rect x="${p.left}" y="${p.top}" width="${p.width}" height="${p.height}" fill="${p.fill}"/>
+          <text x="${p.left + p.width / 2}" y="${p.top + 125}" font-family="DejaVu Sans" font-weight="bold"
+            font-size="96" text-anchor="middle" fill="#111111">${digits}</text>`,
+        )
+        .join("")}
+    </svg>`,
+  ),
+);
+
+function word(detections: TextDetection[], text: string): TextDetection {
+  const found = detections.find((d) => d.type === "WORD" && d.text === text);
+  if (!found) throw new Error(`"${text}" not read; got ${detections.map((d) => d.text).join(", ")}`);
+  return found;
+}
+
+/** The word's box lies on its panel and covers the digits' middle (panel centre). */
+function expectOnPanel(box: BoundingBox, panel: (typeof PANELS)[keyof typeof PANELS]) {
+  const slack = 0.02;
+  expect(box.left).toBeGreaterThan(panel.left / WIDTH - slack);
+  expect(box.top).toBeGreaterThan(panel.top / HEIGHT - slack);
+  expect(box.left + box.width).toBeLessThan((panel.left + panel.width) / WIDTH + slack);
+  expect(box.top + box.height).toBeLessThan((panel.top + panel.height) / HEIGHT + slack);
+  // 96-px bold digits are about 70 px high, four of them about 270 px wide.
+  expect(box.height * HEIGHT).toBeGreaterThan(60);
+  expect(box.width * WIDTH).toBeGreaterThan(240);
+  const centreX = (panel.left + panel.width / 2) / WIDTH;
+  expect(box.left).toBeLessThan(centreX);
+  expect(box.left + box.width).toBeGreaterThan(centreX);
+}
+
+describe("local PaddleOCR text detector", { timeout: 30_000 }, () => {
+  let detector: LocalTextDetector;
+  beforeAll(async () => {
+    detector = await createLocalTextDetector({ workers: 1 });
+  }, 30_000);
+  afterAll(() => detector?.close());
+
+  it("reads the numbers with high confidence and boxes where they are, without blocking the event loop", async () => {
+    let longestPause = 0;
+    let last = performance.now();
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      longestPause = Math.max(longestPause, now - last);
+      last = now;
+    }, 5);
+    const started = performance.now();
+    const detections = await detector.detectText(await photo.clone().jpeg().toBuffer());
+    const took = performance.now() - started;
+    clearInterval(ticker);
+
+    for (const [digits, panel] of Object.entries(PANELS)) {
+      const read = word(detections, digits);
+      expect(read.confidence).toBeGreaterThan(95);
+      expectOnPanel(read.box, panel);
+      const line = detections.find((d) => d.id === read.parentId);
+      expect(line).toMatchObject({ type: "LINE", text: digits });
+    }
+    // Inference runs in a worker: the main thread keeps ticking throughout.
+    expect(longestPause).toBeLessThan(took / 2);
+  });
+
+  it("reports boxes in the upright photo when EXIF says to rotate it", async () => {
+    // Stored sideways; orientation 6 means "rotate 90° clockwise to display".
+    const sideways = await sharp(await photo.clone().png().toBuffer())
+      .rotate(-90)
+      .jpeg()
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
+    const detections = await detector.detectText(sideways);
+    expectOnPanel(word(detections, "1234").box, PANELS["1234"]);
+    expectOnPanel(word(detections, "5678").box, PANELS["5678"]);
+  });
+
+  it("rejects what is not an image and keeps serving", async () => {
+    await expect(detector.detectText(Buffer.from("not a photo"))).rejects.toThrow(/text detection failed/);
+    const detections = await detector.detectText(await photo.clone().png().toBuffer());
+    expect(word(detections, "1234").confidence).toBeGreaterThan(95);
+  });
+
+  it("names the engine and its model version", () => {
+    expect(detector.info).toEqual({
+      engine: "paddleocr-ppocrv4-onnx",
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+    });
+  });
+});

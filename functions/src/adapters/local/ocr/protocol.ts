@@ -1,0 +1,12 @@
+import type { TextDetection } from "../../../ports/vision";
+
+/** Parent → worker: one photo; the worker handles one at a time. */
+export interface OcrRequest {
+  image: Uint8Array;
+}
+
+/** Worker → parent, once per request. */
+export type OcrReply = { type: "result"; detections: TextDetection[] } | { type: "error"; message: string };
+
+/** Worker → parent: "ready" once the models are loaded, then replies. */
+export type OcrMessage = { type: "ready" } | OcrReply;

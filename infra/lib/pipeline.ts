@@ -1,0 +1,93 @@
+import { Duration, RemovalPolicy, Stack, Validations } from "aws-cdk-lib";
+import * as iam from "aws-cdk-lib/aws-iam";
+import type * as lambda from "aws-cdk-lib/aws-lambda";
+import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
+import * as logs from "aws-cdk-lib/aws-logs";
+import * as s3 from "aws-cdk-lib/aws-s3";
+import * as s3n from "aws-cdk-lib/aws-s3-notifications";
+import * as sqs from "aws-cdk-lib/aws-sqs";
+import * as sfn from "aws-cdk-lib/aws-stepfunctions";
+import { Construct } from "constructs";
+import { buildPipelineDefinition, type PipelineTask } from "../../functions/src/pipeline/definition";
+import { acknowledgeCdkSingleton } from "./nag";
+import { photoKeyPrefix } from "./stateful-stack";
+
+export interface PipelineProps {
+  /** One function per task of the shared definition. */
+  tasks: Record<PipelineTask, lambda.IFunction>;
+  /** Turns queued S3 notifications into executions; gets STATE_MACHINE_ARN and the right to start. */
+  starter: lambda.Function;
+  originals: s3.IBucket;
+}
+
+/**
+ * The photo pipeline: every original that lands under `eventos/` is announced by S3 to a queue
+ * (a buffer against upload bursts, with a dead-letter queue so no notification is lost), and the
+ * starter turns each into one Step Functions execution of the definition that the local runtime
+ * also runs. Task Resources are plain Lambda ARNs, so each task receives the state as its event
+ * and its return value is the result, exactly as LambdaInvoke with payloadResponseOnly and the
+ * local runner behave.
+ */
+export class Pipeline extends Construct {
+  readonly stateMachine: sfn.StateMachine;
+  readonly queue: sqs.Queue;
+  readonly deadLetterQueue: sqs.Queue;
+
+  constructor(scope: Construct, id: string, props: PipelineProps) {
+    super(scope, id);
+
+    const definition = buildPipelineDefinition((task) => props.tasks[task].functionArn);
+    this.stateMachine = new sfn.StateMachine(this, "StateMachine", {
+      stateMachineType: sfn.StateMachineType.STANDARD,
+      definitionBody: sfn.DefinitionBody.fromString(Stack.of(this).toJsonString(definition)),
+      tracingEnabled: true,
+      logs: {
+        destination: new logs.LogGroup(this, "ExecutionLogs", {
+          retention: logs.RetentionDays.ONE_MONTH,
+          removalPolicy: RemovalPolicy.DESTROY,
+        }),
+        level: sfn.LogLevel.ALL,
+        includeExecutionData: true,
+      },
+    });
+    // Unqualified ARNs only, exactly what the definition invokes (a grantInvoke would add `:*`).
+    this.stateMachine.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ["lambda:InvokeFunction"],
+        resources: Object.values(props.tasks).map((fn) => fn.functionArn),
+      }),
+    );
+    Validations.of(this.stateMachine).acknowledge({
+      id: "AwsSolutions-IAM5[Resource::*]",
+      reason:
+        "Execution logging (logs:*LogDelivery*, DescribeLogGroups…) and X-Ray tracing support no " +
+        "resource-level scoping.",
+    });
+
+    this.deadLetterQueue = new sqs.Queue(this, "DeadLetters", {
+      retentionPeriod: Duration.days(14),
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    const starterTimeout = props.starter.timeout ?? Duration.seconds(30);
+    this.queue = new sqs.Queue(this, "Uploads", {
+      // AWS's guidance for Lambda consumers: at least six times the function's timeout.
+      visibilityTimeout: Duration.seconds(starterTimeout.toSeconds() * 6),
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: 5 },
+    });
+
+    props.originals.addEventNotification(s3.EventType.OBJECT_CREATED, new s3n.SqsDestination(this.queue), {
+      prefix: photoKeyPrefix,
+    });
+    acknowledgeCdkSingleton(this, "BucketNotificationsHandler", {
+      id: "AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]",
+      reason: "CDK's handler that writes the notification configuration onto the bucket; aws-cdk-lib defines its role.",
+    });
+
+    props.starter.addEnvironment("STATE_MACHINE_ARN", this.stateMachine.stateMachineArn);
+    this.stateMachine.grantStartExecution(props.starter);
+    props.starter.addEventSource(new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true }));
+  }
+}

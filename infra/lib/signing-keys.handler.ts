@@ -1,0 +1,97 @@
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, randomUUID } from "node:crypto";
+import { GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
+import type { CloudFormationCustomResourceEvent } from "aws-lambda";
+
+/**
+ * Custom resource that creates Dorsal's signing keys inside the account, so no key material ever
+ * passes through the repository, the template or a deploy machine:
+ * - an RSA key pair for CloudFront signed URLs: the private PEM goes to one secret, the public
+ *   PEM is returned to CloudFormation (`PublicKeyPem`) for the CloudFront public key;
+ * - an RSA private JWK (`kid`, `alg: RS256`) for session tokens, into the other secret.
+ * Keys are generated on Create only; an Update keeps them (and returns the same public key).
+ */
+export interface SigningKeysProperties {
+  CloudFrontKeySecretArn: string;
+  JwtKeySecretArn: string;
+}
+
+export interface SigningKeys {
+  cloudFrontPrivateKeyPem: string;
+  cloudFrontPublicKeyPem: string;
+  jwtPrivateJwk: Record<string, unknown> & { kid: string; alg: "RS256" };
+}
+
+const secrets = new SecretsManagerClient({});
+
+export function generateSigningKeys(): SigningKeys {
+  const cloudFront = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const jwt = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  return {
+    cloudFrontPrivateKeyPem: cloudFront.privateKey.export({ type: "pkcs1", format: "pem" }).toString(),
+    cloudFrontPublicKeyPem: publicPemOf(cloudFront.privateKey),
+    jwtPrivateJwk: { ...jwt.privateKey.export({ format: "jwk" }), kid: randomUUID(), alg: "RS256", use: "sig" },
+  };
+}
+
+function publicPemOf(privateKey: KeyObject): string {
+  return createPublicKey(privateKey).export({ type: "spki", format: "pem" }).toString();
+}
+
+async function createKeys(props: SigningKeysProperties): Promise<string> {
+  const keys = generateSigningKeys();
+  await secrets.send(
+    new PutSecretValueCommand({ SecretId: props.CloudFrontKeySecretArn, SecretString: keys.cloudFrontPrivateKeyPem }),
+  );
+  await secrets.send(
+    new PutSecretValueCommand({ SecretId: props.JwtKeySecretArn, SecretString: JSON.stringify(keys.jwtPrivateJwk) }),
+  );
+  return keys.cloudFrontPublicKeyPem;
+}
+
+async function existingPublicKey(props: SigningKeysProperties): Promise<string> {
+  const stored = await secrets.send(new GetSecretValueCommand({ SecretId: props.CloudFrontKeySecretArn }));
+  if (!stored.SecretString) throw new Error("The CloudFront key secret is empty");
+  return publicPemOf(createPrivateKey(stored.SecretString));
+}
+
+async function apply(event: CloudFormationCustomResourceEvent): Promise<Record<string, string> | undefined> {
+  const props = event.ResourceProperties as unknown as SigningKeysProperties;
+  switch (event.RequestType) {
+    case "Create":
+      return { PublicKeyPem: await createKeys(props) };
+    case "Update": {
+      const old = event.OldResourceProperties as unknown as SigningKeysProperties;
+      const sameSecrets =
+        old.CloudFrontKeySecretArn === props.CloudFrontKeySecretArn && old.JwtKeySecretArn === props.JwtKeySecretArn;
+      return { PublicKeyPem: sameSecrets ? await existingPublicKey(props) : await createKeys(props) };
+    }
+    case "Delete":
+      // The secrets are resources of the stack: CloudFormation deletes them, and the keys with them.
+      return undefined;
+  }
+}
+
+/** Lambda-backed custom resource: whatever happens, CloudFormation gets an answer at ResponseURL. */
+export async function handler(event: CloudFormationCustomResourceEvent): Promise<void> {
+  const physicalResourceId = "PhysicalResourceId" in event ? event.PhysicalResourceId : `signing-keys-${randomUUID()}`;
+  let outcome: { Status: "SUCCESS"; Data?: Record<string, string> } | { Status: "FAILED"; Reason: string };
+  try {
+    outcome = { Status: "SUCCESS", Data: await apply(event) };
+  } catch (error) {
+    console.error("signing keys", event.RequestType, "failed:", error);
+    outcome = { Status: "FAILED", Reason: error instanceof Error ? error.message : String(error) };
+  }
+  const response = await fetch(event.ResponseURL, {
+    method: "PUT",
+    // The presigned response URL was signed without a content type.
+    headers: { "content-type": "" },
+    body: JSON.stringify({
+      ...outcome,
+      PhysicalResourceId: physicalResourceId,
+      StackId: event.StackId,
+      RequestId: event.RequestId,
+      LogicalResourceId: event.LogicalResourceId,
+    }),
+  });
+  if (!response.ok) throw new Error(`CloudFormation response rejected: ${response.status} ${await response.text()}`);
+}

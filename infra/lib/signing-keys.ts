@@ -1,0 +1,71 @@
+import { fileURLToPath } from "node:url";
+import { CustomResource, Duration, Validations } from "aws-cdk-lib";
+import * as cloudfront from "aws-cdk-lib/aws-cloudfront";
+import * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
+import { Construct } from "constructs";
+import { DorsalFunction } from "./dorsal-function";
+import type { SigningKeysProperties } from "./signing-keys.handler";
+
+/**
+ * The two private keys Dorsal signs with, generated in the account on first deploy by a custom
+ * resource (see signing-keys.handler.ts): the CloudFront URL-signing key and the JWT key. Only
+ * the CloudFront public key comes back out, into the key group that image behaviours trust.
+ */
+export class SigningKeys extends Construct {
+  /** PEM private key matching `publicKey`; the functions sign CloudFront URLs with it. */
+  readonly cloudFrontKeySecret: secretsmanager.Secret;
+  /** Private RSA JWK (`kid`, `alg: RS256`) for session tokens. */
+  readonly jwtKeySecret: secretsmanager.Secret;
+  readonly publicKey: cloudfront.PublicKey;
+  readonly keyGroup: cloudfront.KeyGroup;
+  /** The custom resource's function. */
+  readonly generator: DorsalFunction;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+
+    // Created with a throwaway random value; the custom resource overwrites it with the key.
+    this.cloudFrontKeySecret = new secretsmanager.Secret(this, "CloudFrontKey", {
+      description: "Dorsal: PEM private key for CloudFront signed URLs",
+    });
+    this.jwtKeySecret = new secretsmanager.Secret(this, "JwtKey", {
+      description: "Dorsal: private RSA JWK that signs session tokens",
+    });
+
+    this.generator = new DorsalFunction(this, "Generator", {
+      entry: fileURLToPath(new URL("./signing-keys.handler.ts", import.meta.url)),
+      description: "Generates Dorsal's signing keys into Secrets Manager (custom resource)",
+      memorySize: 256,
+      timeout: Duration.minutes(1),
+    });
+    this.cloudFrontKeySecret.grantWrite(this.generator.fn);
+    this.cloudFrontKeySecret.grantRead(this.generator.fn);
+    this.jwtKeySecret.grantWrite(this.generator.fn);
+
+    const properties: SigningKeysProperties = {
+      CloudFrontKeySecretArn: this.cloudFrontKeySecret.secretArn,
+      JwtKeySecretArn: this.jwtKeySecret.secretArn,
+    };
+    const keys = new CustomResource(this, "Keys", {
+      serviceToken: this.generator.fn.functionArn,
+      resourceType: "Custom::DorsalSigningKeys",
+      properties,
+    });
+
+    this.publicKey = new cloudfront.PublicKey(this, "PublicKey", {
+      encodedKey: keys.getAttString("PublicKeyPem"),
+      comment: "Dorsal: verifies signed image URLs",
+    });
+    this.keyGroup = new cloudfront.KeyGroup(this, "KeyGroup", {
+      items: [this.publicKey],
+      comment: "Dorsal: signers trusted by the image behaviours",
+    });
+
+    Validations.of(this).acknowledge({
+      id: "AwsSolutions-SMG4",
+      reason:
+        "The keys are generated once by the custom resource, not by a Secrets Manager rotation function. " +
+        "Rotating means replacing the resource: new key pair, new CloudFront public key, sessions signed in again.",
+    });
+  }
+}

@@ -1,0 +1,146 @@
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from "aws-cdk-lib";
+import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
+import * as iam from "aws-cdk-lib/aws-iam";
+import * as s3 from "aws-cdk-lib/aws-s3";
+import type { Construct } from "constructs";
+
+/**
+ * The names under which the stateful stack exports what the stateless stack needs. A named
+ * contract (rather than CDK's generated cross-stack references) keeps the two stacks free to
+ * change independently, and keeps IAM resource names readable in cdk-nag acknowledgements.
+ */
+export interface StatefulExports {
+  tableName: string;
+  originalsBucketName: string;
+  derivedBucketName: string;
+  frontendBucketName: string;
+  logsBucketName: string;
+}
+
+/** Where photos live in both data buckets: `eventos/{eventId}/{originales|web|miniaturas}/…`. */
+export const photoKeyPrefix = "eventos/";
+
+// The site origin is the CloudFront domain, which only exists in the stateless stack; naming it
+// here would tie the stacks in a cycle. CORS is not what guards uploads anyway: a PUT needs a
+// presigned URL that only the API hands out.
+const uploadOrigins = ["https://*.cloudfront.net"];
+
+/**
+ * Everything that holds data and must outlive any deployment of the code: the single table and
+ * the buckets. Data resources are retained when the stack is deleted.
+ */
+export class StatefulStack extends Stack {
+  readonly table: dynamodb.Table;
+  readonly originals: s3.Bucket;
+  readonly derived: s3.Bucket;
+  readonly frontend: s3.Bucket;
+  readonly logs: s3.Bucket;
+  readonly exportNames: StatefulExports;
+
+  constructor(scope: Construct, id: string, props?: StackProps) {
+    super(scope, id, props);
+
+    this.table = new dynamodb.Table(this, "Table", {
+      partitionKey: { name: "pk", type: dynamodb.AttributeType.STRING },
+      sortKey: { name: "sk", type: dynamodb.AttributeType.STRING },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      timeToLiveAttribute: "ttl",
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    for (const index of ["gsi1", "gsi2"]) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: index,
+        partitionKey: { name: `${index}pk`, type: dynamodb.AttributeType.STRING },
+        sortKey: { name: `${index}sk`, type: dynamodb.AttributeType.STRING },
+      });
+    }
+
+    this.logs = new s3.Bucket(this, "Logs", {
+      ...privateBucket,
+      // CloudFront standard logging writes through a bucket ACL, so ACLs must stay enabled here.
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_PREFERRED,
+      lifecycleRules: [{ expiration: Duration.days(90) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    this.originals = new s3.Bucket(this, "Originals", {
+      ...privateBucket,
+      serverAccessLogsBucket: this.logs,
+      serverAccessLogsPrefix: "s3/originals/",
+      cors: [
+        {
+          allowedMethods: [s3.HttpMethods.PUT],
+          allowedOrigins: uploadOrigins,
+          allowedHeaders: ["*"],
+          // The browser reads each part's ETag to complete a multipart upload.
+          exposedHeaders: ["ETag"],
+          maxAge: 3600,
+        },
+      ],
+      lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    this.derived = new s3.Bucket(this, "Derived", {
+      ...privateBucket,
+      serverAccessLogsBucket: this.logs,
+      serverAccessLogsPrefix: "s3/derived/",
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    // The site is rebuilt from frontend/dist on every deploy: nothing here is worth keeping.
+    this.frontend = new s3.Bucket(this, "Frontend", {
+      ...privateBucket,
+      serverAccessLogsBucket: this.logs,
+      serverAccessLogsPrefix: "s3/frontend/",
+      removalPolicy: RemovalPolicy.DESTROY,
+      autoDeleteObjects: true,
+    });
+
+    allowCloudFrontRead(this.frontend, "*");
+    allowCloudFrontRead(this.derived, `${photoKeyPrefix}*`);
+    allowCloudFrontRead(this.originals, `${photoKeyPrefix}*`);
+
+    const exported = (name: string, value: string, description: string) => {
+      const exportName = `${this.stackName}-${name}`;
+      new CfnOutput(this, name, { value, exportName, description });
+      return exportName;
+    };
+    this.exportNames = {
+      tableName: exported("TableName", this.table.tableName, "The single DynamoDB table"),
+      originalsBucketName: exported("OriginalsBucketName", this.originals.bucketName, "Uploaded original photos"),
+      derivedBucketName: exported("DerivedBucketName", this.derived.bucketName, "Web copies and thumbnails"),
+      frontendBucketName: exported("FrontendBucketName", this.frontend.bucketName, "The built React site"),
+      logsBucketName: exported("LogsBucketName", this.logs.bucketName, "S3 and CloudFront access logs"),
+    };
+  }
+}
+
+const privateBucket = {
+  blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+  encryption: s3.BucketEncryption.S3_MANAGED,
+  enforceSSL: true,
+  minimumTLSVersion: 1.2,
+} satisfies s3.BucketProps;
+
+/**
+ * Lets CloudFront read through origin access control. The distribution lives in the stateless
+ * stack, so the condition names any distribution of this account rather than its ARN (which would
+ * make the stacks depend on each other both ways).
+ */
+function allowCloudFrontRead(bucket: s3.Bucket, keyPattern: string): void {
+  const stack = Stack.of(bucket);
+  bucket.addToResourcePolicy(
+    new iam.PolicyStatement({
+      sid: "AllowCloudFrontOriginAccessControlRead",
+      principals: [new iam.ServicePrincipal("cloudfront.amazonaws.com")],
+      actions: ["s3:GetObject"],
+      resources: [bucket.arnForObjects(keyPattern)],
+      conditions: {
+        StringEquals: { "aws:SourceAccount": stack.account },
+        ArnLike: { "aws:SourceArn": `arn:${stack.partition}:cloudfront::${stack.account}:distribution/*` },
+      },
+    }),
+  );
+}

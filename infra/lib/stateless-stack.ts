@@ -1,0 +1,254 @@
+import path from "node:path";
+import { CfnOutput, Duration, Fn, RemovalPolicy, Stack, type StackProps, Validations } from "aws-cdk-lib";
+import * as apigw from "aws-cdk-lib/aws-apigatewayv2";
+import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
+import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
+import * as iam from "aws-cdk-lib/aws-iam";
+import * as logs from "aws-cdk-lib/aws-logs";
+import * as s3 from "aws-cdk-lib/aws-s3";
+import type { Construct } from "constructs";
+import { type HttpHandlerName, httpHandlers, httpRoutes } from "../../functions/src/http/routes";
+import { type PipelineTask, pipelineTasks } from "../../functions/src/pipeline/definition";
+import { DorsalFunction, type DorsalFunctionProps } from "./dorsal-function";
+import { acknowledgeWildcardResource } from "./nag";
+import { Pipeline } from "./pipeline";
+import { SigningKeys } from "./signing-keys";
+import { Site } from "./site";
+import { photoKeyPrefix, type StatefulExports } from "./stateful-stack";
+
+export interface StatelessStackProps extends StackProps {
+  /** What the stateful stack exports, by export name. */
+  stateful: StatefulExports;
+  /** Root of the repository: handlers are bundled from functions/, the site from frontend/dist. */
+  repoRoot: string;
+}
+
+/** What one function may touch, beyond its logs and the JWT key every composition reads at start. */
+interface Access {
+  /** Items of the single table (read and write, indexes included). */
+  table?: boolean;
+  /** S3 actions on photo objects (`eventos/*`) of each bucket. */
+  originals?: string[];
+  derived?: string[];
+  /** Asks whether an original exists: without s3:ListBucket, S3 answers 403 instead of 404. */
+  headsOriginals?: boolean;
+  /** Reads the CloudFront private key to sign image URLs. */
+  signsUrls?: boolean;
+  /** Rekognition text and face detection. */
+  vision?: boolean;
+}
+
+interface FunctionSpec extends Pick<DorsalFunctionProps, "memorySize" | "timeout"> {
+  description: string;
+  access: Access;
+}
+
+const httpSpecs: Record<HttpHandlerName, FunctionSpec> = {
+  // Password hashing is CPU-bound, and Lambda hands out CPU in proportion to memory.
+  auth: { description: "HTTP: login and session", memorySize: 1024, access: { table: true } },
+  events: { description: "HTTP: events and dashboard", access: { table: true } },
+  photos: {
+    description: "HTTP: uploads, search and photo pages",
+    memorySize: 1024,
+    // API Gateway gives up on an integration after 30 s.
+    timeout: Duration.seconds(29),
+    access: {
+      table: true,
+      // Single-part PUTs and multipart uploads (create, parts, complete, abort, resume).
+      originals: ["s3:PutObject", "s3:AbortMultipartUpload", "s3:ListMultipartUploadParts"],
+      signsUrls: true,
+    },
+  },
+};
+
+const pipelineSpecs: Record<PipelineTask, FunctionSpec> = {
+  prepare: {
+    description: "Pipeline: identify the upload and register the photo",
+    access: { table: true, originals: ["s3:GetObject"], headsOriginals: true },
+  },
+  variants: {
+    description: "Pipeline: web copy and thumbnail",
+    // Decoding a 50 MB JPEG takes memory, and memory buys CPU.
+    memorySize: 2048,
+    timeout: Duration.minutes(2),
+    access: { originals: ["s3:GetObject"], derived: ["s3:PutObject"] },
+  },
+  detect: {
+    description: "Pipeline: bib numbers and faces",
+    memorySize: 1024,
+    timeout: Duration.minutes(1),
+    access: { originals: ["s3:GetObject"], derived: ["s3:GetObject"], vision: true },
+  },
+  record: {
+    description: "Pipeline: photo, bib links and stats",
+    timeout: Duration.seconds(30),
+    access: { table: true },
+  },
+  fail: { description: "Pipeline: record a failed photo", timeout: Duration.seconds(30), access: { table: true } },
+};
+
+const starterSpec: FunctionSpec = {
+  description: "Pipeline: start one execution per uploaded original",
+  timeout: Duration.seconds(30),
+  access: {},
+};
+
+/**
+ * Everything that can be replaced at will: the functions, the HTTP API, the pipeline, the signing
+ * keys and the CloudFront distribution. Table and buckets come from the stateful stack's exports.
+ */
+export class StatelessStack extends Stack {
+  readonly api: apigw.HttpApi;
+  readonly httpFunctions: Record<HttpHandlerName, DorsalFunction>;
+  readonly pipelineFunctions: Record<PipelineTask, DorsalFunction>;
+  readonly starter: DorsalFunction;
+  readonly pipeline: Pipeline;
+  readonly site: Site;
+  readonly keys: SigningKeys;
+
+  constructor(scope: Construct, id: string, props: StatelessStackProps) {
+    super(scope, id, props);
+    const { stateful } = props;
+
+    const table = dynamodb.Table.fromTableAttributes(this, "Table", {
+      tableName: Fn.importValue(stateful.tableName),
+      globalIndexes: ["gsi1", "gsi2"],
+    });
+    const bucket = (name: string, exportName: string) =>
+      s3.Bucket.fromBucketAttributes(this, name, { bucketName: Fn.importValue(exportName) });
+    const originals = bucket("Originals", stateful.originalsBucketName);
+    const derived = bucket("Derived", stateful.derivedBucketName);
+
+    this.keys = new SigningKeys(this, "SigningKeys");
+
+    this.api = new apigw.HttpApi(this, "Api", {
+      description: "Dorsal HTTP API (reached through CloudFront at /api/*)",
+      createDefaultStage: false,
+    });
+    this.api.addStage("DefaultStage", {
+      stageName: "$default",
+      autoDeploy: true,
+      // A ceiling against runaway clients; race-day peaks stay well below it.
+      throttle: { rateLimit: 200, burstLimit: 400 },
+      accessLogSettings: {
+        destination: new apigw.LogGroupLogDestination(
+          new logs.LogGroup(this, "ApiAccessLogs", {
+            retention: logs.RetentionDays.ONE_MONTH,
+            removalPolicy: RemovalPolicy.DESTROY,
+          }),
+        ),
+      },
+    });
+
+    this.site = new Site(this, "Site", {
+      frontend: bucket("Frontend", stateful.frontendBucketName),
+      originals,
+      derived,
+      logs: bucket("Logs", stateful.logsBucketName),
+      // The API's id, not its URL: the distribution then depends on the API alone, not on the
+      // routes and functions, which themselves need the distribution's domain.
+      apiDomain: `${this.api.apiId}.execute-api.${this.region}.${this.urlSuffix}`,
+      keyGroup: this.keys.keyGroup,
+      siteDir: path.join(props.repoRoot, "frontend", "dist"),
+    });
+
+    // What functions/src/config.ts reads when DORSAL_RUNTIME=aws.
+    const environment = {
+      DORSAL_RUNTIME: "aws",
+      TABLE_NAME: table.tableName,
+      ORIGINALS_BUCKET: originals.bucketName,
+      DERIVED_BUCKET: derived.bucketName,
+      JWT_KEY_SECRET_ARN: this.keys.jwtKeySecret.secretArn,
+      CLOUDFRONT_DOMAIN: this.site.distribution.distributionDomainName,
+      CLOUDFRONT_KEY_PAIR_ID: this.keys.publicKey.publicKeyId,
+      CLOUDFRONT_PRIVATE_KEY_SECRET_ARN: this.keys.cloudFrontKeySecret.secretArn,
+      VISION_ENGINE: "rekognition",
+    };
+    const buckets = [
+      { key: "originals", bucket: originals },
+      { key: "derived", bucket: derived },
+    ] as const;
+
+    const handlers = path.join(props.repoRoot, "functions", "src", "handlers");
+    const appFunction = (id: string, entry: string, { access, ...spec }: FunctionSpec) => {
+      const fn = new DorsalFunction(this, id, { ...spec, entry, environment });
+      this.keys.jwtKeySecret.grantRead(fn.fn);
+      if (access.signsUrls) this.keys.cloudFrontKeySecret.grantRead(fn.fn);
+      if (access.table) {
+        table.grantReadWriteData(fn.fn);
+        acknowledgeWildcardResource(
+          fn,
+          `${table.tableArn}/index/*`,
+          "Queries go to the table's own GSIs, gsi1 and gsi2.",
+        );
+      }
+      for (const { key, bucket } of buckets) {
+        const actions = access[key];
+        if (!actions) continue;
+        const photos = bucket.arnForObjects(`${photoKeyPrefix}*`);
+        fn.fn.addToRolePolicy(new iam.PolicyStatement({ actions, resources: [photos] }));
+        acknowledgeWildcardResource(
+          fn,
+          photos,
+          "Photo objects are keyed eventos/{eventId}/…/{photoId}; the function handles any event's photos.",
+        );
+      }
+      if (access.headsOriginals) {
+        fn.fn.addToRolePolicy(
+          new iam.PolicyStatement({ actions: ["s3:ListBucket"], resources: [originals.bucketArn] }),
+        );
+      }
+      if (access.vision) {
+        fn.fn.addToRolePolicy(
+          new iam.PolicyStatement({ actions: ["rekognition:DetectText", "rekognition:DetectFaces"], resources: ["*"] }),
+        );
+        Validations.of(fn.role).acknowledge({
+          id: "AwsSolutions-IAM5[Resource::*]",
+          reason: "Rekognition DetectText and DetectFaces (like X-Ray) have no resource-level permissions.",
+        });
+      }
+      return fn;
+    };
+
+    this.httpFunctions = byName(httpHandlers, (name) =>
+      appFunction(`Http-${name}`, path.join(handlers, "http", `${name}.ts`), httpSpecs[name]),
+    );
+    const integrations = byName(
+      httpHandlers,
+      (name) => new HttpLambdaIntegration(`${name}Integration`, this.httpFunctions[name].fn),
+    );
+    for (const route of httpRoutes) {
+      this.api.addRoutes({
+        path: route.path,
+        methods: [apigw.HttpMethod[route.method]],
+        integration: integrations[route.handler],
+      });
+    }
+    Validations.of(this.api).acknowledge({
+      id: "AwsSolutions-APIG4",
+      reason:
+        "Sessions are app-issued JWTs verified inside the handlers (aws-jwt-verify), the same code locally " +
+        "and on AWS; public routes (login, search) are public by design.",
+    });
+
+    this.pipelineFunctions = byName(pipelineTasks, (task) =>
+      appFunction(`Pipeline-${task}`, path.join(handlers, "pipeline", `${task}.ts`), pipelineSpecs[task]),
+    );
+    this.starter = appFunction("Pipeline-starter", path.join(handlers, "pipeline", "starter.ts"), starterSpec);
+    this.pipeline = new Pipeline(this, "Pipeline", {
+      tasks: byName(pipelineTasks, (task) => this.pipelineFunctions[task].fn),
+      starter: this.starter.fn,
+      originals,
+    });
+
+    new CfnOutput(this, "SiteUrl", { value: `https://${this.site.distribution.distributionDomainName}` });
+    new CfnOutput(this, "DistributionId", { value: this.site.distribution.distributionId });
+    new CfnOutput(this, "ApiEndpoint", { value: this.api.apiEndpoint });
+    new CfnOutput(this, "StateMachineArn", { value: this.pipeline.stateMachine.stateMachineArn });
+    new CfnOutput(this, "DeadLetterQueueUrl", { value: this.pipeline.deadLetterQueue.queueUrl });
+  }
+}
+
+function byName<K extends string, V>(names: readonly K[], make: (name: K) => V): Record<K, V> {
+  return Object.fromEntries(names.map((name) => [name, make(name)])) as Record<K, V>;
+}

@@ -1,0 +1,320 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { App, type Stack } from "aws-cdk-lib";
+import { Annotations, Match, Template } from "aws-cdk-lib/assertions";
+import type { CfnRole, IRole } from "aws-cdk-lib/aws-iam";
+import type { CfnFunction } from "aws-cdk-lib/aws-lambda";
+import type { CloudAssembly } from "aws-cdk-lib/cx-api";
+import { AwsSolutionsChecks } from "cdk-nag";
+import { beforeAll, describe, expect, it } from "vitest";
+import { httpRoutes } from "../../functions/src/http/routes";
+import { buildPipelineDefinition, pipelineTasks } from "../../functions/src/pipeline/definition";
+import { createDorsal, repoRoot } from "../lib/dorsal-app";
+import type { DorsalFunction } from "../lib/dorsal-function";
+
+type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string };
+
+// One synth for the whole file, with the feature flags the CLI reads from cdk.json.
+const context = JSON.parse(readFileSync(path.join(repoRoot, "cdk.json"), "utf8")).context;
+const app = new App({ context });
+const { stateful, stateless } = createDorsal(app);
+let assembly: CloudAssembly;
+let data: Template;
+let code: Template;
+
+beforeAll(() => {
+  assembly = app.synth();
+  data = Template.fromStack(stateful);
+  code = Template.fromStack(stateless);
+});
+
+const logicalId = (stack: Stack, fn: DorsalFunction) => stack.getLogicalId(fn.fn.node.defaultChild as CfnFunction);
+const functionOf = (fn: DorsalFunction) => code.toJSON().Resources[logicalId(stateless, fn)] as Resource;
+/** The statements of the policies attached to a role (CDK merges and sorts them). */
+const statementsOf = (role: IRole) => {
+  const ref = { Ref: stateless.getLogicalId(role.node.defaultChild as CfnRole) };
+  return Object.values(code.findResources("AWS::IAM::Policy"))
+    .filter((policy) => JSON.stringify(policy.Properties.Roles) === JSON.stringify([ref]))
+    .flatMap(
+      (policy) => policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[],
+    );
+};
+const appFunctions = () => [
+  ...Object.values(stateless.httpFunctions),
+  ...Object.values(stateless.pipelineFunctions),
+  stateless.starter,
+];
+
+describe("stateful stack", () => {
+  it("has the single table: pk/sk, gsi1 and gsi2, on demand, PITR, TTL, retained", () => {
+    data.resourceCountIs("AWS::DynamoDB::Table", 1);
+    data.hasResource("AWS::DynamoDB::Table", {
+      DeletionPolicy: "Retain",
+      Properties: {
+        KeySchema: [
+          { AttributeName: "pk", KeyType: "HASH" },
+          { AttributeName: "sk", KeyType: "RANGE" },
+        ],
+        BillingMode: "PAY_PER_REQUEST",
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        TimeToLiveSpecification: { AttributeName: "ttl", Enabled: true },
+        GlobalSecondaryIndexes: ["gsi1", "gsi2"].map((name) => ({
+          IndexName: name,
+          KeySchema: [
+            { AttributeName: `${name}pk`, KeyType: "HASH" },
+            { AttributeName: `${name}sk`, KeyType: "RANGE" },
+          ],
+          Projection: { ProjectionType: "ALL" },
+        })),
+      },
+    });
+  });
+
+  it("keeps every bucket private, encrypted and TLS-only", () => {
+    const buckets = data.findResources("AWS::S3::Bucket");
+    expect(Object.keys(buckets)).toHaveLength(4);
+    for (const bucket of Object.values(buckets)) {
+      expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      });
+      expect(bucket.Properties.BucketEncryption).toBeDefined();
+    }
+    const policies = Object.values(data.findResources("AWS::S3::BucketPolicy"));
+    expect(policies).toHaveLength(4);
+    for (const policy of policies) {
+      expect(policy.Properties.PolicyDocument.Statement).toContainEqual(
+        expect.objectContaining({ Effect: "Deny", Condition: { Bool: { "aws:SecureTransport": "false" } } }),
+      );
+    }
+  });
+
+  it("retains the data buckets", () => {
+    for (const bucket of [stateful.originals, stateful.derived, stateful.logs]) {
+      expect(data.toJSON().Resources[stateful.getLogicalId(bucket.node.defaultChild as never)].DeletionPolicy).toBe(
+        "Retain",
+      );
+    }
+  });
+
+  it("lets browsers PUT originals (ETag exposed) and aborts stale multipart uploads", () => {
+    data.hasResourceProperties("AWS::S3::Bucket", {
+      CorsConfiguration: {
+        CorsRules: [Match.objectLike({ AllowedMethods: ["PUT"], ExposedHeaders: ["ETag"] })],
+      },
+      LifecycleConfiguration: {
+        Rules: [Match.objectLike({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } })],
+      },
+    });
+  });
+});
+
+describe("HTTP API", () => {
+  it("has one route per httpRoutes entry, each to its handler's function", () => {
+    const resources = code.toJSON().Resources as Record<string, Resource>;
+    const routes = Object.values(resources).filter((r) => r.Type === "AWS::ApiGatewayV2::Route");
+    expect(routes).toHaveLength(httpRoutes.length);
+    for (const route of httpRoutes) {
+      const found = routes.find((r) => r.Properties.RouteKey === `${route.method} ${route.path}`);
+      expect(found, `${route.method} ${route.path}`).toBeDefined();
+      const target = found?.Properties.Target as { "Fn::Join": [string, [string, { Ref: string }]] };
+      const integration = resources[target["Fn::Join"][1][1].Ref];
+      expect(integration?.Properties.IntegrationUri).toEqual({
+        "Fn::GetAtt": [logicalId(stateless, stateless.httpFunctions[route.handler]), "Arn"],
+      });
+      expect(integration?.Properties.PayloadFormatVersion).toBe("2.0");
+    }
+  });
+});
+
+describe("functions", () => {
+  it("run Node 22 with X-Ray and the AWS configuration of functions/src/config.ts", () => {
+    for (const fn of appFunctions()) {
+      const { Properties } = functionOf(fn);
+      expect(Properties.Runtime).toBe("nodejs22.x");
+      expect(Properties.TracingConfig).toEqual({ Mode: "Active" });
+      const variables = (Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(Object.keys(variables)).toEqual(
+        expect.arrayContaining([
+          "TABLE_NAME",
+          "ORIGINALS_BUCKET",
+          "DERIVED_BUCKET",
+          "JWT_KEY_SECRET_ARN",
+          "CLOUDFRONT_DOMAIN",
+          "CLOUDFRONT_KEY_PAIR_ID",
+          "CLOUDFRONT_PRIVATE_KEY_SECRET_ARN",
+        ]),
+      );
+      expect(variables).toMatchObject({ DORSAL_RUNTIME: "aws", VISION_ENGINE: "rekognition" });
+      expect("STATE_MACHINE_ARN" in variables).toBe(fn === stateless.starter);
+    }
+  });
+
+  it("ship sharp's linux-x64 binaries, on x86_64, exactly when the bundle uses sharp", () => {
+    for (const fn of [...appFunctions(), stateless.keys.generator]) {
+      const { Properties } = functionOf(fn);
+      const asset = path.join(
+        assembly.directory,
+        `asset.${(Properties.Code as { S3Key: string }).S3Key.split(".")[0]}`,
+      );
+      expect(existsSync(path.join(asset, "index.mjs"))).toBe(true);
+      const shipsSharp = existsSync(path.join(asset, "node_modules/@img/sharp-linux-x64/lib"));
+      expect(Properties.Architectures).toEqual([shipsSharp ? "x86_64" : "arm64"]);
+    }
+    expect(functionOf(stateless.pipelineFunctions.variants).Properties.Architectures).toEqual(["x86_64"]);
+    expect(functionOf(stateless.keys.generator).Properties.Architectures).toEqual(["arm64"]);
+  });
+
+  it("grant Rekognition to the detect task only", () => {
+    const withRekognition = appFunctions().filter((fn) =>
+      statementsOf(fn.role).some((statement) => [statement.Action].flat().includes("rekognition:DetectText")),
+    );
+    expect(withRekognition).toEqual([stateless.pipelineFunctions.detect]);
+  });
+});
+
+describe("pipeline", () => {
+  it("deploys buildPipelineDefinition with each task's function ARN", () => {
+    const machines = Object.values(code.findResources("AWS::StepFunctions::StateMachine"));
+    expect(machines).toHaveLength(1);
+    const machine = machines[0] as Resource;
+    const definition = machine.Properties.DefinitionString as { "Fn::Join": [string, unknown[]] };
+    const [separator, parts] = definition["Fn::Join"];
+    const rendered = parts
+      .map((part) => (typeof part === "string" ? part : `<${(part as { "Fn::GetAtt": [string] })["Fn::GetAtt"][0]}>`))
+      .join(separator);
+    const expected = buildPipelineDefinition((task) => `<${logicalId(stateless, stateless.pipelineFunctions[task])}>`);
+    expect(JSON.parse(rendered)).toEqual(expected);
+    expect(machine.Properties).toMatchObject({
+      StateMachineType: "STANDARD",
+      TracingConfiguration: { Enabled: true },
+      LoggingConfiguration: { Level: "ALL", IncludeExecutionData: true },
+    });
+  });
+
+  it("lets the state machine invoke exactly the task functions", () => {
+    const invoke = statementsOf(stateless.pipeline.stateMachine.role).find(
+      (st) => st.Action === "lambda:InvokeFunction",
+    );
+    const arns = pipelineTasks.map((task) => ({
+      "Fn::GetAtt": [logicalId(stateless, stateless.pipelineFunctions[task]), "Arn"],
+    }));
+    expect(invoke?.Resource).toEqual(expect.arrayContaining(arns));
+    expect(invoke?.Resource).toHaveLength(arns.length);
+  });
+
+  it("queues originals' object-created events (eventos/) with a dead-letter queue", () => {
+    const queueId = stateless.getLogicalId(stateless.pipeline.queue.node.defaultChild as never);
+    const deadLettersId = stateless.getLogicalId(stateless.pipeline.deadLetterQueue.node.defaultChild as never);
+    code.hasResourceProperties("Custom::S3BucketNotifications", {
+      BucketName: { "Fn::ImportValue": stateful.exportNames.originalsBucketName },
+      NotificationConfiguration: {
+        QueueConfigurations: [
+          {
+            Events: ["s3:ObjectCreated:*"],
+            Filter: { Key: { FilterRules: [{ Name: "prefix", Value: "eventos/" }] } },
+            QueueArn: { "Fn::GetAtt": [queueId, "Arn"] },
+          },
+        ],
+      },
+    });
+    code.hasResourceProperties("AWS::SQS::Queue", {
+      RedrivePolicy: { deadLetterTargetArn: { "Fn::GetAtt": [deadLettersId, "Arn"] }, maxReceiveCount: 5 },
+    });
+    for (const id of [queueId, deadLettersId]) {
+      code.hasResourceProperties("AWS::SQS::QueuePolicy", {
+        Queues: [{ Ref: id }],
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({ Effect: "Deny", Condition: { Bool: { "aws:SecureTransport": "false" } } }),
+          ]),
+        },
+      });
+    }
+  });
+
+  it("feeds the queue to the starter with partial batch responses, which may start executions", () => {
+    code.hasResourceProperties("AWS::Lambda::EventSourceMapping", {
+      EventSourceArn: {
+        "Fn::GetAtt": [stateless.getLogicalId(stateless.pipeline.queue.node.defaultChild as never), "Arn"],
+      },
+      FunctionName: { Ref: logicalId(stateless, stateless.starter) },
+      FunctionResponseTypes: ["ReportBatchItemFailures"],
+    });
+    code.hasResourceProperties("AWS::IAM::Policy", {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Action: "states:StartExecution",
+            Resource: { Ref: stateless.getLogicalId(stateless.pipeline.stateMachine.node.defaultChild as never) },
+          }),
+        ]),
+      },
+      Roles: [{ Ref: stateless.getLogicalId(stateless.starter.role.node.defaultChild as never) }],
+    });
+  });
+});
+
+describe("CloudFront", () => {
+  const distribution = () =>
+    Object.values(code.findResources("AWS::CloudFront::Distribution"))[0]?.Properties.DistributionConfig;
+  const keyGroup = () => ({ Ref: stateless.getLogicalId(stateless.keys.keyGroup.node.defaultChild as never) });
+
+  it("proxies /api/* uncached with all methods and viewer headers but Host", () => {
+    expect(distribution().CacheBehaviors[0]).toMatchObject({
+      PathPattern: "/api/*",
+      AllowedMethods: ["GET", "HEAD", "OPTIONS", "PUT", "PATCH", "POST", "DELETE"],
+      CachePolicyId: "4135ea2d-6df8-44a3-9df3-4b5a84be39ad", // Managed-CachingDisabled
+      OriginRequestPolicyId: "b689b0a8-53d0-40ab-baf2-68738e2966ac", // Managed-AllViewerExceptHostHeader
+    });
+  });
+
+  it("serves originals, then the other photo paths, only through signed URLs", () => {
+    const [, originals, derived] = distribution().CacheBehaviors;
+    expect(originals).toMatchObject({ PathPattern: "eventos/*/originales/*", TrustedKeyGroups: [keyGroup()] });
+    expect(derived).toMatchObject({ PathPattern: "eventos/*", TrustedKeyGroups: [keyGroup()] });
+    const origins = distribution().Origins as { Id: string; DomainName: unknown }[];
+    const domainOf = (id: string) => JSON.stringify(origins.find((o) => o.Id === id)?.DomainName);
+    expect(domainOf(originals.TargetOriginId)).toContain(stateful.exportNames.originalsBucketName);
+    expect(domainOf(derived.TargetOriginId)).toContain(stateful.exportNames.derivedBucketName);
+  });
+
+  it("serves the site from the frontend bucket, routing client-side paths to index.html", () => {
+    const behaviour = distribution().DefaultCacheBehavior;
+    expect(behaviour.TrustedKeyGroups).toBeUndefined();
+    expect(behaviour.FunctionAssociations).toEqual([expect.objectContaining({ EventType: "viewer-request" })]);
+    expect(behaviour.ResponseHeadersPolicyId).toBeDefined();
+  });
+
+  it("trusts a public key generated in the account, never one from the template", () => {
+    code.hasResourceProperties("AWS::CloudFront::PublicKey", {
+      PublicKeyConfig: {
+        EncodedKey: {
+          "Fn::GetAtt": [
+            stateless.getLogicalId(stateless.keys.node.findChild("Keys").node.defaultChild as never),
+            "PublicKeyPem",
+          ],
+        },
+      },
+    });
+    expect(JSON.stringify(code.toJSON())).not.toMatch(/PRIVATE KEY|BEGIN PUBLIC KEY/);
+  });
+});
+
+describe("cdk-nag", () => {
+  it("reports no finding that is neither fixed nor acknowledged", () => {
+    const report = new AwsSolutionsChecks().validateScope(app);
+    expect(report.violations.map((v) => `${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath)}`)).toEqual(
+      [],
+    );
+  });
+
+  it("leaves no CDK errors or warnings", () => {
+    for (const stack of [stateful, stateless]) {
+      expect(Annotations.fromStack(stack).findError("*", Match.anyValue())).toEqual([]);
+      expect(Annotations.fromStack(stack).findWarning("*", Match.anyValue())).toEqual([]);
+    }
+  });
+});

@@ -1,0 +1,72 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { App, Stack } from "aws-cdk-lib";
+import { Match, Template } from "aws-cdk-lib/assertions";
+import * as cloudfront from "aws-cdk-lib/aws-cloudfront";
+import * as s3 from "aws-cdk-lib/aws-s3";
+import { AwsSolutionsChecks } from "cdk-nag";
+import { afterAll, describe, expect, it } from "vitest";
+import { Site } from "../lib/site";
+
+// A stand-in for `npm run build`: the shell, a static file, and content-hashed assets.
+const build = mkdtempSync(path.join(tmpdir(), "infra-site-test-"));
+writeFileSync(path.join(build, "index.html"), "<!doctype html><title>Dorsal</title>");
+writeFileSync(path.join(build, "favicon.svg"), "<svg/>");
+mkdirSync(path.join(build, "assets"));
+writeFileSync(path.join(build, "assets", "index-1a2b3c.js"), "export {};");
+afterAll(() => rmSync(build, { recursive: true, force: true }));
+
+function siteStack(siteDir: string) {
+  const app = new App();
+  const stack = new Stack(app, "SiteTest");
+  const bucket = (name: string) => s3.Bucket.fromBucketName(stack, name, `test-${name.toLowerCase()}`);
+  new Site(stack, "Site", {
+    frontend: bucket("Frontend"),
+    originals: bucket("Originals"),
+    derived: bucket("Derived"),
+    logs: bucket("Logs"),
+    apiDomain: "abc123.execute-api.us-east-1.amazonaws.com",
+    keyGroup: cloudfront.KeyGroup.fromKeyGroupId(stack, "KeyGroup", "test-key-group"),
+    siteDir,
+  });
+  return { app, template: Template.fromStack(stack) };
+}
+
+describe("site deployment", () => {
+  const { app, template } = siteStack(build);
+  const deployments = () => Object.entries(template.findResources("Custom::CDKBucketDeployment"));
+
+  it("uploads hashed assets cached for a year, never pruned", () => {
+    template.hasResourceProperties("Custom::CDKBucketDeployment", {
+      DestinationBucketKeyPrefix: "assets/",
+      Prune: false,
+      SystemMetadata: { "cache-control": "public, max-age=31536000, immutable" },
+    });
+  });
+
+  it("uploads the rest revalidated on every load, after the assets, and invalidates CloudFront", () => {
+    const [assetsId] = deployments().find(([, r]) => r.Properties.DestinationBucketKeyPrefix === "assets/") ?? [];
+    const [, shell] = deployments().find(([, r]) => r.Properties.DestinationBucketKeyPrefix === undefined) ?? [];
+    expect(shell?.Properties).toMatchObject({
+      Prune: true,
+      Exclude: ["assets/*"],
+      SystemMetadata: { "cache-control": "no-cache" },
+      DistributionPaths: ["/*"],
+    });
+    expect(shell?.DependsOn).toContain(assetsId);
+  });
+
+  it("keeps cdk-nag satisfied with the deployment in place", () => {
+    app.synth();
+    expect(new AwsSolutionsChecks().validateScope(app).violations).toEqual([]);
+  });
+
+  it("is skipped when there is no build yet, so synth works before the frontend is built", () => {
+    const empty = siteStack(path.join(build, "missing"));
+    empty.template.resourceCountIs("Custom::CDKBucketDeployment", 0);
+    empty.template.hasResourceProperties("AWS::CloudFront::Distribution", {
+      DistributionConfig: { DefaultRootObject: "index.html", Logging: Match.objectLike({ Prefix: "cloudfront/" }) },
+    });
+  });
+});
