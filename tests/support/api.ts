@@ -3,7 +3,7 @@ export function apiClient(baseUrl: string, token?: string) {
   const call = async <T = unknown>(method: string, path: string, body?: unknown) => {
     const headers: Record<string, string> = {};
     if (token) headers.authorization = `Bearer ${token}`;
-    let payload: BodyInit | undefined;
+    let payload: RequestInit["body"];
     if (body instanceof FormData) payload = body;
     else if (body !== undefined) {
       headers["content-type"] = "application/json";
