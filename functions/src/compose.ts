@@ -16,6 +16,7 @@ import type { Deps } from "./app/deps";
 import { createPipelineTasks, type PipelineTasks } from "./app/pipeline";
 import { createTokenService, type PrivateJwk } from "./app/tokens";
 import { type AwsConfig, type Config, type LocalConfig, parseConfig } from "./config";
+import { createEventConfigRepository } from "./data/event-configs";
 import { createEventRepository } from "./data/events";
 import { createPhotoRepository } from "./data/photos";
 import { createUserRepository } from "./data/users";
@@ -205,6 +206,7 @@ async function assemble(parts: {
     }),
     users: createUserRepository(parts.table, ids, clock),
     events: createEventRepository(parts.table),
+    eventConfigs: createEventConfigRepository(parts.table),
     photos: createPhotoRepository(parts.table),
   };
   let visionStarted = false;

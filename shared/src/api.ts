@@ -83,9 +83,52 @@ export interface PresignResponse {
 
 export interface DetectedBib {
   number: string;
+  /** 0..100; manual tags are 100. */
   confidence: number;
-  /** Normalised 0..1, like Rekognition's BoundingBox. */
-  box: { left: number; top: number; width: number; height: number };
+  /** Normalised 0..1, like Rekognition's BoundingBox; null for manual tags. */
+  box: { left: number; top: number; width: number; height: number } | null;
+  source: "machine" | "manual";
+}
+
+/** An organizer's corrections; they win over the machine on every re-run. */
+export interface ManualBibs {
+  added: string[];
+  removed: string[];
+}
+
+export const bibNumber = z
+  .string()
+  .trim()
+  .regex(/^\d{1,10}$/, "El dorsal debe tener solo dígitos")
+  .transform((bib) => bib.replace(/^0+(?=\d)/, ""));
+
+/** The recognition settings of an event (spec §3 event_configs) an organizer can change. */
+export const eventRecognitionConfig = z.object({
+  ocrConfidenceThreshold: z.coerce.number().min(0).max(100),
+  maxDorsalsPerPhoto: z.coerce.number().int().min(1).max(50),
+  dorsalSizeThreshold: z.coerce.number().min(0).max(1),
+  enableMultiDorsalSupport: z.boolean(),
+});
+export type EventRecognitionConfig = z.infer<typeof eventRecognitionConfig>;
+
+export interface EventConfigDto extends EventRecognitionConfig {
+  eventId: number;
+  configurationVersion: number;
+  updatedAt: string | null;
+}
+
+export interface ReindexResponse {
+  /** Photos looked at in this page. */
+  processed: number;
+  /** Photos whose bibs changed. */
+  changed: number;
+  /** Pass back to continue; null when the event is done. */
+  cursor: string | null;
+}
+
+export interface PhotoPage {
+  photos: PhotoDto[];
+  cursor: string | null;
 }
 
 export interface PhotoDto {
@@ -95,6 +138,7 @@ export interface PhotoDto {
   originalFilename: string;
   detectedDorsals: string[];
   bibs: DetectedBib[];
+  manualBibs: ManualBibs;
   processed: boolean;
   processingStatus: string;
   failureReason: string | null;

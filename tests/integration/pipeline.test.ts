@@ -11,6 +11,7 @@ import { storagePaths } from "../../functions/src/app/storage-paths";
 import { type Container, compose } from "../../functions/src/compose";
 import { parseConfig } from "../../functions/src/config";
 import { keys } from "../../functions/src/data/keys";
+import { newPhotoFields } from "../../functions/src/data/photos";
 import { makeBibPhoto } from "../support/bib-photo";
 
 /**
@@ -122,18 +123,9 @@ describe("pipeline idempotency and failures", () => {
       filename: "x.jpg",
       originalFilename: "x.jpg",
       originalKey: key,
-      webKey: null,
-      thumbnailKey: null,
-      detectedDorsals: [],
-      bibs: [],
-      faces: [],
-      processed: false,
-      processingStatus: "pending",
-      failureReason: null,
+      ...newPhotoFields,
       uploadedAt: new Date().toISOString(),
       uploadedBy: "test",
-      processedAt: null,
-      recognition: null,
     });
     const deps = { pipeline: container.deps.pipeline, objects: container.deps.objects, logger: container.logger };
     await startPipelineFor(deps, notification(key, "B1"));

@@ -16,6 +16,8 @@ export function apiClient(baseUrl: string, token?: string) {
   return {
     get: <T = unknown>(path: string) => call<T>("GET", path),
     post: <T = unknown>(path: string, body?: unknown) => call<T>("POST", path, body),
+    put: <T = unknown>(path: string, body?: unknown) => call<T>("PUT", path, body),
+    delete: <T = unknown>(path: string) => call<T>("DELETE", path),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Config } from "../config";
+import type { EventConfigRepository } from "../data/event-configs";
 import type { EventRepository } from "../data/events";
 import type { PhotoRepository } from "../data/photos";
 import type { UserRepository } from "../data/users";
@@ -25,5 +26,6 @@ export interface Deps {
   tokens: TokenService;
   users: UserRepository;
   events: EventRepository;
+  eventConfigs: EventConfigRepository;
   photos: PhotoRepository;
 }

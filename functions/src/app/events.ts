@@ -1,4 +1,11 @@
-import { type CreateEventInput, type DashboardStats, type EventDto, messages } from "@dorsal/shared";
+import {
+  type CreateEventInput,
+  type DashboardStats,
+  type EventConfigDto,
+  type EventDto,
+  type EventRecognitionConfig,
+  messages,
+} from "@dorsal/shared";
 import type { EventRecord, EventStats } from "../data/events";
 import type { Deps } from "./deps";
 import { notFound } from "./errors";
@@ -67,4 +74,19 @@ export async function dashboardStats(deps: Deps): Promise<DashboardStats> {
     // Sales arrive with the purchase flow; until then there is nothing to add up.
     monthlySales: 0,
   };
+}
+
+export async function getEventConfig(deps: Deps, eventId: number): Promise<EventConfigDto> {
+  if (!(await deps.events.get(eventId))) throw notFound(messages.eventNotFound);
+  return deps.eventConfigs.get(eventId);
+}
+
+/** Saves the recognition settings; photos already processed change only when the organizer re-indexes. */
+export async function updateEventConfig(
+  deps: Deps,
+  eventId: number,
+  changes: EventRecognitionConfig,
+): Promise<EventConfigDto> {
+  if (!(await deps.events.get(eventId))) throw notFound(messages.eventNotFound);
+  return deps.eventConfigs.update(eventId, changes, deps.clock.now());
 }

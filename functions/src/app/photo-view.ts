@@ -16,6 +16,7 @@ export async function toPhotoDto(deps: Pick<Deps, "urls" | "config">, photo: Pho
     originalFilename: photo.originalFilename,
     detectedDorsals: photo.detectedDorsals,
     bibs: photo.bibs,
+    manualBibs: photo.manualBibs ?? { added: [], removed: [] },
     processed: photo.processed,
     processingStatus: photo.processingStatus,
     failureReason: photo.failureReason,

@@ -1,6 +1,9 @@
-import { defaultBibRules, extractBibs, limits } from "@dorsal/shared";
+import { type DetectedBib, limits } from "@dorsal/shared";
+import { newPhotoFields } from "../data/photos";
 import type { PipelineTask } from "../pipeline/definition";
 import type { PipelineInput } from "../ports/pipeline";
+import type { TextDetection } from "../ports/vision";
+import { machineBibsFrom, setPhotoBibs } from "./bib-index";
 import type { Deps } from "./deps";
 import { PermanentError } from "./errors";
 import { contentTypes, type ImageType, sniffImageType, sniffLength } from "./image-types";
@@ -25,7 +28,8 @@ interface Variants {
   ms: number;
 }
 interface Detection {
-  bibs: { number: string; confidence: number; box: { left: number; top: number; width: number; height: number } }[];
+  bibs: DetectedBib[];
+  textDetections: TextDetection[];
   faces: { confidence: number; box: { left: number; top: number; width: number; height: number } }[];
   engine: string;
   version: string;
@@ -66,18 +70,9 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
         filename: input.key.split("/").pop() ?? ids.photoId,
         originalFilename: input.key.split("/").pop() ?? ids.photoId,
         originalKey: input.key,
-        webKey: null,
-        thumbnailKey: null,
-        detectedDorsals: [],
-        bibs: [],
-        faces: [],
-        processed: false,
-        processingStatus: "pending",
-        failureReason: null,
+        ...newPhotoFields,
         uploadedAt: now.toISOString(),
         uploadedBy: "storage",
-        processedAt: null,
-        recognition: null,
       });
       if (await deps.photos.markProcessing(ids.photoId))
         await deps.events.addStats(ids.eventId, { totalPhotos: 1 }, now);
@@ -119,18 +114,22 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
       return { webKey, thumbnailKey, width, height, ms: Math.round(performance.now() - started) };
     },
 
-    /** Text from the original (the engine downsizes as it needs), faces from the web copy. */
+    /**
+     * Text from the original (the engine downsizes as it needs), read into bibs under the event's
+     * configuration; faces from the web copy. The raw text is kept for re-indexing.
+     */
     async detect({ photo, variants }): Promise<Detection> {
-      const vision = await deps.vision();
+      const [vision, config] = await Promise.all([deps.vision(), deps.eventConfigs.get(photo.eventId)]);
       const textStarted = performance.now();
       const original = await deps.objects.getBuffer("originals", photo.originalKey);
-      const words = (await vision.text.detectText(original)).filter((d) => d.type === "WORD");
-      const bibs = extractBibs(words, defaultBibRules);
+      const textDetections = await vision.text.detectText(original);
+      const bibs = machineBibsFrom(textDetections, config);
       const textMs = performance.now() - textStarted;
       const facesStarted = performance.now();
       const faces = await vision.faces.detectFaces(await deps.objects.getBuffer("derived", variants.webKey));
       return {
         bibs,
+        textDetections,
         faces,
         engine: vision.text.info.engine,
         version: vision.text.info.version,
@@ -139,8 +138,8 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
     },
 
     /**
-     * 1. mark the photo successful with its bibs, faces and variants (only once);
-     * 2. link it under each bib (a link is created once; the participant's count follows it);
+     * 1. mark the photo successful with its variants, text and faces (counted only the first time);
+     * 2. set its machine bibs — manual corrections still win — and link it under each;
      * 3. add the photo to the event's processing stats the first time only.
      */
     async record({ photo, variants, detection }) {
@@ -150,8 +149,8 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
         {
           webKey: variants.webKey,
           thumbnailKey: variants.thumbnailKey,
-          detectedDorsals: detection.bibs.map((b) => b.number),
-          bibs: detection.bibs,
+          textDetections: detection.textDetections,
+          imageSize: { width: variants.width, height: variants.height },
           faces: detection.faces,
           recognition: {
             engine: detection.engine,
@@ -161,23 +160,19 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
         },
         now,
       );
-      const stored = await deps.photos.get(photo.photoId);
-      for (const bib of detection.bibs) {
-        await deps.photos.linkBib(photo.eventId, bib.number, photo.photoId, stored?.uploadedAt ?? now.toISOString());
-      }
+      const { photo: stored } = await setPhotoBibs(deps, photo.photoId, () => ({ machineBibs: detection.bibs }));
       if (first) {
         await deps.events.addStats(
           photo.eventId,
           {
             processedPhotos: 1,
-            dorsalsDetected: detection.bibs.length,
             facesDetected: detection.faces.length,
             processingMsTotal: variants.ms + detection.ms.text + detection.ms.faces,
           },
           now,
         );
       }
-      return { photoId: photo.photoId, bibs: detection.bibs.map((b) => b.number), firstTime: first };
+      return { photoId: photo.photoId, bibs: stored.detectedDorsals, firstTime: first };
     },
 
     /** Any step's final failure lands on the photo with its reason; counted once per photo. */

@@ -1,5 +1,5 @@
 import { limits, messages, type PresignResponse, type UploadResponse } from "@dorsal/shared";
-import type { PhotoRecord } from "../data/photos";
+import { newPhotoFields, type PhotoRecord } from "../data/photos";
 import type { Deps } from "./deps";
 import { forbidden, invalid, notFound } from "./errors";
 import { contentTypes, sniffImageType } from "./image-types";
@@ -30,18 +30,9 @@ function pendingPhoto(deps: Deps, session: SessionClaims, eventId: number, filen
     filename: `${id}.${extensionOf(filename)}`,
     originalFilename: filename,
     originalKey: storagePaths.original(eventId, id, extensionOf(filename)),
-    webKey: null,
-    thumbnailKey: null,
-    detectedDorsals: [],
-    bibs: [],
-    faces: [],
-    processed: false,
-    processingStatus: "pending",
-    failureReason: null,
+    ...newPhotoFields,
     uploadedAt: deps.clock.now().toISOString(),
     uploadedBy: session.userId,
-    processedAt: null,
-    recognition: null,
   };
 }
 

@@ -31,6 +31,18 @@ export const keys = {
     sk: `PHOTO#${photoId}`,
   }),
   bibPhotosPartition: (eventId: number, bib: string) => `EVENT#${eventId}#BIB#${bib}`,
+  /** The same link seen from the photo, so the links of a photo can be reconciled with its bibs. */
+  bibsOfPhotoIndex: (photoId: string, bib: string) => ({ gsi1pk: `PHOTO#${photoId}#BIBS`, gsi1sk: bib }),
+  bibsOfPhotoPartition: (photoId: string) => `PHOTO#${photoId}#BIBS`,
+  /** Sparse index: only processed photos with no bib carry it ("Sin dorsal"). */
+  unbibbedPhotosIndex: (eventId: number, uploadedAt: string, photoId: string) => ({
+    gsi2pk: `EVENT#${eventId}#NOBIB`,
+    gsi2sk: `${uploadedAt}#${photoId}`,
+  }),
+  unbibbedPhotosPartition: (eventId: number) => `EVENT#${eventId}#NOBIB`,
+
+  /** The event's configuration (spec §3 event_configs), absent until first changed. */
+  eventConfig: (eventId: number) => ({ pk: `EVENT#${eventId}`, sk: "CONFIG" }),
 
   /** The participant (bib) of an event with its photo count; the event partition lists them in bib order. */
   participant: (eventId: number, bib: string) => ({ pk: `EVENT#${eventId}`, sk: `BIB#${bibSortKey(bib)}` }),

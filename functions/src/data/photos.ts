@@ -1,7 +1,7 @@
-import type { DetectedBib } from "@dorsal/shared";
+import type { DetectedBib, ManualBibs } from "@dorsal/shared";
 import type { Table } from "../ports/table";
-import type { BoundingBox } from "../ports/vision";
-import { keys } from "./keys";
+import type { BoundingBox, TextDetection } from "../ports/vision";
+import { keys, photosOfEventPartition } from "./keys";
 
 export interface PhotoRecord {
   id: string;
@@ -11,8 +11,18 @@ export interface PhotoRecord {
   originalKey: string;
   webKey: string | null;
   thumbnailKey: string | null;
+  /** The bib numbers the photo is found under: machine bibs, minus manual removals, plus manual additions. */
   detectedDorsals: string[];
+  /** The same, with confidence, box and source. */
   bibs: DetectedBib[];
+  /** What the bib rules made of the engine's text, before manual corrections. */
+  machineBibs: DetectedBib[];
+  manualBibs: ManualBibs;
+  /** Bumped on every bib change: concurrent editors retry instead of overwriting each other. */
+  bibsVersion: number;
+  /** The engine's raw text, kept so bibs can be re-derived under new rules without reading the photo again. */
+  textDetections: TextDetection[];
+  imageSize: { width: number; height: number } | null;
   faces: { confidence: number; box: BoundingBox }[];
   processed: boolean;
   processingStatus: "pending" | "processing" | "successful" | "failed" | "duplicate";
@@ -23,7 +33,37 @@ export interface PhotoRecord {
   recognition: { engine: string; version: string; ms: Record<string, number> } | null;
 }
 
+export const newPhotoFields = {
+  webKey: null,
+  thumbnailKey: null,
+  detectedDorsals: [],
+  bibs: [],
+  machineBibs: [],
+  manualBibs: { added: [], removed: [] },
+  bibsVersion: 0,
+  textDetections: [],
+  imageSize: null,
+  faces: [],
+  processed: false,
+  processingStatus: "pending",
+  failureReason: null,
+  processedAt: null,
+  recognition: null,
+} satisfies Partial<PhotoRecord>;
+
+export type PageCursor = Record<string, unknown>;
+
 export function createPhotoRepository(table: Table) {
+  const linkCounts = (eventId: number, bib: string, delta: 1 | -1) =>
+    Promise.all([
+      table.update({
+        key: keys.participant(eventId, bib),
+        set: { type: "participant", eventId, dorsalNumber: bib },
+        add: { photoCount: delta },
+      }),
+      table.update({ key: keys.eventStats(eventId), set: { eventId }, add: { dorsalsDetected: delta } }),
+    ]);
+
   return {
     /** The upload's record, written before the bytes arrive; returns false if it already exists. */
     async createPending(photo: PhotoRecord): Promise<boolean> {
@@ -46,6 +86,20 @@ export function createPhotoRepository(table: Table) {
       return photoIds.flatMap((id) => byId.get(id) ?? []);
     },
 
+    /** A page of an event's photos in upload order; `unbibbed` lists only processed photos without a bib. */
+    async listByEvent(
+      eventId: number,
+      options: { unbibbed: boolean; limit: number; cursor?: PageCursor | undefined },
+    ): Promise<{ photos: PhotoRecord[]; cursor?: PageCursor }> {
+      const page = await table.query<PhotoRecord>({
+        index: options.unbibbed ? "gsi2" : "gsi1",
+        partition: options.unbibbed ? keys.unbibbedPhotosPartition(eventId) : photosOfEventPartition(eventId),
+        limit: options.limit,
+        ...(options.cursor ? { cursor: options.cursor } : {}),
+      });
+      return { photos: page.items, ...(page.cursor ? { cursor: page.cursor } : {}) };
+    },
+
     /** Moves a pending photo to processing; false if another run got there first. */
     async markProcessing(photoId: string): Promise<boolean> {
       const updated = await table.update({
@@ -57,29 +111,27 @@ export function createPhotoRepository(table: Table) {
     },
 
     /**
-     * Marks the photo processed. Returns false when it already was, so the caller counts each
-     * photo once even if the step runs again (redelivered event, retried task).
+     * Stores what processing produced and marks the photo successful. Returns false when it
+     * already was, so the caller counts each photo once even if the step runs again.
      */
     async markSuccessful(
       photoId: string,
-      fields: Pick<PhotoRecord, "webKey" | "thumbnailKey" | "detectedDorsals" | "bibs" | "faces" | "recognition">,
+      fields: Pick<PhotoRecord, "webKey" | "thumbnailKey" | "faces" | "recognition" | "textDetections" | "imageSize">,
       now: Date,
     ): Promise<boolean> {
-      const updated = await table.update({
+      const base = { ...fields, processed: true, failureReason: null, processedAt: now.toISOString() };
+      const first = await table.update({
         key: keys.photo(photoId),
-        set: {
-          ...fields,
-          processed: true,
-          processingStatus: "successful",
-          failureReason: null,
-          processedAt: now.toISOString(),
-        },
+        set: { ...base, processingStatus: "successful" },
         conditions: [
           { attribute: "pk", op: "exists" },
           { attribute: "processingStatus", op: "<>", value: "successful" },
         ],
       });
-      return updated !== undefined;
+      if (first) return true;
+      // A re-run refreshes the results but must not count the photo again.
+      await table.update({ key: keys.photo(photoId), set: base, conditions: [{ attribute: "pk", op: "exists" }] });
+      return false;
     },
 
     /** Returns false when the photo was already failed or successful (nothing to count). */
@@ -96,25 +148,65 @@ export function createPhotoRepository(table: Table) {
       return updated !== undefined;
     },
 
-    /** Links a photo to a bib; counts the participant's photo only when the link is new. */
+    /**
+     * Writes a photo's bibs if nobody changed them since `expectedVersion` was read; returns false
+     * on a concurrent change so the caller re-reads and retries.
+     */
+    async writeBibs(
+      photo: PhotoRecord,
+      expectedVersion: number,
+      next: Pick<PhotoRecord, "machineBibs" | "manualBibs" | "bibs" | "detectedDorsals">,
+    ): Promise<boolean> {
+      const unbibbed = next.detectedDorsals.length === 0 && photo.processingStatus === "successful";
+      const updated = await table.update({
+        key: keys.photo(photo.id),
+        set: {
+          ...next,
+          bibsVersion: expectedVersion + 1,
+          ...(unbibbed ? keys.unbibbedPhotosIndex(photo.eventId, photo.uploadedAt, photo.id) : {}),
+        },
+        ...(unbibbed ? {} : { remove: ["gsi2pk", "gsi2sk"] }),
+        conditions: [{ attribute: "bibsVersion", op: "=", value: expectedVersion }],
+      });
+      return updated !== undefined;
+    },
+
+    isListedAsUnbibbed: (photo: PhotoRecord) => "gsi2pk" in photo,
+
+    /** The bibs a photo is actually linked under (what search sees). */
+    async linkedBibs(photoId: string): Promise<string[]> {
+      const page = await table.query<{ bib: string }>({ index: "gsi1", partition: keys.bibsOfPhotoPartition(photoId) });
+      return page.items.map((item) => item.bib);
+    },
+
+    /** Links a photo to a bib; the participant's and the event's counts follow only a new link. */
     async linkBib(eventId: number, bib: string, photoId: string, uploadedAt: string): Promise<boolean> {
       const created = await table.put(
-        { ...keys.bibPhoto(eventId, bib, photoId), type: "bibPhoto", eventId, bib, photoId, uploadedAt },
+        {
+          ...keys.bibPhoto(eventId, bib, photoId),
+          ...keys.bibsOfPhotoIndex(photoId, bib),
+          type: "bibPhoto",
+          eventId,
+          bib,
+          photoId,
+          uploadedAt,
+        },
         { ifAbsent: true },
       );
-      if (created) {
-        await table.update({
-          key: keys.participant(eventId, bib),
-          set: { type: "participant", eventId, dorsalNumber: bib },
-          add: { photoCount: 1 },
-        });
-      }
+      if (created) await linkCounts(eventId, bib, 1);
       return created;
+    },
+
+    /** Removes a link; the counts follow only a link that existed. */
+    async unlinkBib(eventId: number, bib: string, photoId: string): Promise<boolean> {
+      const deleted = await table.delete(keys.bibPhoto(eventId, bib, photoId));
+      if (deleted) await linkCounts(eventId, bib, -1);
+      return deleted;
     },
 
     async photoIdsForBib(eventId: number, bib: string): Promise<string[]> {
       const ids: string[] = [];
-      let cursor: Record<string, unknown> | undefined;
+      let cursor: PageCursor | undefined;
       do {
         const page = await table.query<{ photoId: string }>({
           partition: keys.bibPhotosPartition(eventId, bib),

@@ -42,7 +42,8 @@ export interface Table {
   put(item: Item & Key, options?: { ifAbsent?: boolean }): Promise<boolean>;
   /** Returns the item after the update, or undefined when a condition failed. */
   update<T extends object>(input: UpdateInput): Promise<T | undefined>;
-  delete(key: Key): Promise<void>;
+  /** Returns whether an item was there to delete, so counters can follow deletions exactly. */
+  delete(key: Key): Promise<boolean>;
   query<T extends object>(input: QueryInput): Promise<QueryPage<T>>;
   batchGet<T extends object>(keys: Key[]): Promise<T[]>;
 }

@@ -97,7 +97,15 @@ export function createDynamoTable(client: DynamoDBClient, tableName: string): Ta
     },
 
     async delete(key) {
-      await doc.send(new DeleteCommand({ TableName: tableName, Key: key }));
+      try {
+        await doc.send(
+          new DeleteCommand({ TableName: tableName, Key: key, ConditionExpression: "attribute_exists(pk)" }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        throw error;
+      }
     },
 
     async query<T extends object>(input: QueryInput): Promise<QueryPage<T>> {

@@ -1,6 +1,6 @@
-import { createEventRequest, idParam } from "@dorsal/shared";
+import { createEventRequest, eventRecognitionConfig, idParam } from "@dorsal/shared";
 import { z } from "zod";
-import { createEvent, dashboardStats, getEvent, listEvents } from "../../app/events";
+import { createEvent, dashboardStats, getEvent, getEventConfig, listEvents, updateEventConfig } from "../../app/events";
 import { getContainer } from "../../compose";
 import { createHttpHandler, reply, route } from "../../http/handler";
 
@@ -18,6 +18,17 @@ export const handler = createHttpHandler(
       run: ({ deps, params }) => getEvent(deps, params.id),
     }),
     "GET /api/dashboard/stats": route({ access: ["admin"], run: ({ deps }) => dashboardStats(deps) }),
+    "GET /api/events/{id}/config": route({
+      access: ["admin"],
+      params: z.object({ id: idParam }),
+      run: ({ deps, params }) => getEventConfig(deps, params.id),
+    }),
+    "PUT /api/events/{id}/config": route({
+      access: ["admin"],
+      params: z.object({ id: idParam }),
+      body: eventRecognitionConfig,
+      run: ({ deps, params, body }) => updateEventConfig(deps, params.id, body),
+    }),
   },
   getContainer,
 );

@@ -1,0 +1,181 @@
+import {
+  type BibRuleConfig,
+  type DetectedBib,
+  defaultBibRules,
+  type EventConfigDto,
+  extractBibs,
+  type ManualBibs,
+  messages,
+  type PhotoPage,
+  type ReindexResponse,
+} from "@dorsal/shared";
+import type { PageCursor, PhotoRecord } from "../data/photos";
+import type { TextDetection } from "../ports/vision";
+import type { Deps } from "./deps";
+import { conflict, invalid, notFound } from "./errors";
+import { toPhotoDto } from "./photo-view";
+
+/** The bib rules an event's configuration asks for. */
+export function rulesFor(config: EventConfigDto): BibRuleConfig {
+  return {
+    ...defaultBibRules,
+    ocrConfidenceThreshold: config.ocrConfidenceThreshold,
+    maxDorsalsPerPhoto: config.maxDorsalsPerPhoto,
+    enableMultiDorsalSupport: config.enableMultiDorsalSupport,
+  };
+}
+
+export function machineBibsFrom(textDetections: TextDetection[], config: EventConfigDto): DetectedBib[] {
+  const words = textDetections.filter((detection) => detection.type === "WORD");
+  return extractBibs(words, rulesFor(config)).map((bib) => ({ ...bib, source: "machine" as const }));
+}
+
+/** Manual corrections win: removed numbers go, added ones come in even if the machine never saw them. */
+export function effectiveBibs(machine: DetectedBib[], manual: ManualBibs): DetectedBib[] {
+  const removed = new Set(manual.removed);
+  const kept = machine.filter((bib) => !removed.has(bib.number));
+  const present = new Set(kept.map((bib) => bib.number));
+  const added = manual.added
+    .filter((number) => !present.has(number))
+    .map((number): DetectedBib => ({ number, confidence: 100, box: null, source: "manual" }));
+  return [...kept, ...added];
+}
+
+const sameNumbers = (a: string[], b: string[]) => a.length === b.length && a.every((n, i) => n === b[i]);
+
+/**
+ * Sets a photo's bibs and makes search agree:
+ * 1. derive the effective bibs from the machine's and the organizer's;
+ * 2. write them to the photo under its version (a concurrent change makes us re-read and retry);
+ * 3. reconcile the photo's bib links with them — only new links and real removals move the
+ *    participants' and the event's counts, so repeating this changes nothing.
+ * Returns whether the photo's bibs changed.
+ */
+export async function setPhotoBibs(
+  deps: Deps,
+  photoId: string,
+  change: (photo: PhotoRecord) => { machineBibs?: DetectedBib[]; manualBibs?: ManualBibs },
+): Promise<{ changed: boolean; photo: PhotoRecord }> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const photo = await deps.photos.get(photoId);
+    if (!photo) throw notFound(messages.notFound);
+    const requested = change(photo);
+    const machineBibs = requested.machineBibs ?? photo.machineBibs ?? [];
+    const manualBibs = requested.manualBibs ?? photo.manualBibs ?? { added: [], removed: [] };
+    const bibs = effectiveBibs(machineBibs, manualBibs);
+    const detectedDorsals = bibs.map((bib) => bib.number);
+    const next = { machineBibs, manualBibs, bibs, detectedDorsals };
+    const changed =
+      !sameNumbers(detectedDorsals, photo.detectedDorsals ?? []) ||
+      JSON.stringify(bibs) !== JSON.stringify(photo.bibs ?? []);
+    const listedAsUnbibbed = deps.photos.isListedAsUnbibbed(photo);
+    const shouldBeListed = detectedDorsals.length === 0 && photo.processingStatus === "successful";
+    const needsWrite = changed || listedAsUnbibbed !== shouldBeListed;
+    if (needsWrite && !(await deps.photos.writeBibs(photo, photo.bibsVersion ?? 0, next))) continue;
+    const updated = { ...photo, ...next };
+    await reconcileLinks(deps, updated);
+    return { changed, photo: updated };
+  }
+  throw conflict("La foto está siendo modificada; inténtalo de nuevo");
+}
+
+async function reconcileLinks(deps: Deps, photo: PhotoRecord): Promise<void> {
+  const linked = new Set(await deps.photos.linkedBibs(photo.id));
+  const wanted = new Set(photo.detectedDorsals);
+  for (const bib of wanted) {
+    if (!linked.has(bib)) await deps.photos.linkBib(photo.eventId, bib, photo.id, photo.uploadedAt);
+  }
+  for (const bib of linked) {
+    if (!wanted.has(bib)) await deps.photos.unlinkBib(photo.eventId, bib, photo.id);
+  }
+}
+
+async function processedPhotoOfEvent(deps: Deps, eventId: number, photoId: string): Promise<PhotoRecord> {
+  const photo = await deps.photos.get(photoId);
+  if (!photo || photo.eventId !== eventId) throw notFound(messages.notFound);
+  if (photo.processingStatus !== "successful") throw invalid("La foto aún no está procesada");
+  return photo;
+}
+
+/** An organizer tags a bib by hand: it stays even if the machine never reads it. */
+export async function addManualBib(deps: Deps, eventId: number, photoId: string, bib: string) {
+  await processedPhotoOfEvent(deps, eventId, photoId);
+  const { photo } = await setPhotoBibs(deps, photoId, (current) => ({
+    manualBibs: {
+      added: [...new Set([...current.manualBibs.added, bib])],
+      removed: current.manualBibs.removed.filter((n) => n !== bib),
+    },
+  }));
+  return toPhotoDto(deps, photo);
+}
+
+/** An organizer removes a bib: a machine read stays removed on every re-run. */
+export async function removeBib(deps: Deps, eventId: number, photoId: string, bib: string) {
+  await processedPhotoOfEvent(deps, eventId, photoId);
+  const { photo } = await setPhotoBibs(deps, photoId, (current) => ({
+    manualBibs: {
+      added: current.manualBibs.added.filter((n) => n !== bib),
+      removed: current.machineBibs.some((b) => b.number === bib)
+        ? [...new Set([...current.manualBibs.removed, bib])]
+        : current.manualBibs.removed,
+    },
+  }));
+  return toPhotoDto(deps, photo);
+}
+
+const encodeCursor = (cursor: PageCursor | undefined) =>
+  cursor ? Buffer.from(JSON.stringify(cursor)).toString("base64url") : null;
+
+function decodeCursor(cursor: string | undefined): PageCursor | undefined {
+  if (!cursor) return undefined;
+  try {
+    return JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as PageCursor;
+  } catch {
+    throw invalid("Cursor de paginación inválido");
+  }
+}
+
+export async function listEventPhotos(
+  deps: Deps,
+  eventId: number,
+  options: { unbibbed: boolean; limit: number; cursor?: string | undefined },
+): Promise<PhotoPage> {
+  if (!(await deps.events.get(eventId))) throw notFound(messages.eventNotFound);
+  const page = await deps.photos.listByEvent(eventId, {
+    unbibbed: options.unbibbed,
+    limit: options.limit,
+    cursor: decodeCursor(options.cursor),
+  });
+  return {
+    photos: await Promise.all(page.photos.map((photo) => toPhotoDto(deps, photo))),
+    cursor: encodeCursor(page.cursor),
+  };
+}
+
+/**
+ * Re-derives every processed photo's bibs from its stored text under the event's current
+ * configuration, one page per call (the caller follows the cursor and shows progress). Manual
+ * corrections are kept; nothing is duplicated, and running it twice changes nothing the second time.
+ */
+export async function reindexEvent(
+  deps: Deps,
+  eventId: number,
+  options: { cursor?: string | undefined; limit: number },
+): Promise<ReindexResponse> {
+  if (!(await deps.events.get(eventId))) throw notFound(messages.eventNotFound);
+  const config = await deps.eventConfigs.get(eventId);
+  const page = await deps.photos.listByEvent(eventId, {
+    unbibbed: false,
+    limit: options.limit,
+    cursor: decodeCursor(options.cursor),
+  });
+  let changed = 0;
+  for (const listed of page.photos) {
+    if (listed.processingStatus !== "successful") continue;
+    const result = await setPhotoBibs(deps, listed.id, (photo) => ({
+      machineBibs: machineBibsFrom(photo.textDetections ?? [], config),
+    }));
+    if (result.changed) changed++;
+  }
+  return { processed: page.photos.length, changed, cursor: encodeCursor(page.cursor) };
+}

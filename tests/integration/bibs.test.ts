@@ -1,0 +1,152 @@
+import type {
+  EventConfigDto,
+  EventDto,
+  PhotoDto,
+  PhotoPage,
+  PresignResponse,
+  ReindexResponse,
+  SearchResponse,
+} from "@dorsal/shared";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiClient, waitFor } from "../support/api";
+import { makeBibPhoto } from "../support/bib-photo";
+import { type RunningDorsal, startDorsal } from "../support/server";
+
+/**
+ * Issue 3's organizer side over HTTP: photos without a bib are listed, bibs are corrected by hand,
+ * search follows at once, and re-indexing after a configuration change keeps manual tags and
+ * never duplicates anything.
+ */
+describe("bib index: manual correction and re-indexing", () => {
+  let dorsal: RunningDorsal;
+  let admin: ReturnType<typeof apiClient>;
+  let event: EventDto;
+  const ids: Record<string, string> = {};
+
+  const search = async (bib: string) =>
+    (await admin.get<SearchResponse>(`/api/photos/search?eventId=${event.id}&dorsalNumber=${bib}`)).body;
+  const photosOf = async (filter: string) =>
+    (await admin.get<PhotoPage>(`/api/events/${event.id}/photos?filter=${filter}`)).body.photos;
+  const reindexAll = async () => {
+    let cursor: string | null = null;
+    let changed = 0;
+    do {
+      const page: ReindexResponse = (await admin.post<ReindexResponse>(`/api/events/${event.id}/reindex`, { cursor }))
+        .body;
+      changed += page.changed;
+      cursor = page.cursor;
+    } while (cursor);
+    return changed;
+  };
+  const detectedDorsals = async () =>
+    (await admin.get<{ detectedDorsals: number }>("/api/dashboard/stats")).body.detectedDorsals;
+
+  beforeAll(async () => {
+    dorsal = await startDorsal();
+    const login = await apiClient(dorsal.url).post<{ token: string }>("/api/auth/login", {
+      email: dorsal.adminEmail,
+      password: dorsal.adminPassword,
+    });
+    admin = apiClient(dorsal.url, login.body.token);
+    event = (await admin.post<EventDto>("/api/events", { name: "Trail Guatavita", date: "2026-12-13" })).body;
+
+    const blank = await sharp({ create: { width: 1200, height: 900, channels: 3, background: "#3a7d44" } })
+      .jpeg()
+      .toBuffer();
+    const files: [string, Buffer][] = [
+      ["4821", await makeBibPhoto("4821")],
+      ["5050", await makeBibPhoto("5050")],
+      ["none", blank],
+    ];
+    const presigned = await admin.post<PresignResponse>("/api/photos/presign", {
+      eventId: event.id,
+      files: files.map(([name, body]) => ({ filename: `${name}.jpg`, contentType: "image/jpeg", size: body.length })),
+    });
+    for (const [index, upload] of presigned.body.uploads.entries()) {
+      const [name, body] = files[index] as [string, Buffer];
+      ids[name] = upload.photoId;
+      await fetch(upload.url, { method: "PUT", headers: upload.headers, body });
+    }
+    await waitFor(
+      async () => {
+        const current = (await admin.get<EventDto>(`/api/events/${event.id}`)).body;
+        return current.photoCount === 3 ? true : undefined;
+      },
+      90_000,
+      "three processed photos",
+    );
+  });
+
+  afterAll(async () => {
+    await dorsal?.stop();
+  });
+
+  it("lists the processed photos without a bib ('Sin dorsal')", async () => {
+    const unbibbed = await photosOf("sin-dorsal");
+    expect(unbibbed.map((p) => p.id)).toEqual([ids.none]);
+    expect((await photosOf("todas")).map((p) => p.id).sort()).toEqual([ids["4821"], ids["5050"], ids.none].sort());
+    const detail = (await photosOf("todas")).find((p) => p.id === ids["4821"]) as PhotoDto;
+    expect(detail.bibs).toEqual([
+      expect.objectContaining({
+        number: "4821",
+        source: "machine",
+        box: expect.objectContaining({ width: expect.any(Number) }),
+      }),
+    ]);
+  });
+
+  it("tags a bib by hand and search reflects it at once", async () => {
+    const bad = await admin.post(`/api/events/${event.id}/photos/${ids.none}/bibs`, { dorsalNumber: "12a" });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ error: "El dorsal debe tener solo dígitos" });
+
+    const tagged = await admin.post<PhotoDto>(`/api/events/${event.id}/photos/${ids.none}/bibs`, {
+      dorsalNumber: "077",
+    });
+    expect(tagged.status).toBe(200);
+    expect(tagged.body.bibs).toEqual([{ number: "77", confidence: 100, box: null, source: "manual" }]);
+    expect((await search("77")).photos.map((p) => p.id)).toEqual([ids.none]);
+    expect(await photosOf("sin-dorsal")).toEqual([]);
+  });
+
+  it("removes a machine bib by hand", async () => {
+    const anonymous = await apiClient(dorsal.url).delete(`/api/events/${event.id}/photos/${ids["4821"]}/bibs/4821`);
+    expect(anonymous.status).toBe(401);
+    const removed = await admin.delete<PhotoDto>(`/api/events/${event.id}/photos/${ids["4821"]}/bibs/4821`);
+    expect(removed.status).toBe(200);
+    expect(removed.body.manualBibs).toEqual({ added: [], removed: ["4821"] });
+    expect((await search("4821")).totalFound).toBe(0);
+    expect((await photosOf("sin-dorsal")).map((p) => p.id)).toEqual([ids["4821"]]);
+    expect(await detectedDorsals()).toBe(2);
+  });
+
+  it("re-indexes after a configuration change, keeping manual tags and duplicating nothing", async () => {
+    const config = await admin.get<EventConfigDto>(`/api/events/${event.id}/config`);
+    expect(config.body).toMatchObject({ ocrConfidenceThreshold: 95, maxDorsalsPerPhoto: 10, configurationVersion: 0 });
+
+    const strict = await admin.put<EventConfigDto>(`/api/events/${event.id}/config`, {
+      ...config.body,
+      ocrConfidenceThreshold: 100,
+    });
+    expect(strict.body).toMatchObject({ ocrConfidenceThreshold: 100, configurationVersion: 1 });
+    expect(await reindexAll()).toBe(1);
+    expect((await search("5050")).totalFound).toBe(0);
+    expect((await search("77")).totalFound).toBe(1);
+
+    await admin.put(`/api/events/${event.id}/config`, { ...config.body, ocrConfidenceThreshold: 90 });
+    expect(await reindexAll()).toBe(1);
+    expect(await reindexAll()).toBe(0);
+    expect((await search("5050")).photos.map((p) => p.id)).toEqual([ids["5050"]]);
+    expect((await search("4821")).totalFound).toBe(0);
+    expect((await search("77")).totalFound).toBe(1);
+    expect(await detectedDorsals()).toBe(2);
+  });
+
+  it("keeps these tools for admins", async () => {
+    const anonymous = apiClient(dorsal.url);
+    expect((await anonymous.get(`/api/events/${event.id}/photos`)).status).toBe(401);
+    expect((await anonymous.post(`/api/events/${event.id}/reindex`, {})).status).toBe(401);
+    expect((await anonymous.get(`/api/events/${event.id}/config`)).status).toBe(401);
+  });
+});
