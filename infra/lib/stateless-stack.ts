@@ -9,6 +9,7 @@ import * as s3 from "aws-cdk-lib/aws-s3";
 import type { Construct } from "constructs";
 import { type HttpHandlerName, httpHandlers, httpRoutes } from "../../functions/src/http/routes";
 import { type PipelineTask, pipelineTasks } from "../../functions/src/pipeline/definition";
+import { AdminBootstrap, adminEmailFrom } from "./admin-bootstrap";
 import { DorsalFunction, type DorsalFunctionProps } from "./dorsal-function";
 import { acknowledgeWildcardResource } from "./nag";
 import { Pipeline } from "./pipeline";
@@ -77,7 +78,8 @@ const pipelineSpecs: Record<PipelineTask, FunctionSpec> = {
     description: "Pipeline: bib numbers and faces",
     memorySize: 1024,
     timeout: Duration.minutes(1),
-    access: { originals: ["s3:GetObject"], derived: ["s3:GetObject"], vision: true },
+    // The table holds the event's recognition settings.
+    access: { table: true, originals: ["s3:GetObject"], derived: ["s3:GetObject"], vision: true },
   },
   record: {
     description: "Pipeline: photo, bib links and stats",
@@ -95,7 +97,8 @@ const starterSpec: FunctionSpec = {
 
 /**
  * Everything that can be replaced at will: the functions, the HTTP API, the pipeline, the signing
- * keys and the CloudFront distribution. Table and buckets come from the stateful stack's exports.
+ * keys, the first admin's bootstrap and the CloudFront distribution. Table and buckets come from
+ * the stateful stack's exports. The first admin's email is the `adminEmail` context value.
  */
 export class StatelessStack extends Stack {
   readonly api: apigw.HttpApi;
@@ -105,6 +108,7 @@ export class StatelessStack extends Stack {
   readonly pipeline: Pipeline;
   readonly site: Site;
   readonly keys: SigningKeys;
+  readonly admin: AdminBootstrap;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
     super(scope, id, props);
@@ -241,11 +245,22 @@ export class StatelessStack extends Stack {
       originals,
     });
 
+    this.admin = new AdminBootstrap(this, "AdminBootstrap", {
+      email: adminEmailFrom(this),
+      entry: path.join(handlers, "admin-bootstrap.ts"),
+      environment,
+      table,
+    });
+
     new CfnOutput(this, "SiteUrl", { value: `https://${this.site.distribution.distributionDomainName}` });
     new CfnOutput(this, "DistributionId", { value: this.site.distribution.distributionId });
     new CfnOutput(this, "ApiEndpoint", { value: this.api.apiEndpoint });
     new CfnOutput(this, "StateMachineArn", { value: this.pipeline.stateMachine.stateMachineArn });
     new CfnOutput(this, "DeadLetterQueueUrl", { value: this.pipeline.deadLetterQueue.queueUrl });
+    new CfnOutput(this, "AdminCredentialsSecretName", {
+      description: "Secrets Manager secret with the first admin's email and initial password",
+      value: this.admin.secretName,
+    });
   }
 }
 

@@ -43,6 +43,7 @@ const appFunctions = () => [
   ...Object.values(stateless.httpFunctions),
   ...Object.values(stateless.pipelineFunctions),
   stateless.starter,
+  stateless.admin.bootstrapper,
 ];
 
 describe("stateful stack", () => {
