@@ -18,6 +18,9 @@ const DashboardPage = lazy(() =>
 const EventsPage = lazy(() =>
   import("../features/events/components/events-page").then((module) => ({ default: module.EventsPage })),
 );
+const BibReviewPage = lazy(() =>
+  import("../features/bibs/components/bib-review-page").then((module) => ({ default: module.BibReviewPage })),
+);
 const UploadPage = lazy(() =>
   import("../features/upload/components/upload-page").then((module) => ({ default: module.UploadPage })),
 );
@@ -68,6 +71,7 @@ function roleRoutes(user: SessionUser | null) {
           <Route index element={<DashboardPage />} />
           <Route path="dashboard" element={<DashboardPage />} />
           <Route path="events" element={<EventsPage />} />
+          <Route path="events/:eventId/dorsales" element={<BibReviewPage />} />
           <Route path="upload" element={<UploadPage />} />
           <Route path="bulk-upload" element={<UploadPage />} />
           <Route path="search" element={<SearchPage />} />

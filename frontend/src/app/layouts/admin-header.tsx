@@ -51,7 +51,11 @@ function NavItem({
 export function AdminHeader({ onLogout }: { onLogout?: () => void }) {
   const { pathname } = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
-  const current = aliases[pathname] ?? pathname;
+  // A screen under a section (an event's bib review under /events) lights that section up.
+  const current =
+    aliases[pathname] ??
+    adminNavigation.find((item) => pathname === item.path || pathname.startsWith(`${item.path}/`))?.path ??
+    pathname;
 
   return (
     <Box as="header" bg="white" borderBottomWidth="1px" position="sticky" top="0" zIndex="sticky">

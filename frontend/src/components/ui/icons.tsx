@@ -46,3 +46,31 @@ export const CalendarIcon = createIcon({
     <path {...stroke} d="M7 3v3m10-3v3M4 9h16M5 5h14a1 1 0 0 1 1 1v13a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V6a1 1 0 0 1 1-1Z" />
   ),
 });
+
+export const PencilIcon = createIcon({
+  displayName: "PencilIcon",
+  path: <path {...stroke} d="M4 20h4L19 9l-4-4L4 16v4Zm9-13 4 4" />,
+});
+
+export const RefreshIcon = createIcon({
+  displayName: "RefreshIcon",
+  path: <path {...stroke} d="M20 11a8 8 0 0 0-14.6-4.5M4 4v3h3m-3 6a8 8 0 0 0 14.6 4.5M20 20v-3h-3" />,
+});
+
+export const CheckIcon = createIcon({
+  displayName: "CheckIcon",
+  path: <path {...stroke} d="m5 12 5 5 9-10" />,
+});
+
+export const TagIcon = createIcon({
+  displayName: "TagIcon",
+  path: [
+    <path key="tag" {...stroke} d="M3 12V4a1 1 0 0 1 1-1h8l9 9-9 9-9-9Z" />,
+    <circle key="hole" {...stroke} cx="8" cy="8" r="1.5" />,
+  ],
+});
+
+export const ArrowLeftIcon = createIcon({
+  displayName: "ArrowLeftIcon",
+  path: <path {...stroke} d="M19 12H5m0 0 6-6m-6 6 6 6" />,
+});

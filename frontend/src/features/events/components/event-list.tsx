@@ -1,6 +1,7 @@
-import { Alert, Box, EmptyState, HStack, Skeleton, Stack, Text } from "@chakra-ui/react";
+import { Alert, Box, Button, EmptyState, HStack, Skeleton, Stack, Text } from "@chakra-ui/react";
 import type { EventDto } from "@dorsal/shared";
-import { CalendarIcon } from "../../../components/ui/icons";
+import { Link as RouterLink } from "react-router";
+import { CalendarIcon, TagIcon } from "../../../components/ui/icons";
 import { formatCount, formatEventDate } from "../../../lib/format";
 import { useEvents } from "../api/get-events";
 import { EventStatusBadge } from "./event-status-badge";
@@ -25,6 +26,13 @@ function EventRow({ event }: { event: EventDto }) {
         <Text>
           {formatCount(event.photoCount)} de {formatCount(event.totalPhotos)} fotos procesadas
         </Text>
+      </HStack>
+      <HStack mt="3">
+        <Button asChild size="xs" variant="outline" colorPalette="blue">
+          <RouterLink to={`/events/${event.id}/dorsales`} aria-label={`Revisar dorsales de ${event.name}`}>
+            <TagIcon /> Revisar dorsales
+          </RouterLink>
+        </Button>
       </HStack>
     </Box>
   );

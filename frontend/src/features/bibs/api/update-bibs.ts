@@ -1,0 +1,53 @@
+import type { PhotoDto } from "@dorsal/shared";
+import { type QueryClient, useMutation, useQueryClient } from "@tanstack/react-query";
+import { apiFetch } from "../../../lib/api-fetch";
+import { dashboardStatsQueryOptions } from "../../dashboard/api/get-dashboard-stats";
+import { eventPhotosKey } from "./get-event-photos";
+import { type PhotoPages, replacePhoto } from "./photo-pages";
+
+export function addBib(eventId: number, photoId: string, dorsalNumber: string): Promise<PhotoDto> {
+  return apiFetch<PhotoDto>(`/api/events/${eventId}/photos/${encodeURIComponent(photoId)}/bibs`, {
+    method: "POST",
+    body: { dorsalNumber },
+  });
+}
+
+export function removeBib(eventId: number, photoId: string, dorsalNumber: string): Promise<PhotoDto> {
+  return apiFetch<PhotoDto>(
+    `/api/events/${eventId}/photos/${encodeURIComponent(photoId)}/bibs/${encodeURIComponent(dorsalNumber)}`,
+    { method: "DELETE" },
+  );
+}
+
+/**
+ * The card shows the server's answer at once. The lists are only marked stale, not reloaded:
+ * a photo just tagged under 'Sin dorsal' stays in view (with its new bib) until the organizer
+ * switches tabs or reloads, instead of vanishing under their cursor. Search and the dashboard's
+ * bib count change too.
+ */
+async function showUpdatedPhoto(queryClient: QueryClient, photo: PhotoDto): Promise<void> {
+  queryClient.setQueriesData<PhotoPages>({ queryKey: eventPhotosKey(photo.eventId) }, (data) =>
+    replacePhoto(data, photo),
+  );
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: eventPhotosKey(photo.eventId), refetchType: "none" }),
+    queryClient.invalidateQueries({ queryKey: ["photos", "search"] }),
+    queryClient.invalidateQueries({ queryKey: dashboardStatsQueryOptions().queryKey }),
+  ]);
+}
+
+export function useAddBib(eventId: number, photoId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (dorsalNumber: string) => addBib(eventId, photoId, dorsalNumber),
+    onSuccess: (photo) => showUpdatedPhoto(queryClient, photo),
+  });
+}
+
+export function useRemoveBib(eventId: number, photoId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (dorsalNumber: string) => removeBib(eventId, photoId, dorsalNumber),
+    onSuccess: (photo) => showUpdatedPhoto(queryClient, photo),
+  });
+}

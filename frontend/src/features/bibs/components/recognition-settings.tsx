@@ -1,0 +1,345 @@
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  Dialog,
+  Field,
+  Heading,
+  HStack,
+  Input,
+  InputGroup,
+  Portal,
+  Progress,
+  Separator,
+  Skeleton,
+  Stack,
+  Switch,
+  Text,
+} from "@chakra-ui/react";
+import type { EventConfigDto } from "@dorsal/shared";
+import { type FormEvent, useState } from "react";
+import { toaster } from "../../../components/ui/toaster";
+import { ApiError } from "../../../lib/api-fetch";
+import { formatCount } from "../../../lib/format";
+import { useEventConfig, useUpdateEventConfig } from "../api/event-config";
+import {
+  type Draft,
+  type FieldErrors,
+  fieldMessages,
+  type NumberField,
+  parseDraft,
+  toDraft,
+} from "../api/recognition-draft";
+import { type ReindexState, useReindex } from "../hooks/use-reindex";
+
+const updatedAtFormat = new Intl.DateTimeFormat("es-CO", { dateStyle: "medium", timeStyle: "short" });
+
+function ReindexProgressView({
+  state,
+  total,
+  onCancel,
+}: {
+  state: ReindexState;
+  total?: number;
+  onCancel: () => void;
+}) {
+  if (!state.running) return null;
+  const percent = total && state.processed <= total ? Math.round((state.processed / total) * 100) : null;
+  return (
+    <Stack gap="2" aria-live="polite">
+      <Progress.Root value={percent} colorPalette="blue" striped animated aria-label="Progreso de la re-indexación">
+        <Progress.Track>
+          <Progress.Range />
+        </Progress.Track>
+      </Progress.Root>
+      <Text textStyle="sm">
+        {/* Photos uploaded during the run can take the count past the total read before it. */}
+        {!total || state.processed > total
+          ? `${formatCount(state.processed)} fotos revisadas`
+          : `${formatCount(state.processed)} de ${formatCount(total)} fotos revisadas`}
+      </Text>
+      <Text textStyle="xs" color="fg.muted">
+        {state.pages === 0
+          ? "Empezando…"
+          : `${formatCount(state.pages)} ${state.pages === 1 ? "página" : "páginas"} · ${formatCount(state.changed)} ${
+              state.changed === 1 ? "foto cambió" : "fotos cambiaron"
+            }`}
+      </Text>
+      <Button size="sm" variant="outline" colorPalette="red" onClick={onCancel} alignSelf="flex-start">
+        Cancelar re-indexación
+      </Button>
+    </Stack>
+  );
+}
+
+interface ReindexConfirmProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onConfirm: () => void;
+  unsaved: boolean;
+  total?: number | undefined;
+}
+
+function ReindexConfirm({ open, onOpenChange, onConfirm, unsaved, total }: ReindexConfirmProps) {
+  return (
+    <Dialog.Root
+      role="alertdialog"
+      open={open}
+      onOpenChange={(details) => onOpenChange(details.open)}
+      placement="center"
+      size={{ base: "xs", sm: "md" }}
+    >
+      <Portal>
+        <Dialog.Backdrop />
+        <Dialog.Positioner>
+          <Dialog.Content>
+            <Dialog.Header>
+              <Dialog.Title>¿Re-indexar los dorsales?</Dialog.Title>
+            </Dialog.Header>
+            <Dialog.Body>
+              <Stack gap="3">
+                <Text>
+                  Se volverán a aplicar las reglas de reconocimiento guardadas a cada foto procesada del evento
+                  {total !== undefined ? ` (${formatCount(total)} ${total === 1 ? "foto" : "fotos"})` : ""}. Las fotos
+                  no se vuelven a analizar: se usa el texto ya leído.
+                </Text>
+                <Text>
+                  Las correcciones manuales se conservan: los dorsales agregados a mano se mantienen y los quitados no
+                  vuelven.
+                </Text>
+                {unsaved && (
+                  <Alert.Root status="warning" size="sm">
+                    <Alert.Indicator />
+                    <Alert.Title>
+                      Tienes cambios sin guardar: la re-indexación usará la configuración guardada.
+                    </Alert.Title>
+                  </Alert.Root>
+                )}
+              </Stack>
+            </Dialog.Body>
+            <Dialog.Footer>
+              <Dialog.ActionTrigger asChild>
+                <Button variant="outline">Cancelar</Button>
+              </Dialog.ActionTrigger>
+              <Button colorPalette="blue" onClick={onConfirm}>
+                Re-indexar ahora
+              </Button>
+            </Dialog.Footer>
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  );
+}
+
+interface RecognitionFormProps {
+  eventId: number;
+  config: EventConfigDto;
+  totalPhotos?: number | undefined;
+  reindex: ReturnType<typeof useReindex>;
+}
+
+function RecognitionForm({ eventId, config, totalPhotos, reindex }: RecognitionFormProps) {
+  const [draft, setDraft] = useState<Draft>(() => toDraft(config));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [confirming, setConfirming] = useState(false);
+  const save = useUpdateEventConfig(eventId);
+  const running = reindex.state.running;
+  const saved = toDraft(config);
+  const dirty = (Object.keys(saved) as (keyof Draft)[]).some((key) => saved[key] !== draft[key]);
+
+  const change = (field: NumberField) => (event: { currentTarget: { value: string } }) => {
+    const { value } = event.currentTarget;
+    setDraft((current) => ({ ...current, [field]: value }));
+    setErrors((current) => ({ ...current, [field]: undefined }));
+  };
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const result = parseDraft(draft);
+    if ("errors" in result) {
+      setErrors(result.errors);
+      return;
+    }
+    save.mutate(result.config, {
+      onSuccess: (stored) => {
+        setDraft(toDraft(stored));
+        toaster.create({
+          type: "success",
+          title: "Configuración guardada",
+          description: "Se aplica a las fotos nuevas. Re-indexa los dorsales para aplicarla a las ya procesadas.",
+        });
+      },
+      onError: (error) => {
+        if (error instanceof ApiError && error.details) {
+          const fromServer: FieldErrors = {};
+          for (const detail of error.details) {
+            const field = detail.path as NumberField;
+            if (field in fieldMessages) fromServer[field] = fieldMessages[field];
+          }
+          setErrors(fromServer);
+        }
+        toaster.create({ type: "error", title: "No se pudo guardar la configuración", description: error.message });
+      },
+    });
+  };
+
+  return (
+    <Stack gap="5">
+      <form onSubmit={submit} noValidate aria-label="Configuración de reconocimiento">
+        <Stack gap="4">
+          <Field.Root invalid={Boolean(errors.ocrConfidenceThreshold)} disabled={running}>
+            <Field.Label>Confianza mínima</Field.Label>
+            <InputGroup endElement="%">
+              <Input
+                value={draft.ocrConfidenceThreshold}
+                onChange={change("ocrConfidenceThreshold")}
+                inputMode="decimal"
+                autoComplete="off"
+                bg="white"
+              />
+            </InputGroup>
+            <Field.HelperText>Lecturas con menos confianza no cuentan como dorsal (0 a 100).</Field.HelperText>
+            <Field.ErrorText>{errors.ocrConfidenceThreshold}</Field.ErrorText>
+          </Field.Root>
+
+          <Field.Root disabled={running}>
+            <Switch.Root
+              checked={draft.enableMultiDorsalSupport}
+              onCheckedChange={(details) =>
+                setDraft((current) => ({ ...current, enableMultiDorsalSupport: details.checked }))
+              }
+              colorPalette="blue"
+              disabled={running}
+            >
+              <Switch.HiddenInput />
+              <Switch.Control>
+                <Switch.Thumb />
+              </Switch.Control>
+              <Switch.Label>Varios dorsales por foto</Switch.Label>
+            </Switch.Root>
+            <Field.HelperText>Apagado, cada foto conserva solo el dorsal con mayor confianza.</Field.HelperText>
+          </Field.Root>
+
+          <Field.Root
+            invalid={Boolean(errors.maxDorsalsPerPhoto)}
+            disabled={running || !draft.enableMultiDorsalSupport}
+          >
+            <Field.Label>Máximo de dorsales por foto</Field.Label>
+            <Input
+              value={draft.maxDorsalsPerPhoto}
+              onChange={change("maxDorsalsPerPhoto")}
+              inputMode="numeric"
+              autoComplete="off"
+              bg="white"
+            />
+            <Field.HelperText>De 1 a 50; se guardan los de mayor confianza.</Field.HelperText>
+            <Field.ErrorText>{errors.maxDorsalsPerPhoto}</Field.ErrorText>
+          </Field.Root>
+
+          <Field.Root invalid={Boolean(errors.dorsalSizeThreshold)} disabled={running}>
+            <Field.Label>Tamaño mínimo del dorsal</Field.Label>
+            <Input
+              value={draft.dorsalSizeThreshold}
+              onChange={change("dorsalSizeThreshold")}
+              inputMode="decimal"
+              autoComplete="off"
+              bg="white"
+            />
+            <Field.HelperText>
+              Alto mínimo de los dígitos frente a la cara de quien lleva el dorsal, de 0 a 1 (0 lo desactiva).
+            </Field.HelperText>
+            <Field.ErrorText>{errors.dorsalSizeThreshold}</Field.ErrorText>
+          </Field.Root>
+
+          <HStack justify="space-between" gap="3" wrap="wrap">
+            <Text textStyle="xs" color="fg.muted">
+              {config.updatedAt
+                ? `Versión ${config.configurationVersion} · ${updatedAtFormat.format(new Date(config.updatedAt))}`
+                : "Valores predeterminados"}
+            </Text>
+            <Button
+              type="submit"
+              colorPalette="blue"
+              size="sm"
+              disabled={!dirty || running}
+              loading={save.isPending}
+              loadingText="Guardando..."
+            >
+              Guardar
+            </Button>
+          </HStack>
+        </Stack>
+      </form>
+
+      <Separator />
+
+      <Stack gap="3">
+        <Box>
+          <Heading as="h3" size="sm">
+            Re-indexar dorsales
+          </Heading>
+          <Text textStyle="sm" color="fg.muted">
+            Aplica la configuración guardada a las fotos ya procesadas. Las correcciones manuales se conservan.
+          </Text>
+        </Box>
+        {running ? (
+          <ReindexProgressView state={reindex.state} total={totalPhotos} onCancel={reindex.cancel} />
+        ) : (
+          <Button variant="outline" colorPalette="blue" onClick={() => setConfirming(true)}>
+            Re-indexar dorsales
+          </Button>
+        )}
+      </Stack>
+
+      <ReindexConfirm
+        open={confirming}
+        onOpenChange={setConfirming}
+        unsaved={dirty}
+        total={totalPhotos}
+        onConfirm={() => {
+          setConfirming(false);
+          void reindex.start();
+        }}
+      />
+    </Stack>
+  );
+}
+
+export function RecognitionSettings({ eventId, totalPhotos }: { eventId: number; totalPhotos?: number | undefined }) {
+  const config = useEventConfig(eventId);
+  const reindex = useReindex(eventId);
+  return (
+    <Card.Root as="section" aria-labelledby="recognition-title" size="sm">
+      <Card.Header>
+        <Heading as="h2" size="md" id="recognition-title">
+          Reconocimiento
+        </Heading>
+        <Text textStyle="sm" color="fg.muted">
+          Reglas con las que se leen los dorsales de este evento.
+        </Text>
+      </Card.Header>
+      <Card.Body>
+        {config.data ? (
+          <RecognitionForm eventId={eventId} config={config.data} totalPhotos={totalPhotos} reindex={reindex} />
+        ) : config.isError ? (
+          <Alert.Root status="error">
+            <Alert.Indicator />
+            <Alert.Content>
+              <Alert.Title>Error cargando la configuración</Alert.Title>
+              <Alert.Description>{config.error.message}</Alert.Description>
+            </Alert.Content>
+          </Alert.Root>
+        ) : (
+          <Stack gap="4" aria-busy="true" aria-label="Cargando configuración">
+            <Skeleton height="16" />
+            <Skeleton height="10" />
+            <Skeleton height="16" />
+            <Skeleton height="16" />
+          </Stack>
+        )}
+      </Card.Body>
+    </Card.Root>
+  );
+}

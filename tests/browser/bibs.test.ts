@@ -1,0 +1,243 @@
+import type { EventDto, PresignResponse, SearchResponse } from "@dorsal/shared";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import sharp from "sharp";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { apiClient, waitFor } from "../support/api";
+import { makeBibPhoto } from "../support/bib-photo";
+import { type RunningDorsal, startDorsal } from "../support/server";
+
+/**
+ * Issue 3 through the organizer's screen: photos without a bib are listed, a bib is tagged and
+ * another removed by hand (search follows at once), and the event is re-indexed.
+ */
+
+let dorsal: RunningDorsal;
+let browser: Browser;
+let context: BrowserContext | undefined;
+let pageErrors: string[] = [];
+let admin: ReturnType<typeof apiClient>;
+let event: EventDto;
+
+const desktop = { width: 1280, height: 800 };
+const phone = { width: 390, height: 844 };
+const bibFile = "corredor-4821.jpg";
+const blankFile = "sin-dorsal.jpg";
+
+beforeAll(async () => {
+  dorsal = await startDorsal();
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+
+  const login = await apiClient(dorsal.url).post<{ token: string }>("/api/auth/login", {
+    email: dorsal.adminEmail,
+    password: dorsal.adminPassword,
+  });
+  admin = apiClient(dorsal.url, login.body.token);
+  event = (await admin.post<EventDto>("/api/events", { name: "Media Maratón de Bogotá", date: "2026-07-26" })).body;
+
+  const blank = await sharp({ create: { width: 1200, height: 900, channels: 3, background: "#3a7d44" } })
+    .jpeg()
+    .toBuffer();
+  const files: [string, Buffer][] = [
+    [bibFile, await makeBibPhoto("4821")],
+    [blankFile, blank],
+  ];
+  const presigned = await admin.post<PresignResponse>("/api/photos/presign", {
+    eventId: event.id,
+    files: files.map(([filename, body]) => ({ filename, contentType: "image/jpeg", size: body.length })),
+  });
+  for (const [index, upload] of presigned.body.uploads.entries()) {
+    const [, body] = files[index] as [string, Buffer];
+    const put = await fetch(upload.url, { method: "PUT", headers: upload.headers, body: new Uint8Array(body) });
+    expect(put.ok).toBe(true);
+  }
+  await waitFor(
+    async () => {
+      const current = (await admin.get<EventDto>(`/api/events/${event.id}`)).body;
+      return current.photoCount === 2 ? true : undefined;
+    },
+    90_000,
+    "two processed photos",
+  );
+});
+
+afterEach(async () => {
+  await context?.close();
+  context = undefined;
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await dorsal?.stop();
+});
+
+async function openPage(viewport: { width: number; height: number }): Promise<Page> {
+  context = await browser.newContext({ viewport, locale: "es-CO" });
+  const page = await context.newPage();
+  pageErrors = [];
+  page.on("pageerror", (error) => pageErrors.push(error.message));
+  return page;
+}
+
+async function signIn(page: Page) {
+  await page.goto(`${dorsal.url}/admin-login`);
+  await page.getByLabel("Correo electrónico").fill(dorsal.adminEmail);
+  await page.getByLabel("Contraseña").fill(dorsal.adminPassword);
+  await page.getByRole("button", { name: "Ingresar" }).click();
+  await page.getByRole("heading", { name: "Dashboard General" }).waitFor();
+}
+
+const search = async (bib: string) =>
+  (await admin.get<SearchResponse>(`/api/photos/search?eventId=${event.id}&dorsalNumber=${bib}`)).body;
+
+/** Dialogs fade and zoom in; a screenshot taken mid-way shows them half transparent. */
+async function animationsDone(page: Page) {
+  await page.waitForFunction("document.getAnimations().every((animation) => animation.playState !== 'running')");
+}
+
+const card = (page: Page, filename: string) => page.getByTestId("photo-card").filter({ hasText: filename });
+
+/** Images load lazily; wait until every thumbnail in view has decoded so screenshots show them. */
+async function thumbnailsLoaded(page: Page) {
+  await page.waitForFunction(
+    "[...document.querySelectorAll('[data-testid=photo-card] img')].every((img) => img.complete && img.naturalWidth > 0)",
+  );
+}
+
+describe("bib review", () => {
+  it("lets an organizer tag, untag and re-index bibs, and search follows", async () => {
+    const page = await openPage(desktop);
+    await signIn(page);
+
+    // From the events list to the event's review screen.
+    await page.getByRole("navigation", { name: "Administración" }).getByRole("link", { name: "Eventos" }).click();
+    await page.getByRole("link", { name: `Revisar dorsales de ${event.name}` }).click();
+    await page.waitForURL(`${dorsal.url}/events/${event.id}/dorsales`);
+    await page.getByRole("heading", { name: "Revisión de Dorsales" }).waitFor();
+    await page.getByText(event.name).first().waitFor();
+
+    // 'Sin dorsal' comes first and lists only the photo without a bib.
+    const unbibbedTab = page.getByRole("tab", { name: /Sin dorsal/ });
+    expect(await unbibbedTab.getAttribute("aria-selected")).toBe("true");
+    await card(page, blankFile).waitFor();
+    expect(await page.getByTestId("photo-card").count()).toBe(1);
+    expect(await unbibbedTab.textContent()).toContain("1");
+    await thumbnailsLoaded(page);
+    await page.screenshot({ path: "/tmp/bibs-desktop-sin-dorsal.png", fullPage: true });
+
+    // Tag bib 77 by hand: typing letters is ignored, Enter submits.
+    const input = card(page, blankFile).getByRole("textbox", { name: `Agregar dorsal a ${blankFile}` });
+    await input.fill("7x7");
+    expect(await input.inputValue()).toBe("77");
+    await input.press("Enter");
+    await card(page, blankFile).getByRole("button", { name: "Quitar dorsal 77" }).waitFor();
+    await card(page, blankFile).getByText("Revisada").waitFor();
+    expect(await input.inputValue()).toBe("");
+    expect((await search("77")).photos.map((photo) => photo.originalFilename)).toEqual([blankFile]);
+
+    // The other photo, under 'Todas', carries its machine bib with a confidence and a box.
+    await page.getByRole("tab", { name: /Todas/ }).click();
+    const bibCard = card(page, bibFile);
+    await bibCard.getByRole("button", { name: "Quitar dorsal 4821" }).waitFor();
+    expect(await bibCard.textContent()).toMatch(/4821\s*confianza\s*\d+%/);
+    expect(await page.getByTestId("photo-card").count()).toBe(2);
+    await thumbnailsLoaded(page);
+
+    await bibCard.getByRole("button", { name: `Ver foto ${bibFile}` }).click();
+    const preview = page.getByRole("dialog", { name: bibFile });
+    await preview.getByRole("img", { name: `Foto ${bibFile}` }).waitFor();
+    await page.waitForFunction("[...document.querySelectorAll('[role=dialog] img')].every((img) => img.complete)");
+    expect(await preview.getByTestId("bib-box").count()).toBe(1);
+    await animationsDone(page);
+    await page.screenshot({ path: "/tmp/bibs-desktop-dialog.png" });
+    await page.keyboard.press("Escape");
+    await preview.waitFor({ state: "hidden" });
+
+    expect((await search("4821")).totalFound).toBe(1);
+    await bibCard.getByRole("button", { name: "Quitar dorsal 4821" }).click();
+    await bibCard.getByText("Sin dorsal").waitFor();
+    await page.getByText("Dorsal 4821 quitado").waitFor();
+    expect((await search("4821")).totalFound).toBe(0);
+    // 'Sin dorsal' is reloaded out of sight, so its count follows the edit made under 'Todas'.
+    await page.getByRole("tab", { name: /^Sin dorsal\s*1$/ }).waitFor();
+    await page.screenshot({ path: "/tmp/bibs-desktop-todas.png", fullPage: true });
+
+    // Re-indexing keeps both corrections.
+    await page.getByRole("button", { name: "Re-indexar dorsales" }).click();
+    const confirm = page.getByRole("alertdialog", { name: "¿Re-indexar los dorsales?" });
+    await confirm.getByText("Las correcciones manuales se conservan").waitFor();
+    await animationsDone(page);
+    await page.screenshot({ path: "/tmp/bibs-desktop-confirm.png" });
+    await confirm.getByRole("button", { name: "Re-indexar ahora" }).click();
+    await page.getByText("Dorsales re-indexados").waitFor();
+    await page.getByText("Ninguna foto cambió").waitFor();
+    expect((await search("77")).totalFound).toBe(1);
+    expect((await search("4821")).totalFound).toBe(0);
+
+    // Back on 'Sin dorsal', the list is reloaded: the tagged photo left, the untagged one came in.
+    await unbibbedTab.click();
+    await card(page, bibFile).waitFor();
+    await card(page, blankFile).waitFor({ state: "detached" });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("saves the recognition settings and rejects what is out of range", async () => {
+    const page = await openPage(desktop);
+    await signIn(page);
+    await page.goto(`${dorsal.url}/events/${event.id}/dorsales`);
+    const settings = page.getByRole("region", { name: "Reconocimiento" });
+    const confidence = settings.getByRole("textbox", { name: "Confianza mínima" });
+    await confidence.waitFor();
+    expect(await confidence.inputValue()).toBe("95");
+
+    await confidence.fill("120");
+    await settings.getByRole("button", { name: "Guardar" }).click();
+    await settings.getByText("Ingresa un número entre 0 y 100").waitFor();
+
+    await confidence.fill("90");
+    await settings.getByRole("textbox", { name: "Tamaño mínimo del dorsal" }).fill("0,2");
+    await settings.getByRole("button", { name: "Guardar" }).click();
+    await page.getByText("Configuración guardada", { exact: true }).waitFor();
+    const stored = await admin.get<{ ocrConfidenceThreshold: number; dorsalSizeThreshold: number }>(
+      `/api/events/${event.id}/config`,
+    );
+    expect(stored.body).toMatchObject({ ocrConfidenceThreshold: 90, dorsalSizeThreshold: 0.2 });
+    await settings.getByText(/^Versión 1 · /).waitFor();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("works on a phone", async () => {
+    const page = await openPage(phone);
+    await signIn(page);
+    await page.goto(`${dorsal.url}/events/${event.id}/dorsales`);
+    await card(page, bibFile).waitFor();
+    await thumbnailsLoaded(page);
+    // Nothing wider than the screen.
+    expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(phone.width);
+    await page.screenshot({ path: "/tmp/bibs-phone-sin-dorsal.png", fullPage: true });
+
+    await page.getByRole("tab", { name: /Todas/ }).click();
+    await card(page, blankFile).waitFor();
+    await thumbnailsLoaded(page);
+    await page.screenshot({ path: "/tmp/bibs-phone-todas.png", fullPage: true });
+
+    await card(page, blankFile)
+      .getByRole("button", { name: `Ver foto ${blankFile}` })
+      .click();
+    await page.getByRole("dialog", { name: blankFile }).getByRole("button", { name: "Quitar dorsal 77" }).waitFor();
+    await animationsDone(page);
+    await page.screenshot({ path: "/tmp/bibs-phone-dialog.png" });
+    expect(pageErrors).toEqual([]);
+  });
+});
