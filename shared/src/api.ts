@@ -103,12 +103,23 @@ export const bibNumber = z
   .transform((bib) => bib.replace(/^0+(?=\d)/, ""));
 
 /** The recognition settings of an event (spec §3 event_configs) an organizer can change. */
-export const eventRecognitionConfig = z.object({
-  ocrConfidenceThreshold: z.coerce.number().min(0).max(100),
-  maxDorsalsPerPhoto: z.coerce.number().int().min(1).max(50),
-  dorsalSizeThreshold: z.coerce.number().min(0).max(1),
-  enableMultiDorsalSupport: z.boolean(),
-});
+export const eventRecognitionConfig = z
+  .object({
+    ocrConfidenceThreshold: z.coerce.number().min(0).max(100),
+    maxDorsalsPerPhoto: z.coerce.number().int().min(1).max(50),
+    /** Minimum digit height as a fraction of the wearer's face height; 0 turns the rule off. */
+    dorsalSizeThreshold: z.coerce.number().min(0).max(1),
+    enableMultiDorsalSupport: z.boolean(),
+    /** The digits the event's bibs have, e.g. 3 to 4 for bibs 100–2500. */
+    minDigits: z.coerce.number().int().min(1).max(10),
+    maxDigits: z.coerce.number().int().min(1).max(10),
+    /** For zero-padded bibs ("0891"); otherwise a leading zero means a hidden first digit. */
+    allowLeadingZeros: z.boolean(),
+  })
+  .refine((config) => config.minDigits <= config.maxDigits, {
+    message: "El mínimo de dígitos no puede superar el máximo",
+    path: ["minDigits"],
+  });
 export type EventRecognitionConfig = z.infer<typeof eventRecognitionConfig>;
 
 export interface EventConfigDto extends EventRecognitionConfig {

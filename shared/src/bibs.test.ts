@@ -1,32 +1,123 @@
 import { describe, expect, it } from "vitest";
-import { defaultBibRules, extractBibs, type WordCandidate } from "./bibs";
+import {
+  type BibRuleConfig,
+  defaultBibRules,
+  extractBibs,
+  type FaceCandidate,
+  judgeWord,
+  type WordCandidate,
+} from "./bibs";
 
-const box = { left: 0.1, top: 0.1, width: 0.1, height: 0.05 };
-const word = (text: string, confidence = 99): WordCandidate => ({ text, confidence, box });
+/** A runner's face and, a face height below the chin, a bib whose digits are 40% of a face high. */
+const face: FaceCandidate = { box: { left: 0.45, top: 0.2, width: 0.1, height: 0.12 } };
+const onChest = { left: 0.44, top: 0.44, width: 0.12, height: 0.048 };
+const word = (text: string, confidence = 99, box = onChest): WordCandidate => ({ text, confidence, box });
+const rules: BibRuleConfig = { ...defaultBibRules, ocrConfidenceThreshold: 90 };
+const judge = (w: WordCandidate, faces: FaceCandidate[] = [face], r: BibRuleConfig = rules) => judgeWord(w, r, faces);
 
 describe("extractBibs", () => {
-  it("keeps digit-only words above the confidence threshold", () => {
-    const bibs = extractBibs([word("1234"), word("RUN"), word("12a4"), word("5678", 50)], defaultBibRules);
-    expect(bibs.map((b) => b.number)).toEqual(["1234"]);
+  it("keeps a digit-only word on a runner's chest", () => {
+    expect(extractBibs([word("1234"), word("RUN")], rules, [face])).toEqual([
+      { number: "1234", confidence: 99, box: onChest },
+    ]);
   });
 
-  it("strips leading zeros and keeps the most confident read of a number once", () => {
-    const bibs = extractBibs([word("0891", 96), word("891", 97)], defaultBibRules);
-    expect(bibs).toEqual([{ number: "891", confidence: 97, box }]);
+  it("keeps reads when no face was detected: the person rules need a face to judge by", () => {
+    const banner = { left: 0.3, top: 0.05, width: 0.12, height: 0.048 };
+    expect(extractBibs([word("2011", 99, banner)], rules, []).map((b) => b.number)).toEqual(["2011"]);
+    expect(extractBibs([word("2011", 99, banner)], rules).map((b) => b.number)).toEqual(["2011"]);
   });
 
-  it("rejects numbers longer than the configured digits", () => {
-    expect(extractBibs([word("1234567")], defaultBibRules)).toEqual([]);
+  it("keeps the most confident read of a number once", () => {
+    const bibs = extractBibs([word("891", 96), word("891", 97)], rules, [face]);
+    expect(bibs).toEqual([{ number: "891", confidence: 97, box: onChest }]);
   });
 
-  it("caps the bibs per photo, most confident first", () => {
+  it("strips leading zeros when the event's bibs are zero-padded", () => {
+    const padded = { ...rules, allowLeadingZeros: true };
+    expect(extractBibs([word("0891")], padded, [face]).map((b) => b.number)).toEqual(["891"]);
+  });
+
+  it("caps the bibs per photo, most confident first, and keeps one without multi-bib support", () => {
     const words = [word("11", 96), word("22", 99), word("33", 97)];
-    expect(extractBibs(words, { ...defaultBibRules, maxDorsalsPerPhoto: 2 }).map((b) => b.number)).toEqual([
-      "22",
-      "33",
-    ]);
-    expect(extractBibs(words, { ...defaultBibRules, enableMultiDorsalSupport: false }).map((b) => b.number)).toEqual([
+    expect(extractBibs(words, { ...rules, maxDorsalsPerPhoto: 2 }, [face]).map((b) => b.number)).toEqual(["22", "33"]);
+    expect(extractBibs(words, { ...rules, enableMultiDorsalSupport: false }, [face]).map((b) => b.number)).toEqual([
       "22",
     ]);
+  });
+});
+
+describe("bib rules: every rejection", () => {
+  it("accepts the reference bib", () => {
+    expect(judge(word("1234"))).toBeUndefined();
+  });
+
+  it("rejects words that are not only digits", () => {
+    expect(judge(word("12a4"))).toBe("not-digits");
+    expect(judge(word("1:33:04"))).toBe("not-digits");
+    expect(judge(word(""))).toBe("not-digits");
+  });
+
+  it("rejects numbers shorter or longer than the configured digits", () => {
+    expect(judge(word("7"))).toBe("length");
+    expect(judge(word("1234567"))).toBe("length");
+    expect(judge(word("7"), [face], { ...rules, minDigits: 1 })).toBeUndefined();
+  });
+
+  it("rejects a leading zero, the mark of a bib whose first digit was lost, unless bibs are zero-padded", () => {
+    expect(judge(word("0246"))).toBe("leading-zero");
+    expect(judge(word("0246"), [face], { ...rules, allowLeadingZeros: true })).toBeUndefined();
+  });
+
+  it("rejects reads below the confidence threshold", () => {
+    expect(judge(word("1234", 89.9))).toBe("confidence");
+    expect(judge(word("1234", 90))).toBeUndefined();
+  });
+
+  it("rejects reads cut by the photo's border, measured in characters", () => {
+    // Four digits 0.12 wide: a character is 0.03 wide, so a quarter of one is 0.0075.
+    const atRightEdge = { ...onChest, left: 1 - 0.12 - 0.005 };
+    const nearRightEdge = { ...onChest, left: 1 - 0.12 - 0.01 };
+    expect(judge(word("1234", 99, atRightEdge), [])).toBe("edge");
+    expect(judge(word("1234", 99, nearRightEdge), [])).toBeUndefined();
+    expect(judge(word("1234", 99, { ...onChest, left: 0 }), [])).toBe("edge");
+    // Up and down the unit is the character's height, 0.048: a quarter is 0.012.
+    expect(judge(word("1234", 99, { ...onChest, top: 1 - 0.048 - 0.01 }))).toBe("edge");
+    expect(judge(word("1234", 99, { ...onChest, top: 0.005 }), [])).toBe("edge");
+    expect(judge(word("1234", 99, atRightEdge), [], { ...rules, edgeMargin: 0 })).toBeUndefined();
+  });
+
+  it("rejects text that hangs below no detected face: banners, clocks, signs", () => {
+    const aboveHeads = { ...onChest, top: 0.05 };
+    const besideRunner = { ...onChest, left: 0.8 };
+    // Seven face heights below the chin of a face 0.05 high that ends at 0.15.
+    const distantFace = { box: { left: 0.45, top: 0.1, width: 0.04, height: 0.05 } };
+    const farBelow = { ...onChest, top: 0.15 + 7.5 * 0.05, height: 0.02 };
+    expect(judge(word("2008", 99, aboveHeads))).toBe("no-wearer");
+    expect(judge(word("1234", 99, besideRunner))).toBe("no-wearer");
+    expect(judge(word("1234", 99, farBelow), [distantFace])).toBe("no-wearer");
+    expect(judge(word("1234", 99, { ...farBelow, top: 0.15 + 6.5 * 0.05 }), [distantFace])).toBeUndefined();
+    expect(judge(word("2008", 99, aboveHeads), [face], { ...rules, requireWearer: false })).toBeUndefined();
+  });
+
+  it("accepts a bib on the shorts, off-centre, or under a head leaning forward", () => {
+    expect(judge(word("1234", 99, { ...onChest, top: 0.2 + 0.12 + 5 * 0.12 }))).toBeUndefined();
+    expect(judge(word("1234", 99, { ...onChest, left: 0.62 }))).toBeUndefined();
+    expect(judge(word("1234", 99, { ...onChest, top: 0.28 }))).toBeUndefined();
+  });
+
+  it("rejects text on a person that is too small for a bib, relative to the face", () => {
+    // 0.15 × the face's 0.12 = 0.018.
+    const tiny = { ...onChest, height: 0.017, width: 0.04 };
+    expect(judge(word("2011", 99, tiny))).toBe("too-small");
+    expect(judge(word("2011", 99, { ...tiny, height: 0.019 }))).toBeUndefined();
+    expect(judge(word("2011", 99, tiny), [face], { ...rules, dorsalSizeThreshold: 0 })).toBeUndefined();
+  });
+
+  it("judges size against the largest face the bib could belong to", () => {
+    const child = { box: { left: 0.47, top: 0.3, width: 0.04, height: 0.05 } };
+    const small = { ...onChest, height: 0.015, width: 0.04 };
+    expect(judge(word("1234", 99, small), [child])).toBeUndefined();
+    expect(judge(word("1234", 99, small), [child, face])).toBe("too-small");
   });
 });

@@ -1,8 +1,11 @@
+import { type Box, touchesEdge, wearerOf } from "./bib-geometry";
 import { defaultEventConfig } from "./constants";
 
 /**
  * Bib extraction rules shared by every text engine: which of the detected words are bib numbers.
- * Input mirrors Rekognition DetectText WORDs (confidence 0..100, boxes normalised 0..1).
+ * Input mirrors Rekognition DetectText WORDs and DetectFaces faces (confidence 0..100, boxes
+ * normalised 0..1 of the upright photo). Every rule can be switched off through its field, so the
+ * benchmark can measure each one (docs/recognition.md).
  */
 export interface BibRuleConfig {
   /** Minimum engine confidence, 0..100 (event_configs.ocrConfidenceThreshold). */
@@ -11,14 +14,41 @@ export interface BibRuleConfig {
   maxDorsalsPerPhoto: number;
   /** When false, only the most confident bib is kept (event_configs.enableMultiDorsalSupport). */
   enableMultiDorsalSupport: boolean;
+  /**
+   * Minimum digit height as a fraction of the wearer's face height (event_configs.dorsalSizeThreshold);
+   * 0 turns it off. Printed bib digits are a third to a half of a face high at any distance; dates,
+   * prices and sponsor print on the same person are far smaller.
+   */
+  dorsalSizeThreshold: number;
+  /** Digits as read, leading zeros included. */
   minDigits: number;
   maxDigits: number;
+  /**
+   * When false, a read starting with 0 is dropped: on bibs that are not zero-padded it is almost always
+   * the tail of a bib whose first digit was hidden or cut ("0246" from "10246"). Zero-padded events
+   * ("0891") turn it on.
+   */
+  allowLeadingZeros: boolean;
+  /**
+   * A read whose box comes within this many characters of the photo's border is dropped as probably
+   * cut off (a bib half out of frame reads as a shorter, wrong number); 0 turns it off.
+   */
+  edgeMargin: number;
+  /**
+   * When faces were detected, a bib must hang below one of them (see bib-geometry.ts): banners,
+   * clocks and signs are above or beside people. Photos without a detected face skip this rule.
+   */
+  requireWearer: boolean;
 }
 
 export interface WordCandidate {
   text: string;
   confidence: number;
-  box: { left: number; top: number; width: number; height: number };
+  box: Box;
+}
+
+export interface FaceCandidate {
+  box: Box;
 }
 
 export interface BibCandidate {
@@ -31,22 +61,56 @@ export const defaultBibRules: BibRuleConfig = {
   ocrConfidenceThreshold: defaultEventConfig.ocrConfidenceThreshold,
   maxDorsalsPerPhoto: defaultEventConfig.maxDorsalsPerPhoto,
   enableMultiDorsalSupport: defaultEventConfig.enableMultiDorsalSupport,
-  minDigits: 1,
+  dorsalSizeThreshold: defaultEventConfig.dorsalSizeThreshold,
+  minDigits: 2,
   maxDigits: 6,
+  allowLeadingZeros: false,
+  edgeMargin: 0.25,
+  requireWearer: true,
 };
 
-export function extractBibs(words: WordCandidate[], rules: BibRuleConfig): BibCandidate[] {
-  const pattern = new RegExp(`^\\d{${rules.minDigits},${rules.maxDigits}}$`);
+/** Why a digit word was not taken as a bib; `undefined` when it was. */
+export type BibRejection = "not-digits" | "length" | "leading-zero" | "confidence" | "edge" | "no-wearer" | "too-small";
+
+/**
+ * `faces` are the photo's detected faces (DetectFaces or the local detector); pass `[]` when faces
+ * were not detected, which switches the wearer and size rules off for that photo.
+ */
+export function extractBibs(
+  words: readonly WordCandidate[],
+  rules: BibRuleConfig,
+  faces: readonly FaceCandidate[] = [],
+): BibCandidate[] {
   const best = new Map<string, BibCandidate>();
   for (const word of words) {
-    const text = word.text.trim();
-    if (!pattern.test(text) || word.confidence < rules.ocrConfidenceThreshold) continue;
+    if (judgeWord(word, rules, faces)) continue;
     // Leading zeros are print style, not identity: "0891" and "891" are one runner.
-    const number = text.replace(/^0+(?=\d)/, "");
+    const number = word.text.trim().replace(/^0+(?=\d)/, "");
     const seen = best.get(number);
     if (!seen || seen.confidence < word.confidence)
       best.set(number, { number, confidence: word.confidence, box: word.box });
   }
   const ranked = [...best.values()].sort((a, b) => b.confidence - a.confidence);
   return ranked.slice(0, rules.enableMultiDorsalSupport ? rules.maxDorsalsPerPhoto : 1);
+}
+
+/** The first rule a word fails, cheapest first; `undefined` when it is a bib. */
+export function judgeWord(
+  word: WordCandidate,
+  rules: BibRuleConfig,
+  faces: readonly FaceCandidate[],
+): BibRejection | undefined {
+  const text = word.text.trim();
+  if (!/^\d+$/.test(text)) return "not-digits";
+  if (text.length < rules.minDigits || text.length > rules.maxDigits) return "length";
+  if (!rules.allowLeadingZeros && text.startsWith("0")) return "leading-zero";
+  if (word.confidence < rules.ocrConfidenceThreshold) return "confidence";
+  if (touchesEdge(word.box, text.length, rules.edgeMargin)) return "edge";
+  if (faces.length === 0) return undefined;
+  const wearers = faces.filter((face) => wearerOf(face.box, word.box));
+  if (rules.requireWearer && wearers.length === 0) return "no-wearer";
+  // Judged against the largest plausible wearer: the runner nearest the camera owns an ambiguous bib.
+  const faceHeight = Math.max(0, ...wearers.map((face) => face.box.height));
+  if (faceHeight > 0 && word.box.height < rules.dorsalSizeThreshold * faceHeight) return "too-small";
+  return undefined;
 }

@@ -199,20 +199,26 @@ describe("bib review", () => {
     const settings = page.getByRole("region", { name: "Reconocimiento" });
     const confidence = settings.getByRole("textbox", { name: "Confianza mínima" });
     await confidence.waitFor();
-    expect(await confidence.inputValue()).toBe("95");
+    expect(await confidence.inputValue()).toBe("90");
 
     await confidence.fill("120");
     await settings.getByRole("button", { name: "Guardar" }).click();
     await settings.getByText("Ingresa un número entre 0 y 100").waitFor();
 
-    await confidence.fill("90");
+    await confidence.fill("93");
     await settings.getByRole("textbox", { name: "Tamaño mínimo del dorsal" }).fill("0,2");
+    await settings.getByRole("textbox", { name: "Mínimo de dígitos" }).fill("3");
+    await settings.getByRole("textbox", { name: "Máximo de dígitos" }).fill("5");
     await settings.getByRole("button", { name: "Guardar" }).click();
     await page.getByText("Configuración guardada", { exact: true }).waitFor();
-    const stored = await admin.get<{ ocrConfidenceThreshold: number; dorsalSizeThreshold: number }>(
-      `/api/events/${event.id}/config`,
-    );
-    expect(stored.body).toMatchObject({ ocrConfidenceThreshold: 90, dorsalSizeThreshold: 0.2 });
+    const stored = await admin.get(`/api/events/${event.id}/config`);
+    expect(stored.body).toMatchObject({
+      ocrConfidenceThreshold: 93,
+      dorsalSizeThreshold: 0.2,
+      minDigits: 3,
+      maxDigits: 5,
+      allowLeadingZeros: false,
+    });
     await settings.getByText(/^Versión 1 · /).waitFor();
     expect(pageErrors).toEqual([]);
   });

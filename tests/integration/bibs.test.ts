@@ -123,7 +123,7 @@ describe("bib index: manual correction and re-indexing", () => {
 
   it("re-indexes after a configuration change, keeping manual tags and duplicating nothing", async () => {
     const config = await admin.get<EventConfigDto>(`/api/events/${event.id}/config`);
-    expect(config.body).toMatchObject({ ocrConfidenceThreshold: 95, maxDorsalsPerPhoto: 10, configurationVersion: 0 });
+    expect(config.body).toMatchObject({ ocrConfidenceThreshold: 90, maxDorsalsPerPhoto: 10, configurationVersion: 0 });
 
     const strict = await admin.put<EventConfigDto>(`/api/events/${event.id}/config`, {
       ...config.body,

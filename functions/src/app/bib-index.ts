@@ -10,24 +10,33 @@ import {
   type ReindexResponse,
 } from "@dorsal/shared";
 import type { PageCursor, PhotoRecord } from "../data/photos";
-import type { TextDetection } from "../ports/vision";
+import type { FaceDetection, TextDetection } from "../ports/vision";
 import type { Deps } from "./deps";
 import { conflict, invalid, notFound } from "./errors";
 import { toPhotoDto } from "./photo-view";
 
-/** The bib rules an event's configuration asks for. */
+/** The bib rules an event's configuration asks for; the rest keep their measured defaults. */
 export function rulesFor(config: EventConfigDto): BibRuleConfig {
   return {
     ...defaultBibRules,
     ocrConfidenceThreshold: config.ocrConfidenceThreshold,
     maxDorsalsPerPhoto: config.maxDorsalsPerPhoto,
     enableMultiDorsalSupport: config.enableMultiDorsalSupport,
+    dorsalSizeThreshold: config.dorsalSizeThreshold,
+    minDigits: config.minDigits,
+    maxDigits: config.maxDigits,
+    allowLeadingZeros: config.allowLeadingZeros,
   };
 }
 
-export function machineBibsFrom(textDetections: TextDetection[], config: EventConfigDto): DetectedBib[] {
+/** The bibs the rules read in a photo's text; faces let them tell a runner's bib from a banner. */
+export function machineBibsFrom(
+  textDetections: TextDetection[],
+  faces: FaceDetection[],
+  config: EventConfigDto,
+): DetectedBib[] {
   const words = textDetections.filter((detection) => detection.type === "WORD");
-  return extractBibs(words, rulesFor(config)).map((bib) => ({ ...bib, source: "machine" as const }));
+  return extractBibs(words, rulesFor(config), faces).map((bib) => ({ ...bib, source: "machine" as const }));
 }
 
 /** Manual corrections win: removed numbers go, added ones come in even if the machine never saw them. */
@@ -173,7 +182,7 @@ export async function reindexEvent(
   for (const listed of page.photos) {
     if (listed.processingStatus !== "successful") continue;
     const result = await setPhotoBibs(deps, listed.id, (photo) => ({
-      machineBibs: machineBibsFrom(photo.textDetections ?? [], config),
+      machineBibs: machineBibsFrom(photo.textDetections ?? [], photo.faces ?? [], config),
     }));
     if (result.changed) changed++;
   }

@@ -123,10 +123,10 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
       const textStarted = performance.now();
       const original = await deps.objects.getBuffer("originals", photo.originalKey);
       const textDetections = await vision.text.detectText(original);
-      const bibs = machineBibsFrom(textDetections, config);
       const textMs = performance.now() - textStarted;
       const facesStarted = performance.now();
       const faces = await vision.faces.detectFaces(await deps.objects.getBuffer("derived", variants.webKey));
+      const bibs = machineBibsFrom(textDetections, faces, config);
       return {
         bibs,
         textDetections,

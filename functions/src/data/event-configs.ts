@@ -8,6 +8,9 @@ const defaults = (eventId: number): EventConfigDto => ({
   maxDorsalsPerPhoto: defaultEventConfig.maxDorsalsPerPhoto,
   dorsalSizeThreshold: defaultEventConfig.dorsalSizeThreshold,
   enableMultiDorsalSupport: defaultEventConfig.enableMultiDorsalSupport,
+  minDigits: defaultEventConfig.minDigits,
+  maxDigits: defaultEventConfig.maxDigits,
+  allowLeadingZeros: defaultEventConfig.allowLeadingZeros,
   configurationVersion: 0,
   updatedAt: null,
 });
@@ -24,6 +27,9 @@ export function createEventConfigRepository(table: Table) {
         maxDorsalsPerPhoto: merged.maxDorsalsPerPhoto,
         dorsalSizeThreshold: merged.dorsalSizeThreshold,
         enableMultiDorsalSupport: merged.enableMultiDorsalSupport,
+        minDigits: merged.minDigits,
+        maxDigits: merged.maxDigits,
+        allowLeadingZeros: merged.allowLeadingZeros,
         configurationVersion: merged.configurationVersion,
         updatedAt: merged.updatedAt,
       };

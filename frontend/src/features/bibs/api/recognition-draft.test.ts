@@ -8,6 +8,9 @@ const config: EventConfigDto = {
   maxDorsalsPerPhoto: 10,
   dorsalSizeThreshold: 0.15,
   enableMultiDorsalSupport: true,
+  minDigits: 2,
+  maxDigits: 6,
+  allowLeadingZeros: false,
   configurationVersion: 0,
   updatedAt: null,
 };
@@ -22,7 +25,13 @@ describe("recognition settings form", () => {
         maxDorsalsPerPhoto: 10,
         dorsalSizeThreshold: 0.15,
         enableMultiDorsalSupport: true,
+        minDigits: 2,
+        maxDigits: 6,
+        allowLeadingZeros: false,
       },
+    });
+    expect(parseDraft({ ...draft, minDigits: "7" })).toEqual({
+      errors: { minDigits: "Ingresa un número entero entre 1 y el máximo de dígitos" },
     });
     expect(parseDraft({ ...draft, ocrConfidenceThreshold: "97.5" })).toMatchObject({
       config: { ocrConfidenceThreshold: 97.5 },
@@ -36,6 +45,9 @@ describe("recognition settings form", () => {
         maxDorsalsPerPhoto: "",
         dorsalSizeThreshold: "0x1",
         enableMultiDorsalSupport: false,
+        minDigits: "2",
+        maxDigits: "6",
+        allowLeadingZeros: false,
       }),
     ).toEqual({
       errors: {

@@ -2,8 +2,13 @@ import { type EventConfigDto, type EventRecognitionConfig, eventRecognitionConfi
 
 /** The recognition settings form: its text fields and how they become the API's numbers. */
 
-export type NumberField = "ocrConfidenceThreshold" | "maxDorsalsPerPhoto" | "dorsalSizeThreshold";
-export type Draft = Record<NumberField, string> & { enableMultiDorsalSupport: boolean };
+export type NumberField =
+  | "ocrConfidenceThreshold"
+  | "maxDorsalsPerPhoto"
+  | "dorsalSizeThreshold"
+  | "minDigits"
+  | "maxDigits";
+export type Draft = Record<NumberField, string> & { enableMultiDorsalSupport: boolean; allowLeadingZeros: boolean };
 export type FieldErrors = Partial<Record<NumberField, string>>;
 
 /** The schema's texts are generic English; these say what each field accepts. */
@@ -11,6 +16,8 @@ export const fieldMessages: Record<NumberField, string> = {
   ocrConfidenceThreshold: "Ingresa un número entre 0 y 100",
   maxDorsalsPerPhoto: "Ingresa un número entero entre 1 y 50",
   dorsalSizeThreshold: "Ingresa un número entre 0 y 1",
+  minDigits: "Ingresa un número entero entre 1 y el máximo de dígitos",
+  maxDigits: "Ingresa un número entero entre 1 y 10",
 };
 
 /** Decimals are written with a comma in Colombia; both are accepted back. */
@@ -22,6 +29,9 @@ export function toDraft(config: EventConfigDto): Draft {
     maxDorsalsPerPhoto: String(config.maxDorsalsPerPhoto),
     dorsalSizeThreshold: decimalText(config.dorsalSizeThreshold),
     enableMultiDorsalSupport: config.enableMultiDorsalSupport,
+    minDigits: String(config.minDigits),
+    maxDigits: String(config.maxDigits),
+    allowLeadingZeros: config.allowLeadingZeros,
   };
 }
 
@@ -38,6 +48,9 @@ export function parseDraft(draft: Draft): { config: EventRecognitionConfig } | {
     maxDorsalsPerPhoto: numberOf(draft.maxDorsalsPerPhoto),
     dorsalSizeThreshold: numberOf(draft.dorsalSizeThreshold),
     enableMultiDorsalSupport: draft.enableMultiDorsalSupport,
+    minDigits: numberOf(draft.minDigits),
+    maxDigits: numberOf(draft.maxDigits),
+    allowLeadingZeros: draft.allowLeadingZeros,
   });
   if (parsed.success) return { config: parsed.data };
   const errors: FieldErrors = {};

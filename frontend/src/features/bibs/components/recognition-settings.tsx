@@ -253,6 +253,51 @@ function RecognitionForm({ eventId, config, totalPhotos, reindex }: RecognitionF
             <Field.ErrorText>{errors.dorsalSizeThreshold}</Field.ErrorText>
           </Field.Root>
 
+          <Field.Root invalid={Boolean(errors.minDigits || errors.maxDigits)} disabled={running}>
+            <Field.Label>Dígitos del dorsal</Field.Label>
+            <HStack gap="2">
+              <Input
+                aria-label="Mínimo de dígitos"
+                value={draft.minDigits}
+                onChange={change("minDigits")}
+                inputMode="numeric"
+                autoComplete="off"
+                bg="white"
+              />
+              <Text color="fg.muted">a</Text>
+              <Input
+                aria-label="Máximo de dígitos"
+                value={draft.maxDigits}
+                onChange={change("maxDigits")}
+                inputMode="numeric"
+                autoComplete="off"
+                bg="white"
+              />
+            </HStack>
+            <Field.HelperText>
+              Los dígitos que tienen los dorsales de este evento; una lectura más corta suele ser un dorsal tapado.
+            </Field.HelperText>
+            <Field.ErrorText>{errors.minDigits ?? errors.maxDigits}</Field.ErrorText>
+          </Field.Root>
+
+          <Field.Root disabled={running}>
+            <Switch.Root
+              checked={draft.allowLeadingZeros}
+              onCheckedChange={(details) => setDraft((current) => ({ ...current, allowLeadingZeros: details.checked }))}
+              colorPalette="blue"
+              disabled={running}
+            >
+              <Switch.HiddenInput />
+              <Switch.Control>
+                <Switch.Thumb />
+              </Switch.Control>
+              <Switch.Label>Dorsales con ceros a la izquierda</Switch.Label>
+            </Switch.Root>
+            <Field.HelperText>
+              Actívalo si los dorsales se imprimen como «0891»; si no, una lectura que empieza por 0 se descarta.
+            </Field.HelperText>
+          </Field.Root>
+
           <HStack justify="space-between" gap="3" wrap="wrap">
             <Text textStyle="xs" color="fg.muted">
               {config.updatedAt
