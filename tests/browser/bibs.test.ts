@@ -1,9 +1,10 @@
 import type { EventDto, PresignResponse, SearchResponse } from "@dorsal/shared";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, waitFor } from "../support/api";
 import { makeBibPhoto } from "../support/bib-photo";
+import { createBrowserHarness, viewports } from "../support/browser";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
 /**
@@ -12,32 +13,18 @@ import { type RunningDorsal, startDorsal } from "../support/server";
  */
 
 let dorsal: RunningDorsal;
-let browser: Browser;
-let context: BrowserContext | undefined;
-let pageErrors: string[] = [];
+const browser = createBrowserHarness();
+const pageErrors = browser.pageErrors;
 let admin: ReturnType<typeof apiClient>;
 let event: EventDto;
 
-const desktop = { width: 1280, height: 800 };
-const phone = { width: 390, height: 844 };
+const { desktop, phone } = viewports;
 const bibFile = "corredor-4821.jpg";
 const blankFile = "sin-dorsal.jpg";
 
 beforeAll(async () => {
   dorsal = await startDorsal();
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  await browser.launch();
 
   const login = await apiClient(dorsal.url).post<{ token: string }>("/api/auth/login", {
     email: dorsal.adminEmail,
@@ -73,22 +60,15 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
-  await context?.close();
-  context = undefined;
+  await browser.closePage();
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await browser.close();
   await dorsal?.stop();
 });
 
-async function openPage(viewport: { width: number; height: number }): Promise<Page> {
-  context = await browser.newContext({ viewport, locale: "es-CO" });
-  const page = await context.newPage();
-  pageErrors = [];
-  page.on("pageerror", (error) => pageErrors.push(error.message));
-  return page;
-}
+const openPage = (viewport: { width: number; height: number }) => browser.openPage(viewport);
 
 async function signIn(page: Page) {
   await page.goto(`${dorsal.url}/admin-login`);

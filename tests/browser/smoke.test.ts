@@ -1,5 +1,6 @@
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createBrowserHarness, viewports } from "../support/browser";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
 /**
@@ -8,48 +9,27 @@ import { type RunningDorsal, startDorsal } from "../support/server";
  */
 
 let dorsal: RunningDorsal;
-let browser: Browser;
-let context: BrowserContext | undefined;
-let pageErrors: string[] = [];
+const browser = createBrowserHarness();
+const pageErrors = browser.pageErrors;
 
-const desktop = { width: 1280, height: 800 };
-const phone = { width: 390, height: 844 };
+const { desktop, phone } = viewports;
 const statLabels = ["Eventos Activos", "Fotos Procesadas", "Dorsales Detectados", "Ventas del Mes"];
 
 beforeAll(async () => {
   dorsal = await startDorsal();
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  await browser.launch();
 });
 
 afterEach(async () => {
-  await context?.close();
-  context = undefined;
+  await browser.closePage();
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await browser.close();
   await dorsal?.stop();
 });
 
-async function openPage(viewport: { width: number; height: number }): Promise<Page> {
-  context = await browser.newContext({ viewport, locale: "es-CO" });
-  const page = await context.newPage();
-  pageErrors = [];
-  page.on("pageerror", (error) => pageErrors.push(error.message));
-  return page;
-}
+const openPage = (viewport: { width: number; height: number }) => browser.openPage(viewport);
 
 /** A string expression because the test runner's types have no DOM; it runs inside the page. */
 function storedSession(page: Page): Promise<string | null> {
