@@ -1,7 +1,8 @@
-import { Badge, Box, Card, chakra, HStack, Image, Stack, Text } from "@chakra-ui/react";
+import { Badge, Box, Card, chakra, HStack, Stack, Text } from "@chakra-ui/react";
 import { bibNumber, type PhotoDto } from "@dorsal/shared";
-import { memo, useState } from "react";
+import { memo } from "react";
 import { CheckIcon } from "../../../components/ui/icons";
+import { ThumbnailImage } from "../../../components/ui/thumbnail";
 import { toaster } from "../../../components/ui/toaster";
 import { useAddBib, useRemoveBib } from "../api/update-bibs";
 import { AddBibForm } from "./add-bib-form";
@@ -19,7 +20,6 @@ function messageOf(error: unknown): string {
 }
 
 export function Thumbnail({ photo, onOpen }: { photo: PhotoDto; onOpen: () => void }) {
-  const [failed, setFailed] = useState(false);
   return (
     <chakra.button
       type="button"
@@ -38,22 +38,7 @@ export function Thumbnail({ photo, onOpen }: { photo: PhotoDto; onOpen: () => vo
       focusRingColor="blue.500"
       focusRingOffset="-2px"
     >
-      {photo.thumbnailUrl && !failed ? (
-        <Image
-          src={photo.thumbnailUrl}
-          alt=""
-          width="full"
-          height="full"
-          objectFit="cover"
-          loading="lazy"
-          decoding="async"
-          onError={() => setFailed(true)}
-        />
-      ) : (
-        <Text textStyle="xs" color="fg.muted" p="2" textAlign="center">
-          {photo.thumbnailUrl ? "Error al cargar" : "Vista previa no disponible"}
-        </Text>
-      )}
+      <ThumbnailImage url={photo.thumbnailUrl} />
     </chakra.button>
   );
 }

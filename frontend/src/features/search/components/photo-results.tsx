@@ -19,11 +19,11 @@ import { limits, type PhotoDto } from "@dorsal/shared";
 import { useState } from "react";
 import { Link as RouterLink } from "react-router";
 import { SearchIcon } from "../../../components/ui/icons";
+import { ThumbnailImage } from "../../../components/ui/thumbnail";
 import { formatCount } from "../../../lib/format";
 import { type PhotoSearch, useSearchPhotos } from "../api/search-photos";
 
 function Thumbnail({ photo, onOpen }: { photo: PhotoDto; onOpen: () => void }) {
-  const [failed, setFailed] = useState(false);
   const label = `Ver foto ${photo.originalFilename}`;
   return (
     <chakra.button
@@ -41,21 +41,7 @@ function Thumbnail({ photo, onOpen }: { photo: PhotoDto; onOpen: () => void }) {
       _hover={{ opacity: 0.9 }}
       focusRingColor="blue.500"
     >
-      {photo.thumbnailUrl && !failed ? (
-        <Image
-          src={photo.thumbnailUrl}
-          alt=""
-          width="full"
-          height="full"
-          objectFit="cover"
-          loading="lazy"
-          onError={() => setFailed(true)}
-        />
-      ) : (
-        <Text textStyle="xs" color="fg.muted">
-          {photo.thumbnailUrl ? "Error al cargar" : "Vista previa no disponible"}
-        </Text>
-      )}
+      <ThumbnailImage url={photo.thumbnailUrl} />
     </chakra.button>
   );
 }
