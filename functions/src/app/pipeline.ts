@@ -12,6 +12,11 @@ import { parseOriginalKey, storagePaths } from "./storage-paths";
 /** Decompression-bomb guard: a real camera tops out near 100 MP; anything larger is refused. */
 const maxInputPixels = 120_000_000;
 const webLongSide = 2048;
+/**
+ * The engine is asked for text down to this many points below the event's threshold, and the rest
+ * is stored, so an organizer can lower the threshold later and re-index without re-reading photos.
+ */
+const reindexConfidenceMargin = 20;
 const thumbnailLongSide = 400;
 
 interface PreparedPhoto {
@@ -122,7 +127,9 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
       const [vision, config] = await Promise.all([deps.vision(), deps.eventConfigs.get(photo.eventId)]);
       const textStarted = performance.now();
       const original = await deps.objects.getBuffer("originals", photo.originalKey);
-      const textDetections = await vision.text.detectText(original);
+      const textDetections = await vision.text.detectText(original, {
+        minConfidence: Math.max(0, config.ocrConfidenceThreshold - reindexConfidenceMargin),
+      });
       const textMs = performance.now() - textStarted;
       const facesStarted = performance.now();
       const faces = await vision.faces.detectFaces(await deps.objects.getBuffer("derived", variants.webKey));

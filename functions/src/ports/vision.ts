@@ -30,9 +30,15 @@ export interface VisionEngineInfo {
   version: string;
 }
 
+/** Mirrors DetectText's WordFilter: what the engine need not return at all. */
+export interface TextFilters {
+  /** 0..100 */
+  minConfidence?: number;
+}
+
 export interface TextDetector {
   readonly info: VisionEngineInfo;
-  detectText(image: Buffer): Promise<TextDetection[]>;
+  detectText(image: Buffer, filters?: TextFilters): Promise<TextDetection[]>;
 }
 
 export interface FaceDetector {

@@ -88,10 +88,15 @@ const DETECT_FACES: DetectFacesResponse = {
 
 /** A stand-in for the SDK client: answers each command with the documented example, keeps the inputs. */
 function fakeClient() {
-  const sent: { command: string; bytes: Uint8Array | undefined }[] = [];
+  const sent: { command: string; bytes: Uint8Array | undefined; filters?: unknown }[] = [];
   const client = {
     async send(command: DetectTextCommand | DetectFacesCommand) {
-      sent.push({ command: command.constructor.name, bytes: command.input.Image?.Bytes });
+      const filters = "Filters" in command.input ? command.input.Filters : undefined;
+      sent.push({
+        command: command.constructor.name,
+        bytes: command.input.Image?.Bytes,
+        ...(filters ? { filters } : {}),
+      });
       if (command instanceof DetectTextCommand) return DETECT_TEXT;
       if (command instanceof DetectFacesCommand) return DETECT_FACES;
       throw new Error("unexpected command");
@@ -117,6 +122,15 @@ async function noisyJpeg(width: number, height: number, quality = 95): Promise<B
 }
 
 describe("createRekognitionVision", () => {
+  it("passes the word filter through as DetectText's WordFilter", async () => {
+    const { client, sent } = fakeClient();
+    const image = await noisyJpeg(120, 80);
+    await createRekognitionVision(client).text.detectText(image, { minConfidence: 70 });
+    expect(sent).toEqual([
+      { command: "DetectTextCommand", bytes: image, filters: { WordFilter: { MinConfidence: 70 } } },
+    ]);
+  });
+
   it("maps DetectText lines and words with their ids, parents, confidences and boxes", async () => {
     const { client, sent } = fakeClient();
     const image = await noisyJpeg(120, 80);

@@ -42,8 +42,15 @@ export function createRekognitionVision(
   return {
     text: {
       info: INFO,
-      async detectText(image) {
-        const out = await client.send(new DetectTextCommand({ Image: { Bytes: await bytesFor(image) } }));
+      async detectText(image, filters) {
+        const out = await client.send(
+          new DetectTextCommand({
+            Image: { Bytes: await bytesFor(image) },
+            ...(filters?.minConfidence !== undefined
+              ? { Filters: { WordFilter: { MinConfidence: filters.minConfidence } } }
+              : {}),
+          }),
+        );
         return (out.TextDetections ?? []).flatMap((d): TextDetection[] => {
           const box = d.Geometry?.BoundingBox;
           if (!box || d.DetectedText === undefined || d.Id === undefined) return [];

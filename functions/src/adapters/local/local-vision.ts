@@ -9,7 +9,15 @@ export async function createLocalVision(options: { workers?: number | undefined 
     createLocalFaceDetector(),
   ]);
   return {
-    text,
+    text: {
+      info: text.info,
+      // The local engine always reads everything; the filter is applied to its answer, as Rekognition would.
+      async detectText(image, filters) {
+        const detections = await text.detectText(image);
+        const floor = filters?.minConfidence;
+        return floor === undefined ? detections : detections.filter((d) => d.confidence >= floor);
+      },
+    },
     faces,
     close: async () => {
       await Promise.all([text.close(), faces.close()]);
