@@ -26,8 +26,17 @@ const { values } = parseArgs({
     rules: { type: "string" },
     ablate: { type: "boolean", default: false },
     workers: { type: "string" },
+    help: { type: "boolean", default: false },
   },
 });
+
+if (values.help) {
+  console.log(
+    "npm run bench:bibs -- [--data DIR]... [--cache DIR] [--rules JSON] [--ablate] [--workers N]\n" +
+      "Without --data: ../shared/data/rbnr-dev and ../shared/data/hvv when present.",
+  );
+  process.exit(0);
+}
 
 const rules: BibRuleConfig = { ...defaultBibRules, ...(values.rules ? JSON.parse(values.rules) : {}) };
 let dirs = values.data ?? [];

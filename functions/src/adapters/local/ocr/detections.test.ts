@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Quad } from "./db-postprocess";
-import { type RecognisedRegion, toTextDetections } from "./detections";
+import { type RecognisedRegion, subQuad, toTextDetections } from "./detections";
 
 function region(
   text: string,
@@ -61,5 +61,24 @@ describe("toTextDetections", () => {
     expect(line?.box.left).toBe(0);
     expect(line?.box.top).toBeCloseTo(0.9, 9);
     expect((line?.box.top ?? 0) + (line?.box.height ?? 0)).toBe(1);
+  });
+});
+
+describe("subQuad", () => {
+  const quad: Quad = [
+    { x: 10, y: 20 },
+    { x: 50, y: 20 },
+    { x: 50, y: 30 },
+    { x: 10, y: 30 },
+  ];
+
+  it("cuts the quad between fractions of its reading direction", () => {
+    expect(subQuad(quad, 0.25, 0.5).map((p) => p.x)).toEqual([20, 30, 30, 20]);
+  });
+
+  it("extends it beyond 0..1, as the engine's sideways re-read of numbers does", () => {
+    const wider = subQuad(quad, -0.125, 1.125);
+    expect(wider.map((p) => p.x)).toEqual([5, 55, 55, 5]);
+    expect(wider.map((p) => p.y)).toEqual([20, 20, 30, 30]);
   });
 });

@@ -86,7 +86,7 @@ function quadHeight(quad: Quad): number {
   return Math.hypot(quad[3].x - quad[0].x, quad[3].y - quad[0].y);
 }
 
-/** The part of the quad between fractions `from` and `to` of its reading direction. */
+/** The part of the quad between fractions `from` and `to` of its reading direction; beyond 0..1 it is extended. */
 export function subQuad(quad: Quad, from: number, to: number): Quad {
   const [tl, tr, br, bl] = quad;
   return [lerp(tl, tr, from), lerp(tl, tr, to), lerp(bl, br, to), lerp(bl, br, from)];

@@ -2,9 +2,9 @@ import { readFileSync } from "node:fs";
 import { InferenceSession, Tensor } from "onnxruntime-node";
 import sharp from "sharp";
 import type { TextDetection } from "../../../ports/vision";
-import { ctcGreedyDecode, parseDictionary } from "./ctc";
+import { ctcGreedyDecode, type DecodedText, parseDictionary } from "./ctc";
 import { boxesFromProbabilityMap, mapQuad, type Point, type Quad } from "./db-postprocess";
-import { type RecognisedRegion, toTextDetections } from "./detections";
+import { type RecognisedRegion, subQuad, toTextDetections } from "./detections";
 import type { OcrModelFiles } from "./models";
 
 /**
@@ -24,6 +24,15 @@ const MIN_TEXT_SCORE = 0.5;
 const VERTICAL_RATIO = 1.5;
 /** Supersampling per axis when shrinking a crop: enough to avoid aliasing on big text, cheap. */
 const MAX_SUPERSAMPLE = 4;
+/**
+ * A number's region is read again widened by this many of its character widths on each side: the
+ * detector's box often stops short of a digit at a bib's edge or half behind an arm ("1527" of "61527").
+ */
+const REREAD_PAD_CHARS = 0.5;
+/** The wider read replaces the first only when every digit it adds is at least this probable. */
+const REREAD_MIN_CHAR_PROB = 0.8;
+/** Numbers longer than this are not bibs, so they are not read again. */
+const REREAD_MAX_DIGITS = 6;
 
 // PaddleOCR feeds OpenCV's BGR images normalised with ImageNet statistics listed in that order.
 const DET_MEAN = [0.485, 0.456, 0.406] as const;
@@ -92,10 +101,54 @@ export async function loadPaddleOcr(files: OcrModelFiles): Promise<PaddleOcr> {
 
   async function recognise(image: RgbImage, quad: Quad): Promise<RecognisedRegion | undefined> {
     const crop = readingQuad(quad);
-    const width = Math.floor(REC_HEIGHT * Math.max(REC_MIN_WIDTH / REC_HEIGHT, crop.ratio));
+    const decoded = await read(image, crop.quad);
+    if (mean(decoded.confidences) < MIN_TEXT_SCORE) return undefined;
+    const wider = await reread(image, crop.quad, decoded);
+    const reading = wider?.quad ?? crop.quad;
+    // Back from reading order to the photo's corners (vertical text was turned counter-clockwise).
+    const corners: Quad = crop.vertical ? [reading[3], reading[0], reading[1], reading[2]] : reading;
+    return {
+      chars: (wider ?? decoded).chars,
+      confidences: (wider ?? decoded).confidences,
+      quad: mapQuad(corners, (p) => ({ x: p.x / image.width, y: p.y / image.height })),
+    };
+  }
+
+  /**
+   * A region read as a short number is read again widened sideways; the wider read wins when it is
+   * the same digits with digits added at either end, each confidently read. Returns it with the
+   * region grown over the added digits, or undefined.
+   */
+  async function reread(
+    image: RgbImage,
+    reading: Quad,
+    decoded: DecodedText,
+  ): Promise<(DecodedText & { quad: Quad }) | undefined> {
+    const text = decoded.chars.join("");
+    if (REREAD_PAD_CHARS <= 0 || !/^\d+$/.test(text) || text.length >= REREAD_MAX_DIGITS) return undefined;
+    const pad = REREAD_PAD_CHARS / text.length;
+    const again = await read(image, subQuad(reading, -pad, 1 + pad));
+    const wider = again.chars.join("");
+    const at = wider.indexOf(text);
+    if (at < 0 || !/^\d+$/.test(wider) || wider.length <= text.length || wider.length > REREAD_MAX_DIGITS) {
+      return undefined;
+    }
+    const added = [...again.confidences.slice(0, at), ...again.confidences.slice(at + text.length)];
+    if (added.some((p) => p < REREAD_MIN_CHAR_PROB)) return undefined;
+    // Added digits are about as wide as the others: grow the region by their count, on their side.
+    const before = Math.min(pad, at / text.length);
+    const after = Math.min(pad, (wider.length - at - text.length) / text.length);
+    return { ...again, quad: subQuad(reading, -before, 1 + after) };
+  }
+
+  /** Recognises the text in a quad given in reading order. */
+  async function read(image: RgbImage, quad: Quad): Promise<DecodedText> {
+    const { width: quadWidth, height: quadHeight } = sideLengths(quad);
+    const ratio = quadWidth / Math.max(1e-6, quadHeight);
+    const width = Math.floor(REC_HEIGHT * Math.max(REC_MIN_WIDTH / REC_HEIGHT, ratio));
     // Zero after normalisation is mid-grey: PaddleOCR's padding.
     const input = new Float32Array(3 * REC_HEIGHT * width);
-    sampleCrop(image, crop.quad, input, width, Math.min(width, Math.ceil(REC_HEIGHT * crop.ratio)));
+    sampleCrop(image, quad, input, width, Math.min(width, Math.ceil(REC_HEIGHT * ratio)));
     const output = await recogniser.run({
       [recogniser.inputNames[0] as string]: new Tensor("float32", input, [1, 3, REC_HEIGHT, width]),
     });
@@ -104,10 +157,7 @@ export async function loadPaddleOcr(files: OcrModelFiles): Promise<PaddleOcr> {
     if (classes !== alphabet.length + 1) {
       throw new Error(`recognition model has ${classes} classes but the dictionary ${alphabet.length} + blank`);
     }
-    const decoded = ctcGreedyDecode(probabilities.data as Float32Array, steps, classes, alphabet);
-    const score = decoded.confidences.reduce((sum, p) => sum + p, 0) / Math.max(1, decoded.confidences.length);
-    if (score < MIN_TEXT_SCORE) return undefined;
-    return { ...decoded, quad: mapQuad(quad, (p) => ({ x: p.x / image.width, y: p.y / image.height })) };
+    return ctcGreedyDecode(probabilities.data as Float32Array, steps, classes, alphabet);
   }
 
   return {
@@ -144,8 +194,8 @@ function sideLengths(quad: Quad): { width: number; height: number } {
 interface Crop {
   /** The region's corners, starting where reading starts. */
   quad: Quad;
-  /** Width over height in reading direction. */
-  ratio: number;
+  /** Whether the text runs top to bottom (the quad's corners were turned). */
+  vertical: boolean;
 }
 
 function readingQuad(quad: Quad): Crop {
@@ -153,9 +203,13 @@ function readingQuad(quad: Quad): Crop {
   if (height / width >= VERTICAL_RATIO) {
     const [tl, tr, br, bl] = quad;
     // Vertical text read top to bottom: PaddleOCR turns the crop 90° counter-clockwise.
-    return { quad: [tr, br, bl, tl], ratio: height / width };
+    return { quad: [tr, br, bl, tl], vertical: true };
   }
-  return { quad, ratio: width / height };
+  return { quad, vertical: false };
+}
+
+function mean(values: readonly number[]): number {
+  return values.length === 0 ? 0 : values.reduce((sum, v) => sum + v, 0) / values.length;
 }
 
 /**
