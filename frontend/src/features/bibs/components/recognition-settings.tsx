@@ -205,20 +205,12 @@ function RecognitionForm({ eventId, config, totalPhotos, reindex }: RecognitionF
           </Field.Root>
 
           <Field.Root disabled={running}>
-            <Switch.Root
+            <SettingSwitch
+              label="Varios dorsales por foto"
               checked={draft.enableMultiDorsalSupport}
-              onCheckedChange={(details) =>
-                setDraft((current) => ({ ...current, enableMultiDorsalSupport: details.checked }))
-              }
-              colorPalette="blue"
               disabled={running}
-            >
-              <Switch.HiddenInput />
-              <Switch.Control>
-                <Switch.Thumb />
-              </Switch.Control>
-              <Switch.Label>Varios dorsales por foto</Switch.Label>
-            </Switch.Root>
+              onChange={(checked) => setDraft((current) => ({ ...current, enableMultiDorsalSupport: checked }))}
+            />
             <Field.HelperText>Apagado, cada foto conserva solo el dorsal con mayor confianza.</Field.HelperText>
           </Field.Root>
 
@@ -281,18 +273,12 @@ function RecognitionForm({ eventId, config, totalPhotos, reindex }: RecognitionF
           </Field.Root>
 
           <Field.Root disabled={running}>
-            <Switch.Root
+            <SettingSwitch
+              label="Dorsales con ceros a la izquierda"
               checked={draft.allowLeadingZeros}
-              onCheckedChange={(details) => setDraft((current) => ({ ...current, allowLeadingZeros: details.checked }))}
-              colorPalette="blue"
               disabled={running}
-            >
-              <Switch.HiddenInput />
-              <Switch.Control>
-                <Switch.Thumb />
-              </Switch.Control>
-              <Switch.Label>Dorsales con ceros a la izquierda</Switch.Label>
-            </Switch.Root>
+              onChange={(checked) => setDraft((current) => ({ ...current, allowLeadingZeros: checked }))}
+            />
             <Field.HelperText>
               Actívalo si los dorsales se imprimen como «0891»; si no, una lectura que empieza por 0 se descarta.
             </Field.HelperText>
@@ -386,5 +372,27 @@ export function RecognitionSettings({ eventId, totalPhotos }: { eventId: number;
         )}
       </Card.Body>
     </Card.Root>
+  );
+}
+
+function SettingSwitch(props: {
+  label: string;
+  checked: boolean;
+  disabled: boolean;
+  onChange(checked: boolean): void;
+}) {
+  return (
+    <Switch.Root
+      checked={props.checked}
+      onCheckedChange={(details) => props.onChange(details.checked)}
+      colorPalette="blue"
+      disabled={props.disabled}
+    >
+      <Switch.HiddenInput />
+      <Switch.Control>
+        <Switch.Thumb />
+      </Switch.Control>
+      <Switch.Label>{props.label}</Switch.Label>
+    </Switch.Root>
   );
 }

@@ -1,6 +1,7 @@
-import { Alert, Box, Button, Card, Heading, SimpleGrid, Text } from "@chakra-ui/react";
+import { Alert, Box, Button, Card, Heading, SimpleGrid } from "@chakra-ui/react";
 import { useEffect } from "react";
 import { Link as RouterLink } from "react-router";
+import { LinkCards } from "../../../components/ui/link-cards";
 import { PageHeader } from "../../../components/ui/page-header";
 import { formatCop, formatCount } from "../../../lib/format";
 import { useDashboardStats } from "../api/get-dashboard-stats";
@@ -74,25 +75,7 @@ export function DashboardPage() {
         </SimpleGrid>
       )}
 
-      <SimpleGrid columns={{ base: 1, md: 3 }} gap="4">
-        {shortcuts.map((shortcut) => (
-          <Card.Root key={shortcut.to} size="sm">
-            <Card.Body gap="1">
-              <Heading as="h2" size="md">
-                {shortcut.title}
-              </Heading>
-              <Text color="fg.muted" textStyle="sm">
-                {shortcut.text}
-              </Text>
-            </Card.Body>
-            <Card.Footer>
-              <Button asChild size="sm" colorPalette="blue">
-                <RouterLink to={shortcut.to}>{shortcut.action}</RouterLink>
-              </Button>
-            </Card.Footer>
-          </Card.Root>
-        ))}
-      </SimpleGrid>
+      <LinkCards cards={shortcuts} emphasis="solid" />
     </Box>
   );
 }

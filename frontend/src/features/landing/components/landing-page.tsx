@@ -1,5 +1,6 @@
-import { Box, Button, Card, Container, Heading, Link, SimpleGrid, Stack, Text } from "@chakra-ui/react";
+import { Box, Button, Container, Heading, Link, Stack, Text } from "@chakra-ui/react";
 import { Link as RouterLink } from "react-router";
+import { LinkCards } from "../../../components/ui/link-cards";
 
 const paths = [
   {
@@ -54,25 +55,7 @@ export function LandingPage() {
         </Container>
       </Box>
       <Container maxW="6xl" py={{ base: "10", md: "16" }}>
-        <SimpleGrid columns={{ base: 1, md: 3 }} gap="4">
-          {paths.map((path) => (
-            <Card.Root key={path.to}>
-              <Card.Body gap="2">
-                <Heading as="h2" size="md">
-                  {path.title}
-                </Heading>
-                <Text color="fg.muted" textStyle="sm">
-                  {path.text}
-                </Text>
-              </Card.Body>
-              <Card.Footer>
-                <Button asChild variant="outline" size="sm">
-                  <RouterLink to={path.to}>{path.action}</RouterLink>
-                </Button>
-              </Card.Footer>
-            </Card.Root>
-          ))}
-        </SimpleGrid>
+        <LinkCards cards={paths} emphasis="outline" />
         <Text mt="10" textAlign="center" textStyle="sm" color="fg.muted">
           ¿Organizas eventos?{" "}
           <Link asChild colorPalette="blue" variant="underline">
