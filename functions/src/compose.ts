@@ -150,7 +150,10 @@ async function composeLocal(config: LocalConfig): Promise<Container> {
     tasks: container.pipelineTasks,
     concurrency: config.PIPELINE_CONCURRENCY,
     logger,
+    stateDir: path.join(config.DATA_DIR, "pipeline-queue"),
   });
+  // What a killed process had accepted but not finished runs now (every step is idempotent).
+  await localPipeline.restore();
   const closeBase = container.close;
   return {
     ...container,

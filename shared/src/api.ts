@@ -51,6 +51,8 @@ export interface EventDto {
   /** Photos received (processed, in progress or failed). */
   totalPhotos: number;
   failedPhotos: number;
+  /** Photos refused as copies of one the event already has; processed + failed + duplicates = total. */
+  duplicatePhotos: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -67,6 +69,8 @@ export const presignRequest = z.object({
     )
     .min(1, messages.selectPhoto)
     .max(200),
+  /** Keep these photos even if the event already has the same bytes (otherwise they end as `duplicate`). */
+  forceDuplicates: z.boolean().optional(),
 });
 export type PresignRequest = z.input<typeof presignRequest>;
 
@@ -157,7 +161,14 @@ export interface PhotoDto {
   processedAt: string | null;
   thumbnailUrl: string | null;
   webUrl: string | null;
+  /**
+   * What `webUrl` shows: the clean copy (admin and photographer views), the watermarked preview
+   * (public, paid event) or the copy with the GRATIS/DEMO overlay (public, free photos enabled).
+   */
+  previewKind: PreviewKind;
 }
+
+export type PreviewKind = "clean" | "watermarked" | "gratis";
 
 export interface UploadResponse {
   message: string;

@@ -135,7 +135,36 @@ describe("pipeline idempotency and failures", () => {
     const failed = await container.deps.photos.get("0photonotanimage000000000001");
     expect(failed).toMatchObject({ processingStatus: "failed", processed: false });
     expect(failed?.failureReason).toBe("El archivo no es una imagen reconocida");
-    expect(await statsOf()).toMatchObject({ failedPhotos: 1, processedPhotos: 1 });
+    expect(await statsOf()).toMatchObject({ totalPhotos: 2, failedPhotos: 1, processedPhotos: 1 });
+  });
+
+  it("ends a copy of a processed photo as a duplicate; the original's own redelivery is no duplicate", async () => {
+    const firstKey = storagePaths.original(eventId, "0photoredelivered00000000001", "jpg");
+    const copyKey = storagePaths.original(eventId, "0photocopy000000000000000001", "jpg");
+    const bytes = await container.deps.objects.getBuffer("originals", firstKey);
+    await container.deps.objects.put("originals", copyKey, bytes, "image/jpeg", bytes.length);
+    const deps = { pipeline: container.deps.pipeline, objects: container.deps.objects, logger: container.logger };
+    expect(await startPipelineFor(deps, notification(copyKey, "D1"))).toBe(1);
+    // A new delivery of the first photo (another version, so a new execution) must find its own claim.
+    expect(await startPipelineFor(deps, notification(firstKey, "A9"))).toBe(1);
+    await container.localPipeline?.idle();
+    // And a redelivery of the copy changes nothing either.
+    expect(await startPipelineFor(deps, notification(copyKey, "D2"))).toBe(1);
+    await container.localPipeline?.idle();
+
+    expect(await container.deps.photos.get("0photocopy000000000000000001")).toMatchObject({
+      processingStatus: "duplicate",
+      duplicateOf: "0photoredelivered00000000001",
+      processed: false,
+      detectedDorsals: [],
+      webKey: null,
+    });
+    expect(await container.deps.photos.get("0photoredelivered00000000001")).toMatchObject({
+      processingStatus: "successful",
+      detectedDorsals: ["615"],
+    });
+    expect(await container.deps.photos.photoIdsForBib(eventId, "615")).toEqual(["0photoredelivered00000000001"]);
+    expect(await statsOf()).toMatchObject({ totalPhotos: 3, processedPhotos: 1, failedPhotos: 1, duplicatePhotos: 1 });
   });
 
   it("ignores notifications that are not originals", async () => {

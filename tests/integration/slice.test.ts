@@ -1,4 +1,4 @@
-import type { EventDto, PresignResponse, SearchResponse, UploadResponse } from "@dorsal/shared";
+import type { EventDto, PhotoDto, PresignResponse, SearchResponse, UploadResponse } from "@dorsal/shared";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, waitFor } from "../support/api";
@@ -91,10 +91,16 @@ describe("slice: login → event → upload → pipeline → search", () => {
     expect(hit).toMatchObject({ id: upload.photoId, originalFilename: "meta-4821.jpg", processed: true });
     expect(hit?.detectedDorsals).toContain("4821");
 
-    // The URLs load the images directly, at the sizes the pipeline promises.
+    // The URLs load the images directly, at the sizes the pipeline promises: the public search gets
+    // the paid event's watermarked preview (1280 px), the admin the clean web copy (the photo's 1600 px).
+    expect(hit?.previewKind).toBe("watermarked");
+    const admin = await apiClient(dorsal.url, token).get<PhotoDto>(`/api/photos/${upload.photoId}`);
+    expect(admin.body.previewKind).toBe("clean");
     for (const [url, longSide] of [
       [hit?.thumbnailUrl, 400],
-      [hit?.webUrl, 1600],
+      [hit?.webUrl, 1280],
+      [admin.body.thumbnailUrl, 400],
+      [admin.body.webUrl, 1600],
     ] as const) {
       if (!url) throw new Error("photo without image URL");
       const image = await fetch(url);

@@ -11,6 +11,8 @@ export interface RunningDorsal {
   /** Everything the process printed so far (for assertions and failure messages). */
   output(): string;
   stop(): Promise<number | null>;
+  /** Kills the process with SIGKILL (no shutdown at all) and keeps the data dir, to test a crash. */
+  kill(): Promise<void>;
 }
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -54,6 +56,12 @@ export async function startDorsal(
     adminPassword,
     dataDir,
     output: () => output,
+    kill: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGKILL");
+      await exited;
+    },
     stop: async () => {
       const code = await stopChild(child);
       if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });

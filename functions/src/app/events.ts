@@ -23,6 +23,7 @@ const toEventDto = (event: EventRecord, stats: EventStats | undefined): EventDto
   photoCount: stats?.processedPhotos ?? 0,
   totalPhotos: stats?.totalPhotos ?? 0,
   failedPhotos: stats?.failedPhotos ?? 0,
+  duplicatePhotos: stats?.duplicatePhotos ?? 0,
   createdAt: event.createdAt,
   updatedAt: event.updatedAt,
 });
@@ -74,6 +75,28 @@ export async function dashboardStats(deps: Deps): Promise<DashboardStats> {
     // Sales arrive with the purchase flow; until then there is nothing to add up.
     monthlySales: 0,
   };
+}
+
+/**
+ * 'Liberar Fotos Gratis' / 'Proteger Fotos': the public search switches between the GRATIS/DEMO
+ * copy and the watermarked preview at once, as the pipeline made both for every photo. Switching to
+ * the state the event is already in changes nothing (the enabled-at time stays the first one).
+ */
+export async function setFreePhotos(deps: Deps, eventId: number, enabled: boolean): Promise<EventDto> {
+  const event = await deps.events.get(eventId);
+  if (!event) throw notFound(messages.eventNotFound);
+  const now = deps.clock.now().toISOString();
+  const updated =
+    event.freePhotosEnabled === enabled
+      ? event
+      : await deps.events.update(eventId, {
+          freePhotosEnabled: enabled,
+          freePhotosEnabledAt: enabled ? now : null,
+          updatedAt: now,
+        });
+  if (!updated) throw notFound(messages.eventNotFound);
+  const stats = await deps.events.stats([eventId]);
+  return toEventDto(updated, stats.get(eventId));
 }
 
 export async function getEventConfig(deps: Deps, eventId: number): Promise<EventConfigDto> {

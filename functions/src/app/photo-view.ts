@@ -1,13 +1,50 @@
-import type { PhotoDto } from "@dorsal/shared";
+import type { PhotoDto, PreviewKind } from "@dorsal/shared";
+import type { EventRecord } from "../data/events";
 import type { PhotoRecord } from "../data/photos";
 import type { Deps } from "./deps";
 
-/** The API's view of a photo: the spec's fields plus short-lived URLs that load the images directly. */
-export async function toPhotoDto(deps: Pick<Deps, "urls" | "config">, photo: PhotoRecord): Promise<PhotoDto> {
+type ViewDeps = Pick<Deps, "urls" | "config">;
+
+/**
+ * The API's view of a photo for those who may see it clean (admins, photographers): the spec's
+ * fields plus short-lived URLs that load the images directly.
+ */
+export function toPhotoDto(deps: ViewDeps, photo: PhotoRecord): Promise<PhotoDto> {
+  return photoView(deps, photo, "clean", { web: photo.webKey, thumbnail: photo.thumbnailKey });
+}
+
+/** Which copy the public sees of an event's photos: never the clean one. */
+export const publicPreviewKind = (event: Pick<EventRecord, "freePhotosEnabled">): PreviewKind =>
+  event.freePhotosEnabled ? "gratis" : "watermarked";
+
+/**
+ * The public view (search): a paid event's photos as the watermarked preview and thumbnail; a free
+ * event's as the GRATIS/DEMO copy with the plain thumbnail (the photo is given away, and the small
+ * grid stays easy to scan). A photo without its public copies shows no image rather than the clean one.
+ */
+export function toPublicPhotoDto(
+  deps: ViewDeps,
+  photo: PhotoRecord,
+  event: Pick<EventRecord, "freePhotosEnabled">,
+): Promise<PhotoDto> {
+  const kind = publicPreviewKind(event);
+  const keys =
+    kind === "gratis"
+      ? { web: photo.gratisKey ?? null, thumbnail: photo.gratisKey ? photo.thumbnailKey : null }
+      : { web: photo.previewKey ?? null, thumbnail: photo.previewThumbnailKey ?? null };
+  return photoView(deps, photo, kind, keys);
+}
+
+async function photoView(
+  deps: ViewDeps,
+  photo: PhotoRecord,
+  previewKind: PreviewKind,
+  keys: { web: string | null; thumbnail: string | null },
+): Promise<PhotoDto> {
   const ttl = deps.config.IMAGE_URL_TTL_SECONDS;
   const [thumbnailUrl, webUrl] = await Promise.all([
-    photo.thumbnailKey ? deps.urls.signedGetUrl("derived", photo.thumbnailKey, ttl) : null,
-    photo.webKey ? deps.urls.signedGetUrl("derived", photo.webKey, ttl) : null,
+    keys.thumbnail ? deps.urls.signedGetUrl("derived", keys.thumbnail, ttl) : null,
+    keys.web ? deps.urls.signedGetUrl("derived", keys.web, ttl) : null,
   ]);
   return {
     id: photo.id,
@@ -24,5 +61,6 @@ export async function toPhotoDto(deps: Pick<Deps, "urls" | "config">, photo: Pho
     processedAt: photo.processedAt,
     thumbnailUrl,
     webUrl,
+    previewKind,
   };
 }

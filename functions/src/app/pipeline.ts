@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+import { pipeline as streamPipeline } from "node:stream/promises";
 import { type DetectedBib, limits } from "@dorsal/shared";
 import { newPhotoFields } from "../data/photos";
 import type { PipelineTask } from "../pipeline/definition";
@@ -8,6 +10,11 @@ import type { Deps } from "./deps";
 import { PermanentError } from "./errors";
 import { contentTypes, type ImageType, sniffImageType, sniffLength } from "./image-types";
 import { parseOriginalKey, storagePaths } from "./storage-paths";
+import { type WatermarkKind, watermarkSvg } from "./watermarks";
+
+// Types only: sharp itself is loaded by the variants step alone.
+type SharpFactory = typeof import("sharp").default;
+type Sharp = import("sharp").Sharp;
 
 /** Decompression-bomb guard: a real camera tops out near 100 MP; anything larger is refused. */
 const maxInputPixels = 120_000_000;
@@ -18,16 +25,23 @@ const webLongSide = 2048;
  */
 const reindexConfidenceMargin = 20;
 const thumbnailLongSide = 400;
+/** The public copies (watermarked preview, GRATIS/DEMO copy): large enough to judge a photo, too small to print. */
+const previewLongSide = 1280;
 
 interface PreparedPhoto {
   photoId: string;
   eventId: number;
   originalKey: string;
   imageType: ImageType;
+  /** A copy of a photo the event already has: the execution ends after Prepare (a Choice state). */
+  duplicate: boolean;
 }
 interface Variants {
   webKey: string;
   thumbnailKey: string;
+  previewKey: string;
+  previewThumbnailKey: string;
+  gratisKey: string;
   width: number;
   height: number;
   ms: number;
@@ -64,10 +78,8 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
       if (!event) throw new PermanentError(`El evento ${ids.eventId} no existe`);
       const head = await deps.objects.head("originals", input.key);
       if (!head) throw new PermanentError("El archivo ya no existe en el almacenamiento");
-      if (head.size > limits.photoMaxBytes) throw new PermanentError("La foto supera el máximo de 50 MB");
-      const imageType = sniffImageType(await deps.objects.getRange("originals", input.key, 0, sniffLength - 1));
-      if (!imageType) throw new PermanentError("El archivo no es una imagen reconocida");
 
+      // Counted before it is judged, so a refused file adds to the total as well as to the failures.
       const now = deps.clock.now();
       await deps.photos.createPending({
         id: ids.photoId,
@@ -79,12 +91,23 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
         uploadedAt: now.toISOString(),
         uploadedBy: "storage",
       });
-      if (await deps.photos.markProcessing(ids.photoId))
+      if (await deps.photos.markProcessing(ids.photoId)) {
         await deps.events.addStats(ids.eventId, { totalPhotos: 1 }, now);
-      return { photoId: ids.photoId, eventId: ids.eventId, originalKey: input.key, imageType };
+      }
+
+      if (head.size > limits.photoMaxBytes) throw new PermanentError("La foto supera el máximo de 50 MB");
+      const imageType = sniffImageType(await deps.objects.getRange("originals", input.key, 0, sniffLength - 1));
+      if (!imageType) throw new PermanentError("El archivo no es una imagen reconocida");
+      const duplicate = await settleDuplicate(deps, ids, input.key, now);
+      return { photoId: ids.photoId, eventId: ids.eventId, originalKey: input.key, imageType, duplicate };
     },
 
-    /** Web copy and thumbnail, EXIF-rotated, as JPEG; same keys every time, so a re-run overwrites. */
+    /**
+     * Web copy and thumbnail, EXIF-rotated, as JPEG, plus the public copies: a watermarked preview and
+     * thumbnail (paid events) and a GRATIS/DEMO copy (free events). Both kinds are made for every photo,
+     * so switching an event's free photos on or off needs no reprocessing. Same keys every time, so a
+     * re-run overwrites.
+     */
     async variants({ photo }): Promise<Variants> {
       const started = performance.now();
       // Loaded here, not at module scope: only this step needs libvips, so the other functions stay small.
@@ -100,7 +123,10 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
         });
       const webKey = storagePaths.web(photo.eventId, photo.photoId);
       const thumbnailKey = storagePaths.thumbnail(photo.eventId, photo.photoId);
-      const [web, thumbnail] = await Promise.all([
+      const previewKey = storagePaths.preview(photo.eventId, photo.photoId);
+      const previewThumbnailKey = storagePaths.previewThumbnail(photo.eventId, photo.photoId);
+      const gratisKey = storagePaths.gratis(photo.eventId, photo.photoId);
+      const [web, thumbnail, marked] = await Promise.all([
         image
           .clone()
           .resize(webLongSide, webLongSide, { fit: "inside", withoutEnlargement: true })
@@ -111,12 +137,31 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
           .resize(thumbnailLongSide, thumbnailLongSide, { fit: "inside", withoutEnlargement: true })
           .jpeg({ quality: 75 })
           .toBuffer(),
+        markedCopies(sharp, image.clone()),
       ]);
       await Promise.all([
         deps.objects.put("derived", webKey, web, contentTypes.jpeg, web.length),
         deps.objects.put("derived", thumbnailKey, thumbnail, contentTypes.jpeg, thumbnail.length),
+        deps.objects.put("derived", previewKey, marked.preview, contentTypes.jpeg, marked.preview.length),
+        deps.objects.put(
+          "derived",
+          previewThumbnailKey,
+          marked.previewThumbnail,
+          contentTypes.jpeg,
+          marked.previewThumbnail.length,
+        ),
+        deps.objects.put("derived", gratisKey, marked.gratis, contentTypes.jpeg, marked.gratis.length),
       ]);
-      return { webKey, thumbnailKey, width, height, ms: Math.round(performance.now() - started) };
+      return {
+        webKey,
+        thumbnailKey,
+        previewKey,
+        previewThumbnailKey,
+        gratisKey,
+        width,
+        height,
+        ms: Math.round(performance.now() - started),
+      };
     },
 
     /**
@@ -156,6 +201,9 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
         {
           webKey: variants.webKey,
           thumbnailKey: variants.thumbnailKey,
+          previewKey: variants.previewKey,
+          previewThumbnailKey: variants.previewThumbnailKey,
+          gratisKey: variants.gratisKey,
           textDetections: detection.textDetections,
           imageSize: { width: variants.width, height: variants.height },
           faces: detection.faces,
@@ -194,6 +242,64 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
   };
 }
 export type PipelineTasks = ReturnType<typeof createPipelineTasks>;
+
+/**
+ * Duplicates by content: hashes the original as a stream (never whole in memory) and claims the
+ * event's hash guard. Another photo holding it makes this one a `duplicate` (counted once), unless
+ * the upload asked to keep copies. A re-run finds its own claim and goes on as before.
+ */
+async function settleDuplicate(
+  deps: Deps,
+  ids: { eventId: number; photoId: string },
+  key: string,
+  now: Date,
+): Promise<boolean> {
+  const hash = createHash("sha256");
+  await streamPipeline(await deps.objects.getStream("originals", key), hash);
+  const sha256 = hash.digest("hex");
+  const holder = await deps.photos.claimContentHash(ids.eventId, sha256, ids.photoId, now);
+  if (holder === ids.photoId) return false;
+  const photo = await deps.photos.get(ids.photoId);
+  if (photo?.forceDuplicates) return false;
+  if (await deps.photos.markDuplicate(ids.photoId, holder, sha256, now)) {
+    await deps.events.addStats(ids.eventId, { duplicatePhotos: 1 }, now);
+    return true;
+  }
+  // Already a duplicate (a redelivery) or already finished some other way: only the former stops here.
+  return (await deps.photos.get(ids.photoId))?.processingStatus !== "successful";
+}
+
+/**
+ * The marked public copies from one more decode of the original: resized once to the preview size
+ * (small, held raw), then each mark composited over an exact-size SVG; the watermarked thumbnail is
+ * scaled from that same preview-size pixels.
+ */
+async function markedCopies(
+  sharp: SharpFactory,
+  image: Sharp,
+): Promise<{ preview: Buffer; previewThumbnail: Buffer; gratis: Buffer }> {
+  const base = await image
+    .resize(previewLongSide, previewLongSide, { fit: "inside", withoutEnlargement: true })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const raw = { width: base.info.width, height: base.info.height, channels: base.info.channels };
+  const mark = (pixels: Buffer, size: typeof raw, kind: WatermarkKind, quality: number) =>
+    sharp(pixels, { raw: size })
+      .composite([{ input: Buffer.from(watermarkSvg(kind, size.width, size.height)) }])
+      .jpeg({ quality, mozjpeg: true })
+      .toBuffer();
+  const small = await sharp(base.data, { raw })
+    .resize(thumbnailLongSide, thumbnailLongSide, { fit: "inside", withoutEnlargement: true })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const smallRaw = { width: small.info.width, height: small.info.height, channels: small.info.channels };
+  const [preview, gratis, previewThumbnail] = await Promise.all([
+    mark(base.data, raw, "watermarked", 78),
+    mark(base.data, raw, "gratis", 80),
+    mark(small.data, smallRaw, "watermarked", 75),
+  ]);
+  return { preview, previewThumbnail, gratis };
+}
 
 /** Step Functions wraps a Lambda error's message in a JSON `Cause`; the local runner passes it plain. */
 function failureReason(error: ExecutionState["error"]): string {

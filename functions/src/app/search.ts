@@ -1,14 +1,15 @@
 import { messages, type SearchResponse } from "@dorsal/shared";
 import type { Deps } from "./deps";
 import { notFound } from "./errors";
-import { toPhotoDto } from "./photo-view";
+import { toPhotoDto, toPublicPhotoDto } from "./photo-view";
 
 /**
  * Finds an event's photos of one bib: the bib's links give the photo ids, one batch read gives
- * the photos; only processed photos are shown, newest upload last.
+ * the photos; only processed photos are shown, newest upload last, never as the clean copy.
  */
 export async function searchByBib(deps: Deps, eventId: number, dorsalNumber: string): Promise<SearchResponse> {
-  if (!(await deps.events.get(eventId))) throw notFound(messages.eventNotFound);
+  const event = await deps.events.get(eventId);
+  if (!event) throw notFound(messages.eventNotFound);
   const bib = dorsalNumber.replace(/^0+(?=\d)/, "");
   const photos = (await deps.photos.getMany(await deps.photos.photoIdsForBib(eventId, bib)))
     .filter((photo) => photo.processingStatus === "successful")
@@ -16,10 +17,12 @@ export async function searchByBib(deps: Deps, eventId: number, dorsalNumber: str
   return {
     totalFound: photos.length,
     dorsalNumber: bib,
-    photos: await Promise.all(photos.map((photo) => toPhotoDto(deps, photo))),
+    // Public: the watermarked or GRATIS/DEMO copy, as the event stands right now.
+    photos: await Promise.all(photos.map((photo) => toPublicPhotoDto(deps, photo, event))),
   };
 }
 
+/** For admins and photographers (the route's access says who): the clean copy. */
 export async function getPhoto(deps: Deps, photoId: string) {
   const photo = await deps.photos.get(photoId);
   if (!photo) throw notFound(messages.notFound);

@@ -1,5 +1,6 @@
 /**
- * Object keys follow the spec's event_configs paths (eventos/{eventId}/originales|web|miniaturas).
+ * Object keys follow the spec's event_configs paths (eventos/{eventId}/originales|web|miniaturas),
+ * plus the public copies: muestras (watermarked), muestras-miniaturas and gratis.
  * The photo id is part of the key, so the pipeline knows which photo an object-created event is
  * about without any lookup.
  */
@@ -8,6 +9,11 @@ export const storagePaths = {
     `eventos/${eventId}/originales/${photoId}.${extension}`,
   web: (eventId: number, photoId: string) => `eventos/${eventId}/web/${photoId}.jpg`,
   thumbnail: (eventId: number, photoId: string) => `eventos/${eventId}/miniaturas/${photoId}.jpg`,
+  /** The watermarked preview the public sees of a paid event's photo, and its thumbnail. */
+  preview: (eventId: number, photoId: string) => `eventos/${eventId}/muestras/${photoId}.jpg`,
+  previewThumbnail: (eventId: number, photoId: string) => `eventos/${eventId}/muestras-miniaturas/${photoId}.jpg`,
+  /** The copy with the GRATIS/DEMO overlay the public sees while the event's photos are free. */
+  gratis: (eventId: number, photoId: string) => `eventos/${eventId}/gratis/${photoId}.jpg`,
 };
 
 const originalPattern = /^eventos\/(\d+)\/originales\/([a-z0-9]+)\.([a-z0-9]{1,5})$/;

@@ -22,7 +22,13 @@ async function assertCanUpload(deps: Deps, session: SessionClaims, eventId: numb
   throw forbidden(messages.forbidden);
 }
 
-function pendingPhoto(deps: Deps, session: SessionClaims, eventId: number, filename: string): PhotoRecord {
+function pendingPhoto(
+  deps: Deps,
+  session: SessionClaims,
+  eventId: number,
+  filename: string,
+  forceDuplicates = false,
+): PhotoRecord {
   const id = deps.ids.newId();
   return {
     id,
@@ -33,6 +39,8 @@ function pendingPhoto(deps: Deps, session: SessionClaims, eventId: number, filen
     ...newPhotoFields,
     uploadedAt: deps.clock.now().toISOString(),
     uploadedBy: session.userId,
+    // The pipeline hashes the original and ends a copy of a photo the event has as `duplicate`, unless told not to.
+    ...(forceDuplicates ? { forceDuplicates: true } : {}),
   };
 }
 
@@ -46,12 +54,16 @@ function pendingPhoto(deps: Deps, session: SessionClaims, eventId: number, filen
 export async function presignUploads(
   deps: Deps,
   session: SessionClaims,
-  request: { eventId: number; files: { filename: string; contentType: string; size: number }[] },
+  request: {
+    eventId: number;
+    files: { filename: string; contentType: string; size: number }[];
+    forceDuplicates?: boolean | undefined;
+  },
 ): Promise<PresignResponse> {
   await assertCanUpload(deps, session, request.eventId);
   const uploads = await Promise.all(
     request.files.map(async (file) => {
-      const photo = pendingPhoto(deps, session, request.eventId, file.filename);
+      const photo = pendingPhoto(deps, session, request.eventId, file.filename, request.forceDuplicates);
       await deps.photos.createPending(photo);
       const contentType = file.contentType || "application/octet-stream";
       const url = await deps.objects.presignPut(
@@ -81,6 +93,7 @@ export async function uploadFiles(
   session: SessionClaims,
   eventId: number,
   files: UploadedFile[],
+  options: { forceDuplicates?: boolean } = {},
 ): Promise<UploadResponse> {
   if (files.length === 0) throw invalid(messages.selectPhoto);
   await assertCanUpload(deps, session, eventId);
@@ -96,7 +109,7 @@ export async function uploadFiles(
       errors.push(`${file.filename}: ${messages.unsupportedImage}`);
       continue;
     }
-    const photo = pendingPhoto(deps, session, eventId, file.filename);
+    const photo = pendingPhoto(deps, session, eventId, file.filename, options.forceDuplicates);
     await deps.photos.createPending(photo);
     await deps.objects.put("originals", photo.originalKey, file.data, contentTypes[type], file.data.length);
     photos.push(photo);

@@ -21,6 +21,8 @@ export interface EventStats {
   totalPhotos: number;
   processedPhotos: number;
   failedPhotos: number;
+  /** Photos refused as copies of one the event already has (counted in totalPhotos too). */
+  duplicatePhotos: number;
   dorsalsDetected: number;
   facesDetected: number;
   processingMsTotal: number;
@@ -32,6 +34,7 @@ const emptyStats = (eventId: number): EventStats => ({
   totalPhotos: 0,
   processedPhotos: 0,
   failedPhotos: 0,
+  duplicatePhotos: 0,
   dorsalsDetected: 0,
   facesDetected: 0,
   processingMsTotal: 0,
@@ -52,6 +55,18 @@ export function createEventRepository(table: Table) {
     },
 
     get: (eventId: number) => table.get<EventRecord & { pk: string }>(keys.event(eventId)),
+
+    /** Changes some of an existing event's fields; undefined when there is no such event. */
+    async update(
+      eventId: number,
+      changes: Partial<Omit<EventRecord, "id" | "createdAt">>,
+    ): Promise<EventRecord | undefined> {
+      return table.update<EventRecord & { pk: string }>({
+        key: keys.event(eventId),
+        set: changes,
+        conditions: [{ attribute: "pk", op: "exists" }],
+      });
+    },
 
     async list(): Promise<EventRecord[]> {
       const events: EventRecord[] = [];

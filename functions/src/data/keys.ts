@@ -41,6 +41,12 @@ export const keys = {
   }),
   unbibbedPhotosPartition: (eventId: number) => `EVENT#${eventId}#NOBIB`,
 
+  /**
+   * Uniqueness guard for duplicates: the first photo of an event with these bytes (SHA-256, hex)
+   * claims it with a conditional put and stores its photoId; a later copy finds it taken.
+   */
+  contentHash: (eventId: number, sha256: string) => ({ pk: `EVENT#${eventId}#HASH#${sha256}`, sk: "HASH" }),
+
   /** The event's configuration (spec §3 event_configs), absent until first changed. */
   eventConfig: (eventId: number) => ({ pk: `EVENT#${eventId}`, sk: "CONFIG" }),
 

@@ -11,6 +11,10 @@ export interface PhotoRecord {
   originalKey: string;
   webKey: string | null;
   thumbnailKey: string | null;
+  /** The public copies (null until processed): watermarked preview and thumbnail for paid events, GRATIS/DEMO copy for free ones. */
+  previewKey: string | null;
+  previewThumbnailKey: string | null;
+  gratisKey: string | null;
   /** The bib numbers the photo is found under: machine bibs, minus manual removals, plus manual additions. */
   detectedDorsals: string[];
   /** The same, with confidence, box and source. */
@@ -31,11 +35,20 @@ export interface PhotoRecord {
   uploadedBy: string;
   processedAt: string | null;
   recognition: { engine: string; version: string; ms: Record<string, number> } | null;
+  /** Set at upload when the uploader asked to keep copies of photos the event already has. */
+  forceDuplicates?: boolean;
+  /** For a `duplicate` photo: the photo of the same event with the same bytes. */
+  duplicateOf?: string | null;
+  /** SHA-256 (hex) of the original, once the pipeline has read it. */
+  contentHash?: string;
 }
 
 export const newPhotoFields = {
   webKey: null,
   thumbnailKey: null,
+  previewKey: null,
+  previewThumbnailKey: null,
+  gratisKey: null,
   detectedDorsals: [],
   bibs: [],
   machineBibs: [],
@@ -116,7 +129,18 @@ export function createPhotoRepository(table: Table) {
      */
     async markSuccessful(
       photoId: string,
-      fields: Pick<PhotoRecord, "webKey" | "thumbnailKey" | "faces" | "recognition" | "textDetections" | "imageSize">,
+      fields: Pick<
+        PhotoRecord,
+        | "webKey"
+        | "thumbnailKey"
+        | "previewKey"
+        | "previewThumbnailKey"
+        | "gratisKey"
+        | "faces"
+        | "recognition"
+        | "textDetections"
+        | "imageSize"
+      >,
       now: Date,
     ): Promise<boolean> {
       const base = { ...fields, processed: true, failureReason: null, processedAt: now.toISOString() };
@@ -132,6 +156,45 @@ export function createPhotoRepository(table: Table) {
       // A re-run refreshes the results but must not count the photo again.
       await table.update({ key: keys.photo(photoId), set: base, conditions: [{ attribute: "pk", op: "exists" }] });
       return false;
+    },
+
+    /**
+     * Claims the event's content-hash guard for this photo (a conditional put, written first) and
+     * returns the photo that holds it: this one, or the earlier photo with the same bytes.
+     */
+    async claimContentHash(eventId: number, sha256: string, photoId: string, now: Date): Promise<string> {
+      const key = keys.contentHash(eventId, sha256);
+      const claimed = await table.put(
+        { ...key, type: "photoHash", eventId, sha256, photoId, createdAt: now.toISOString() },
+        { ifAbsent: true },
+      );
+      if (claimed) return photoId;
+      const holder = await table.get<{ photoId: string }>(key);
+      return holder?.photoId ?? photoId;
+    },
+
+    /**
+     * Marks a photo as a copy of `duplicateOf`: never searchable, never processed. Returns false when
+     * it already was a duplicate, or had finished otherwise, so the caller counts it once.
+     */
+    async markDuplicate(photoId: string, duplicateOf: string, sha256: string, now: Date): Promise<boolean> {
+      const updated = await table.update({
+        key: keys.photo(photoId),
+        set: {
+          processingStatus: "duplicate",
+          processed: false,
+          duplicateOf,
+          contentHash: sha256,
+          processedAt: now.toISOString(),
+        },
+        conditions: [
+          { attribute: "pk", op: "exists" },
+          { attribute: "processingStatus", op: "<>", value: "successful" },
+          { attribute: "processingStatus", op: "<>", value: "failed" },
+          { attribute: "processingStatus", op: "<>", value: "duplicate" },
+        ],
+      });
+      return updated !== undefined;
     },
 
     /** Returns false when the photo was already failed or successful (nothing to count). */

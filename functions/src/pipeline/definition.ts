@@ -32,7 +32,14 @@ export function buildPipelineDefinition(resourceFor: (task: PipelineTask) => str
     Comment: "Dorsal photo pipeline: one execution per uploaded original",
     StartAt: "Prepare",
     States: {
-      Prepare: task("prepare", "Variants", "$.photo"),
+      Prepare: task("prepare", "IsDuplicate", "$.photo"),
+      // A copy of a photo the event already has ends here, successfully: no variants, no detection.
+      IsDuplicate: {
+        Type: "Choice",
+        Choices: [{ Variable: "$.photo.duplicate", BooleanEquals: true, Next: "Duplicate" }],
+        Default: "Variants",
+      },
+      Duplicate: { Type: "Succeed" },
       Variants: task("variants", "Detect", "$.variants"),
       Detect: task("detect", "Record", "$.detection"),
       Record: task("record", undefined, "$.result"),

@@ -13,6 +13,8 @@ export interface ObjectStore {
   getBuffer(bucket: BucketRole, key: string): Promise<Buffer>;
   /** Reads the first bytes only, to identify a file by its magic numbers without loading it. */
   getRange(bucket: BucketRole, key: string, start: number, endInclusive: number): Promise<Buffer>;
+  /** The object as a stream, for reading a large file (hashing an original) without holding it whole. */
+  getStream(bucket: BucketRole, key: string): Promise<Readable>;
   head(bucket: BucketRole, key: string): Promise<StoredObjectInfo | undefined>;
   delete(bucket: BucketRole, key: string): Promise<void>;
   /** A URL the browser can PUT the file to directly, valid for `expiresInSeconds`. */

@@ -1,4 +1,4 @@
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -38,6 +38,15 @@ export function createS3ObjectStore(client: S3Client, buckets: Record<BucketRole
     getBuffer: (bucket, key) => getBytes(bucket, key),
 
     getRange: (bucket, key, start, endInclusive) => getBytes(bucket, key, `bytes=${start}-${endInclusive}`),
+
+    async getStream(bucket, key) {
+      const out = await client.send(new GetObjectCommand({ Bucket: buckets[bucket], Key: key }));
+      if (!out.Body) throw new Error(`Empty body for ${buckets[bucket]}/${key}`);
+      // In Node the SDK's body is an IncomingMessage (a Readable); anything else is adapted from its web stream.
+      return out.Body instanceof Readable
+        ? out.Body
+        : Readable.fromWeb(out.Body.transformToWebStream() as Parameters<typeof Readable.fromWeb>[0]);
+    },
 
     async head(bucket, key) {
       try {

@@ -1,3 +1,5 @@
+import { mkdir, readdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
+import path from "node:path";
 import { StateMachine } from "aws-local-stepfunctions";
 import type { Logger } from "../../logger";
 import { buildPipelineDefinition, type PipelineTask, pipelineTasks } from "../../pipeline/definition";
@@ -29,6 +31,11 @@ export interface LocalPipelineStats {
 }
 
 export interface LocalPipeline extends PipelineStarter {
+  /**
+   * Re-enqueues what was queued or running when the process last stopped (killed or not), in the
+   * order it arrived. Returns how many executions came back.
+   */
+  restore(): Promise<number>;
   stats(): LocalPipelineStats;
   /** Resolves when nothing is queued or running (tests and benchmarks wait on it). */
   idle(): Promise<void>;
@@ -37,26 +44,89 @@ export interface LocalPipeline extends PipelineStarter {
 
 const localArn = (task: PipelineTask) => `arn:aws:lambda:us-east-1:000000000000:function:dorsal-${task}`;
 
+interface QueuedExecution {
+  name: string;
+  input: PipelineInput;
+  /** Arrival order, kept across restarts. */
+  seq: number;
+}
+
+/**
+ * Where accepted executions wait, one small JSON file each under `dir`: written (atomically, by
+ * rename) before `start` returns, deleted only once the execution has finished. Whatever a killed
+ * process leaves there was queued or running, and runs again on the next start — safe, because
+ * every step is idempotent.
+ */
+function createExecutionJournal(dir: string | undefined) {
+  const file = (name: string) => path.join(dir ?? "", `${name}.json`);
+  let ready: Promise<unknown> | undefined;
+  const ensureDir = () => {
+    ready ??= mkdir(dir ?? "", { recursive: true });
+    return ready;
+  };
+  return {
+    async save(execution: QueuedExecution): Promise<void> {
+      if (!dir) return;
+      await ensureDir();
+      const tmp = `${file(execution.name)}.${process.pid}.tmp`;
+      await writeFile(tmp, JSON.stringify(execution));
+      await rename(tmp, file(execution.name));
+    },
+    async remove(name: string): Promise<void> {
+      if (!dir) return;
+      await unlink(file(name)).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== "ENOENT") throw error;
+      });
+    },
+    async load(logger: Logger): Promise<QueuedExecution[]> {
+      if (!dir) return [];
+      await ensureDir();
+      const found: QueuedExecution[] = [];
+      for (const entry of await readdir(dir)) {
+        const full = path.join(dir, entry);
+        // A write the kill interrupted never became an accepted execution (start had not returned).
+        if (entry.endsWith(".tmp")) {
+          await unlink(full).catch(() => undefined);
+          continue;
+        }
+        if (!entry.endsWith(".json")) continue;
+        try {
+          const execution = JSON.parse(await readFile(full, "utf8")) as QueuedExecution;
+          if (typeof execution.name === "string" && typeof execution.input?.key === "string") found.push(execution);
+        } catch (error) {
+          logger.warn("ignoring an unreadable queued pipeline execution", { file: full, error });
+        }
+      }
+      return found.sort((a, b) => a.seq - b.seq);
+    },
+  };
+}
+
 /**
  * Step Functions on one machine: the same ASL definition CDK deploys, run by
  * aws-local-stepfunctions with each Task state mapped to the same task function the Lambda runs.
- * A bounded in-process queue plays SQS's part, so a burst of uploads never runs all at once.
+ * A bounded in-process queue plays SQS's part, so a burst of uploads never runs all at once; with
+ * `stateDir` it is durable like SQS, so killing the process loses no accepted upload.
  */
 export function createLocalPipeline(options: {
   tasks: Record<PipelineTask, TaskFunction>;
   concurrency: number;
   logger: Logger;
+  /** Directory that keeps queued and running executions across restarts; memory only without it. */
+  stateDir?: string;
 }): LocalPipeline {
   const definition = buildPipelineDefinition(localArn);
   const machine = new StateMachine(definition as ConstructorParameters<typeof StateMachine>[0]);
   const handlers: Record<string, (input: never) => Promise<never>> = {};
   for (const [stateName, state] of Object.entries(definition.States)) {
-    const task = pipelineTasks.find((t) => localArn(t) === state.Resource);
+    const task = "Resource" in state ? pipelineTasks.find((t) => localArn(t) === state.Resource) : undefined;
     if (task) handlers[stateName] = options.tasks[task] as (input: never) => Promise<never>;
   }
 
+  const journal = createExecutionJournal(options.stateDir);
   const started = new Set<string>();
-  const queue: { name: string; input: PipelineInput }[] = [];
+  const queue: QueuedExecution[] = [];
+  let seq = Date.now() * 1000;
   const counts = { running: 0, succeeded: 0, failed: 0 };
   let idleWaiters: (() => void)[] = [];
   let closed = false;
@@ -85,6 +155,10 @@ export function createLocalPipeline(options: {
           counts.failed++;
           options.logger.error("pipeline execution failed", { name: next.name, key: next.input.key, error });
         })
+        .then(() => journal.remove(next.name))
+        .catch((error: unknown) =>
+          options.logger.error("could not clear a finished pipeline execution", { name: next.name, error }),
+        )
         .finally(() => {
           counts.running--;
           pump();
@@ -99,9 +173,28 @@ export function createLocalPipeline(options: {
       // Like Step Functions' execution names: the same upload never runs twice.
       if (started.has(name)) return { executionId: name, alreadyStarted: true };
       started.add(name);
-      queue.push({ name, input });
+      const execution = { name, input, seq: seq++ };
+      try {
+        // Durable before it is acknowledged, as SQS would be.
+        await journal.save(execution);
+      } catch (error) {
+        started.delete(name);
+        throw error;
+      }
+      queue.push(execution);
       pump();
       return { executionId: name, alreadyStarted: false };
+    },
+    async restore() {
+      const restored = (await journal.load(options.logger)).filter((execution) => !started.has(execution.name));
+      for (const execution of restored) {
+        started.add(execution.name);
+        seq = Math.max(seq, execution.seq + 1);
+        queue.push(execution);
+      }
+      if (restored.length > 0) options.logger.info("pipeline executions resumed", { count: restored.length });
+      pump();
+      return restored.length;
     },
     stats: () => ({ queued: queue.length, ...counts }),
     idle: () =>

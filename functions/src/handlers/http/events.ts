@@ -1,6 +1,14 @@
 import { createEventRequest, eventRecognitionConfig, idParam } from "@dorsal/shared";
 import { z } from "zod";
-import { createEvent, dashboardStats, getEvent, getEventConfig, listEvents, updateEventConfig } from "../../app/events";
+import {
+  createEvent,
+  dashboardStats,
+  getEvent,
+  getEventConfig,
+  listEvents,
+  setFreePhotos,
+  updateEventConfig,
+} from "../../app/events";
 import { getContainer } from "../../compose";
 import { createHttpHandler, reply, route } from "../../http/handler";
 
@@ -28,6 +36,16 @@ export const handler = createHttpHandler(
       params: z.object({ id: idParam }),
       body: eventRecognitionConfig,
       run: ({ deps, params, body }) => updateEventConfig(deps, params.id, body),
+    }),
+    "POST /api/events/{id}/enable-free-photos": route({
+      access: ["admin"],
+      params: z.object({ id: idParam }),
+      run: ({ deps, params }) => setFreePhotos(deps, params.id, true),
+    }),
+    "POST /api/events/{id}/disable-free-photos": route({
+      access: ["admin"],
+      params: z.object({ id: idParam }),
+      run: ({ deps, params }) => setFreePhotos(deps, params.id, false),
     }),
   },
   getContainer,

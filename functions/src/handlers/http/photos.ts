@@ -29,7 +29,9 @@ export const handler = createHttpHandler(
         const eventId = idParam.safeParse(form?.fields.eventId);
         if (!eventId.success) throw invalid(messages.selectEvent);
         const files = (form?.files ?? []).filter((file) => file.field === "photos" && file.data.length > 0);
-        return uploadFiles(deps, session as NonNullable<typeof session>, eventId.data, files);
+        // Duplicates are found by the pipeline (it hashes each original), so they show in each photo's status later.
+        const forceDuplicates = form?.fields.forceDuplicates === "true";
+        return uploadFiles(deps, session as NonNullable<typeof session>, eventId.data, files, { forceDuplicates });
       },
     }),
     "GET /api/photos/search": route({

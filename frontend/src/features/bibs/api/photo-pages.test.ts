@@ -18,6 +18,7 @@ function photo(id: string, bibs: string[] = []): PhotoDto {
     processedAt: "2026-01-01T00:00:01.000Z",
     thumbnailUrl: `https://img/${id}-thumb?sig=old`,
     webUrl: `https://img/${id}-web?sig=old`,
+    previewKind: "clean",
   };
 }
 

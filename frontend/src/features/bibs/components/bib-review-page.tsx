@@ -60,7 +60,7 @@ function BibReview({ eventId }: { eventId: number }) {
   }
 
   const data = event.data;
-  const pending = data ? data.totalPhotos - data.photoCount - data.failedPhotos : 0;
+  const pending = data ? data.totalPhotos - data.photoCount - data.failedPhotos - data.duplicatePhotos : 0;
 
   // Edits only mark the lists stale (so a just-tagged photo stays in view); opening a tab or
   // pressing refresh is when a stale list is reloaded.

@@ -17,7 +17,8 @@ const pollEveryMs = 2000;
 const watchForMs = 10 * 60 * 1000;
 
 function isFinished(event: EventDto, expectedTotal: number | null): boolean {
-  const settled = event.photoCount + event.failedPhotos;
+  // Copies of photos the event already has settle too: processed + failed + duplicates = total.
+  const settled = event.photoCount + event.failedPhotos + event.duplicatePhotos;
   return settled >= event.totalPhotos && (expectedTotal === null || event.totalPhotos >= expectedTotal);
 }
 
@@ -50,9 +51,10 @@ export function ProcessingStatus({ watch }: { watch: ProcessingWatch }) {
     ) : null;
   }
 
-  const { photoCount, failedPhotos, totalPhotos, name } = event.data;
+  const { photoCount, failedPhotos, duplicatePhotos, totalPhotos, name } = event.data;
   const finished = event.dataUpdatedAt >= watch.since && isFinished(event.data, watch.expectedTotal);
-  const percent = totalPhotos === 0 ? 0 : Math.round(((photoCount + failedPhotos) / totalPhotos) * 100);
+  const percent =
+    totalPhotos === 0 ? 0 : Math.round(((photoCount + failedPhotos + duplicatePhotos) / totalPhotos) * 100);
 
   return (
     <Card.Root as="section" aria-labelledby="processing-title" aria-live="polite">
