@@ -17,6 +17,8 @@ export interface DorsalFunctionProps {
   environment?: Record<string, string>;
   /** @default one month */
   logRetention?: logs.RetentionDays;
+  /** Concurrency set aside for (and capping) this function; see docs/capacity.md. @default none */
+  reservedConcurrentExecutions?: number;
 }
 
 /**
@@ -60,6 +62,7 @@ export class DorsalFunction extends Construct {
       }),
       memorySize: props.memorySize ?? 512,
       timeout: props.timeout ?? Duration.seconds(10),
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       role: this.role,
       logGroup: this.logGroup,
       tracing: lambda.Tracing.ACTIVE,

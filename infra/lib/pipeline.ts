@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack, Validations } from "aws-cdk-lib";
+import { RemovalPolicy, Stack, Validations } from "aws-cdk-lib";
 import * as iam from "aws-cdk-lib/aws-iam";
 import type * as lambda from "aws-cdk-lib/aws-lambda";
 import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
@@ -9,6 +9,7 @@ import * as sqs from "aws-cdk-lib/aws-sqs";
 import * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import { Construct } from "constructs";
 import { buildPipelineDefinition, type PipelineTask } from "../../functions/src/pipeline/definition";
+import { capacity, queueVisibilityTimeout } from "./capacity";
 import { acknowledgeCdkSingleton } from "./nag";
 import { photoKeyPrefix } from "./stateful-stack";
 
@@ -65,17 +66,17 @@ export class Pipeline extends Construct {
     });
 
     this.deadLetterQueue = new sqs.Queue(this, "DeadLetters", {
-      retentionPeriod: Duration.days(14),
+      retentionPeriod: capacity.deadLetterRetention,
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     });
-    const starterTimeout = props.starter.timeout ?? Duration.seconds(30);
+    const { batchSize, maxBatchingWindow, maxConcurrency } = capacity.starter;
     this.queue = new sqs.Queue(this, "Uploads", {
-      // AWS's guidance for Lambda consumers: at least six times the function's timeout.
-      visibilityTimeout: Duration.seconds(starterTimeout.toSeconds() * 6),
+      // Longer than the starter can hold a batch, or SQS hands the same batch out twice.
+      visibilityTimeout: queueVisibilityTimeout(props.starter.timeout ?? capacity.starter.timeout, maxBatchingWindow),
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: 5 },
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: capacity.maxReceiveCount },
     });
 
     props.originals.addEventNotification(s3.EventType.OBJECT_CREATED, new s3n.SqsDestination(this.queue), {
@@ -88,6 +89,8 @@ export class Pipeline extends Construct {
 
     props.starter.addEnvironment("STATE_MACHINE_ARN", this.stateMachine.stateMachineArn);
     this.stateMachine.grantStartExecution(props.starter);
-    props.starter.addEventSource(new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true }));
+    props.starter.addEventSource(
+      new SqsEventSource(this.queue, { batchSize, maxBatchingWindow, maxConcurrency, reportBatchItemFailures: true }),
+    );
   }
 }

@@ -3,6 +3,9 @@ import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as iam from "aws-cdk-lib/aws-iam";
 import * as s3 from "aws-cdk-lib/aws-s3";
 import type { Construct } from "constructs";
+import { capacity } from "./capacity";
+
+const { lifecycle } = capacity;
 
 /**
  * The names under which the stateful stack exports what the stateless stack needs. A named
@@ -78,7 +81,16 @@ export class StatefulStack extends Stack {
           maxAge: 3600,
         },
       ],
-      lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      // docs/capacity.md, § Storage. Originals under eventos/ are kept; uploaded ZIPs and the
+      // pipeline's scratch objects are not, and neither are multipart uploads never completed.
+      lifecycleRules: [
+        {
+          id: "AbortIncompleteMultipartUploads",
+          abortIncompleteMultipartUploadAfter: lifecycle.abortIncompleteMultipartAfter,
+        },
+        { id: "ExpireUploadedZips", prefix: lifecycle.zipPrefix, expiration: lifecycle.zipExpiration },
+        { id: "ExpireTemporaryFiles", prefix: lifecycle.tmpPrefix, expiration: lifecycle.tmpExpiration },
+      ],
       removalPolicy: RemovalPolicy.RETAIN,
     });
 

@@ -10,6 +10,8 @@ import type { Construct } from "constructs";
 import { type HttpHandlerName, httpHandlers, httpRoutes } from "../../functions/src/http/routes";
 import { type PipelineTask, pipelineTasks } from "../../functions/src/pipeline/definition";
 import { AdminBootstrap, adminEmailFrom } from "./admin-bootstrap";
+import { Alarms, alarmEmailFrom } from "./alarms";
+import { capacity } from "./capacity";
 import { DorsalFunction, type DorsalFunctionProps } from "./dorsal-function";
 import { acknowledgeWildcardResource } from "./nag";
 import { Pipeline } from "./pipeline";
@@ -39,7 +41,7 @@ interface Access {
   vision?: boolean;
 }
 
-interface FunctionSpec extends Pick<DorsalFunctionProps, "memorySize" | "timeout"> {
+interface FunctionSpec extends Pick<DorsalFunctionProps, "memorySize" | "timeout" | "reservedConcurrentExecutions"> {
   description: string;
   access: Access;
 }
@@ -72,12 +74,15 @@ const pipelineSpecs: Record<PipelineTask, FunctionSpec> = {
     // Decoding a 50 MB JPEG takes memory, and memory buys CPU.
     memorySize: 2048,
     timeout: Duration.minutes(2),
+    reservedConcurrentExecutions: capacity.variantsReservedConcurrency,
     access: { originals: ["s3:GetObject"], derived: ["s3:PutObject"] },
   },
   detect: {
     description: "Pipeline: bib numbers and faces",
     memorySize: 1024,
     timeout: Duration.minutes(1),
+    // Sized so Lambda can never call Rekognition faster than its TPS quota (docs/capacity.md).
+    reservedConcurrentExecutions: capacity.detectReservedConcurrency,
     // The table holds the event's recognition settings.
     access: { table: true, originals: ["s3:GetObject"], derived: ["s3:GetObject"], vision: true },
   },
@@ -91,7 +96,8 @@ const pipelineSpecs: Record<PipelineTask, FunctionSpec> = {
 
 const starterSpec: FunctionSpec = {
   description: "Pipeline: start one execution per uploaded original",
-  timeout: Duration.seconds(30),
+  // Bounded by its event source's maxConcurrency rather than by reserved concurrency.
+  timeout: capacity.starter.timeout,
   access: {},
 };
 
@@ -109,6 +115,7 @@ export class StatelessStack extends Stack {
   readonly site: Site;
   readonly keys: SigningKeys;
   readonly admin: AdminBootstrap;
+  readonly alarms: Alarms;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
     super(scope, id, props);
@@ -245,6 +252,8 @@ export class StatelessStack extends Stack {
       originals,
     });
 
+    this.alarms = new Alarms(this, "Alarms", { pipeline: this.pipeline, email: alarmEmailFrom(this) });
+
     this.admin = new AdminBootstrap(this, "AdminBootstrap", {
       email: adminEmailFrom(this),
       entry: path.join(handlers, "admin-bootstrap.ts"),
@@ -257,6 +266,10 @@ export class StatelessStack extends Stack {
     new CfnOutput(this, "ApiEndpoint", { value: this.api.apiEndpoint });
     new CfnOutput(this, "StateMachineArn", { value: this.pipeline.stateMachine.stateMachineArn });
     new CfnOutput(this, "DeadLetterQueueUrl", { value: this.pipeline.deadLetterQueue.queueUrl });
+    new CfnOutput(this, "AlarmTopicArn", {
+      description: "SNS topic of the pipeline's alarms (dead letters, failed executions)",
+      value: this.alarms.topic.topicArn,
+    });
     new CfnOutput(this, "AdminCredentialsSecretName", {
       description: "Secrets Manager secret with the first admin's email and initial password",
       value: this.admin.secretName,

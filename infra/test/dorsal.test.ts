@@ -1,16 +1,21 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { App, type Stack } from "aws-cdk-lib";
+import { App, Stack } from "aws-cdk-lib";
 import { Annotations, Match, Template } from "aws-cdk-lib/assertions";
 import type { CfnRole, IRole } from "aws-cdk-lib/aws-iam";
 import type { CfnFunction } from "aws-cdk-lib/aws-lambda";
+import { Queue } from "aws-cdk-lib/aws-sqs";
+import { DefinitionBody, Pass, StateMachine } from "aws-cdk-lib/aws-stepfunctions";
 import type { CloudAssembly } from "aws-cdk-lib/cx-api";
 import { AwsSolutionsChecks } from "cdk-nag";
 import { beforeAll, describe, expect, it } from "vitest";
 import { httpRoutes } from "../../functions/src/http/routes";
-import { buildPipelineDefinition, pipelineTasks } from "../../functions/src/pipeline/definition";
+import { buildPipelineDefinition, pipelineTasks, throttleRetry } from "../../functions/src/pipeline/definition";
+import { Alarms, alarmEmailFrom } from "../lib/alarms";
+import { capacity, reservedConcurrencyTotal } from "../lib/capacity";
 import { createDorsal, repoRoot } from "../lib/dorsal-app";
 import type { DorsalFunction } from "../lib/dorsal-function";
+import type { Pipeline } from "../lib/pipeline";
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string };
 
@@ -106,9 +111,25 @@ describe("stateful stack", () => {
         CorsRules: [Match.objectLike({ AllowedMethods: ["PUT"], ExposedHeaders: ["ETag"] })],
       },
       LifecycleConfiguration: {
-        Rules: [Match.objectLike({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } })],
+        Rules: Match.arrayWith([Match.objectLike({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } })]),
       },
     });
+  });
+
+  it("expires uploaded ZIPs and temporary files in the originals bucket, never the originals", () => {
+    const originals = data.toJSON().Resources[stateful.getLogicalId(stateful.originals.node.defaultChild as never)];
+    const rules = originals.Properties.LifecycleConfiguration.Rules as Record<string, unknown>[];
+    expect(rules).toEqual([
+      {
+        Id: "AbortIncompleteMultipartUploads",
+        AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+        Status: "Enabled",
+      },
+      { Id: "ExpireUploadedZips", Prefix: "uploads/zips/", ExpirationInDays: 3, Status: "Enabled" },
+      { Id: "ExpireTemporaryFiles", Prefix: "tmp/", ExpirationInDays: 1, Status: "Enabled" },
+    ]);
+    // Neither prefix may overlap the photos, which are kept for good.
+    for (const rule of rules) expect(String(rule.Prefix ?? "")).not.toMatch(/^eventos/);
   });
 });
 
@@ -255,6 +276,110 @@ describe("pipeline", () => {
       },
       Roles: [{ Ref: stateless.getLogicalId(stateless.starter.role.node.defaultChild as never) }],
     });
+  });
+});
+
+describe("capacity (docs/capacity.md)", () => {
+  it("reserves concurrency for detect (sized to Rekognition's TPS) and variants, and nothing else", () => {
+    expect(functionOf(stateless.pipelineFunctions.detect).Properties.ReservedConcurrentExecutions).toBe(25);
+    expect(functionOf(stateless.pipelineFunctions.variants).Properties.ReservedConcurrentExecutions).toBe(60);
+    // 25 invocations, each ≥ 0.5 s and one call of each operation: ≤ 50 calls/s per operation.
+    expect(capacity.detectReservedConcurrency / 0.5).toBeLessThanOrEqual(capacity.rekognitionTps);
+    const reserved = Object.values(code.findResources("AWS::Lambda::Function"))
+      .map((fn) => fn.Properties.ReservedConcurrentExecutions as number | undefined)
+      .filter((n) => n !== undefined);
+    expect(reserved.reduce((a, b) => a + b, 0)).toBe(reservedConcurrencyTotal);
+    // Lambda keeps 100 of the account's 1000 default unreserved; Dorsal takes well under half the rest.
+    expect(reservedConcurrencyTotal).toBeLessThanOrEqual(450);
+  });
+
+  it("feeds the starter in batches of 10, a 1 s window and at most 5 concurrent invocations", () => {
+    code.hasResourceProperties("AWS::Lambda::EventSourceMapping", {
+      FunctionName: { Ref: logicalId(stateless, stateless.starter) },
+      BatchSize: 10,
+      MaximumBatchingWindowInSeconds: 1,
+      ScalingConfig: { MaximumConcurrency: 5 },
+    });
+  });
+
+  it("gives the queue a visibility timeout of six starter timeouts plus the window, and 5 receives", () => {
+    const starterTimeout = functionOf(stateless.starter).Properties.Timeout as number;
+    expect(starterTimeout).toBe(30);
+    code.hasResourceProperties("AWS::SQS::Queue", {
+      VisibilityTimeout: 6 * starterTimeout + 1,
+      RedrivePolicy: Match.objectLike({ maxReceiveCount: 5 }),
+    });
+  });
+
+  it("alarms on any dead letter and any failed execution, through one SNS topic", () => {
+    const topic = { Ref: stateless.getLogicalId(stateless.alarms.topic.node.defaultChild as never) };
+    const alarms = Object.values(code.findResources("AWS::CloudWatch::Alarm")).map((a) => a.Properties);
+    const deadLetters = alarms.find((a) => a.MetricName === "ApproximateNumberOfMessagesVisible");
+    expect(deadLetters).toMatchObject({
+      Namespace: "AWS/SQS",
+      Dimensions: [
+        {
+          Name: "QueueName",
+          Value: {
+            "Fn::GetAtt": [
+              stateless.getLogicalId(stateless.pipeline.deadLetterQueue.node.defaultChild as never),
+              "QueueName",
+            ],
+          },
+        },
+      ],
+      ComparisonOperator: "GreaterThanThreshold",
+      Threshold: 0,
+      AlarmActions: [topic],
+    });
+    const failed = alarms.find((a) => a.MetricName === "ExecutionsFailed");
+    expect(failed).toMatchObject({
+      Namespace: "AWS/States",
+      Dimensions: [
+        {
+          Name: "StateMachineArn",
+          Value: { Ref: stateless.getLogicalId(stateless.pipeline.stateMachine.node.defaultChild as never) },
+        },
+      ],
+      Statistic: "Sum",
+      ComparisonOperator: "GreaterThanThreshold",
+      Threshold: 0,
+      AlarmActions: [topic],
+    });
+    // No alarmEmail in the context: a topic, no subscription.
+    code.resourceCountIs("AWS::SNS::Subscription", 0);
+  });
+
+  it("subscribes the alarmEmail context value to the topic", () => {
+    // The Alarms construct alone, over a stand-in queue and state machine: no second full synth.
+    const stack = new Stack(new App({ context: { alarmEmail: " Ops@Org.co " } }), "AlarmsOnly");
+    const pipeline = {
+      deadLetterQueue: new Queue(stack, "DeadLetters"),
+      stateMachine: new StateMachine(stack, "Machine", {
+        definitionBody: DefinitionBody.fromChainable(new Pass(stack, "Pass")),
+      }),
+    } as unknown as Pipeline;
+    new Alarms(stack, "Alarms", { pipeline, email: alarmEmailFrom(stack) });
+    Template.fromStack(stack).hasResourceProperties("AWS::SNS::Subscription", {
+      Protocol: "email",
+      Endpoint: "ops@org.co",
+    });
+    expect(() => alarmEmailFrom(new App({ context: { alarmEmail: "not-an-email" } }))).toThrow(/alarmEmail/);
+  });
+
+  it("retries throttles with many jittered attempts before the generic retrier", () => {
+    const definition = buildPipelineDefinition((task) => task);
+    for (const state of ["Prepare", "Variants", "Detect", "Record", "Fail"] as const) {
+      const retriers = definition.States[state].Retry as { ErrorEquals: string[] }[];
+      const throttles = retriers.findIndex((r) => r.ErrorEquals.includes("Lambda.TooManyRequestsException"));
+      const generic = retriers.findIndex((r) => r.ErrorEquals.includes("States.TaskFailed"));
+      expect(retriers[throttles]).toEqual(throttleRetry);
+      expect(throttles).toBeLessThan(generic);
+    }
+    expect(throttleRetry).toMatchObject({ JitterStrategy: "FULL", MaxAttempts: 30, MaxDelaySeconds: 30 });
+    expect(throttleRetry.ErrorEquals).toEqual(
+      expect.arrayContaining(["ThrottlingException", "ProvisionedThroughputExceededException"]),
+    );
   });
 });
 

@@ -7,9 +7,26 @@
 export const pipelineTasks = ["prepare", "variants", "detect", "record", "fail"] as const;
 export type PipelineTask = (typeof pipelineTasks)[number];
 
+/**
+ * Throttling is back-pressure, not failure (docs/capacity.md): Lambda refuses an invoke once a
+ * task's reserved concurrency is in use, and Rekognition's TPS quota surfaces as the detect task's
+ * error (after the SDK's own retries). A 5000-photo burst keeps executions waiting for detect for
+ * minutes, so throttles get many jittered attempts (expected ≈ 6 min of waiting in all, at most
+ * ≈ 13 min) before the generic retrier; it must come first, since the first matching retrier wins.
+ */
+export const throttleRetry = {
+  ErrorEquals: ["Lambda.TooManyRequestsException", "ThrottlingException", "ProvisionedThroughputExceededException"],
+  IntervalSeconds: 1,
+  MaxAttempts: 30,
+  BackoffRate: 2,
+  MaxDelaySeconds: 30,
+  JitterStrategy: "FULL" as const,
+};
+
 const retry = [
+  throttleRetry,
   {
-    ErrorEquals: ["States.TaskFailed", "Lambda.ServiceException", "Lambda.TooManyRequestsException"],
+    ErrorEquals: ["States.TaskFailed", "Lambda.ServiceException"],
     IntervalSeconds: 2,
     MaxAttempts: 3,
     BackoffRate: 2,
