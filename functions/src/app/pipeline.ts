@@ -8,6 +8,7 @@ import type { TextDetection } from "../ports/vision";
 import { machineBibsFrom, setPhotoBibs } from "./bib-index";
 import type { Deps } from "./deps";
 import { PermanentError } from "./errors";
+import { decodeHeic } from "./heic";
 import { contentTypes, type ImageType, sniffImageType, sniffLength } from "./image-types";
 import { parseOriginalKey, storagePaths } from "./storage-paths";
 import { type WatermarkKind, watermarkSvg } from "./watermarks";
@@ -27,6 +28,8 @@ const reindexConfidenceMargin = 20;
 const thumbnailLongSide = 400;
 /** The public copies (watermarked preview, GRATIS/DEMO copy): large enough to judge a photo, too small to print. */
 const previewLongSide = 1280;
+/** The decoded working copy of a HEIC original, read by detect in its place: ample for text and faces. */
+const workingLongSide = 3000;
 
 interface PreparedPhoto {
   photoId: string;
@@ -42,6 +45,8 @@ interface Variants {
   previewKey: string;
   previewThumbnailKey: string;
   gratisKey: string;
+  /** In the derived bucket: a decodable stand-in for an original sharp cannot read (HEIC). */
+  workingKey?: string;
   width: number;
   height: number;
   ms: number;
@@ -113,7 +118,11 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
       // Loaded here, not at module scope: only this step needs libvips, so the other functions stay small.
       const { default: sharp } = await import("sharp");
       const original = await deps.objects.getBuffer("originals", photo.originalKey);
-      const image = sharp(original, { limitInputPixels: maxInputPixels, failOn: "error" }).rotate();
+      // HEIC: decoded once to upright raw pixels (libheif WASM), which every copy below is made from.
+      const heic = photo.imageType === "heic" ? await decodeHeic(original) : undefined;
+      const image = heic
+        ? sharp(heic.data, { raw: { width: heic.width, height: heic.height, channels: heic.channels } })
+        : sharp(original, { limitInputPixels: maxInputPixels, failOn: "error" }).rotate();
       const { width = 0, height = 0 } = await image
         .clone()
         .metadata()
@@ -126,7 +135,8 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
       const previewKey = storagePaths.preview(photo.eventId, photo.photoId);
       const previewThumbnailKey = storagePaths.previewThumbnail(photo.eventId, photo.photoId);
       const gratisKey = storagePaths.gratis(photo.eventId, photo.photoId);
-      const [web, thumbnail, marked] = await Promise.all([
+      const workingKey = heic ? storagePaths.working(photo.eventId, photo.photoId) : undefined;
+      const [web, thumbnail, marked, working] = await Promise.all([
         image
           .clone()
           .resize(webLongSide, webLongSide, { fit: "inside", withoutEnlargement: true })
@@ -138,6 +148,13 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
           .jpeg({ quality: 75 })
           .toBuffer(),
         markedCopies(sharp, image.clone()),
+        heic
+          ? image
+              .clone()
+              .resize(workingLongSide, workingLongSide, { fit: "inside", withoutEnlargement: true })
+              .jpeg({ quality: 90 })
+              .toBuffer()
+          : undefined,
       ]);
       await Promise.all([
         deps.objects.put("derived", webKey, web, contentTypes.jpeg, web.length),
@@ -151,6 +168,9 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
           marked.previewThumbnail.length,
         ),
         deps.objects.put("derived", gratisKey, marked.gratis, contentTypes.jpeg, marked.gratis.length),
+        workingKey && working
+          ? deps.objects.put("derived", workingKey, working, contentTypes.jpeg, working.length)
+          : undefined,
       ]);
       return {
         webKey,
@@ -158,6 +178,7 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
         previewKey,
         previewThumbnailKey,
         gratisKey,
+        ...(workingKey ? { workingKey } : {}),
         width,
         height,
         ms: Math.round(performance.now() - started),
@@ -165,13 +186,16 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
     },
 
     /**
-     * Text from the original (the engine downsizes as it needs), read into bibs under the event's
+     * Text from the original (the engine downsizes as it needs) — or, for an original the engines
+     * cannot decode (HEIC), from the working copy variants made — read into bibs under the event's
      * configuration; faces from the web copy. The raw text is kept for re-indexing.
      */
     async detect({ photo, variants }): Promise<Detection> {
       const [vision, config] = await Promise.all([deps.vision(), deps.eventConfigs.get(photo.eventId)]);
       const textStarted = performance.now();
-      const original = await deps.objects.getBuffer("originals", photo.originalKey);
+      const original = variants.workingKey
+        ? await deps.objects.getBuffer("derived", variants.workingKey)
+        : await deps.objects.getBuffer("originals", photo.originalKey);
       const textDetections = await vision.text.detectText(original, {
         minConfidence: Math.max(0, config.ocrConfidenceThreshold - reindexConfidenceMargin),
       });

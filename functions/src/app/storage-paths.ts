@@ -14,6 +14,8 @@ export const storagePaths = {
   previewThumbnail: (eventId: number, photoId: string) => `eventos/${eventId}/muestras-miniaturas/${photoId}.jpg`,
   /** The copy with the GRATIS/DEMO overlay the public sees while the event's photos are free. */
   gratis: (eventId: number, photoId: string) => `eventos/${eventId}/gratis/${photoId}.jpg`,
+  /** A HEIC original decoded once into an upright JPEG (capped size) that the text and face engines can read. */
+  working: (eventId: number, photoId: string) => `eventos/${eventId}/trabajo/${photoId}.jpg`,
 };
 
 const originalPattern = /^eventos\/(\d+)\/originales\/([a-z0-9]+)\.([a-z0-9]{1,5})$/;
