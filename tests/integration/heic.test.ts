@@ -1,19 +1,13 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { S3Event } from "aws-lambda";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createS3rver, ensureTable, startDynalite } from "../../functions/local/storage";
 import { decodeHeic } from "../../functions/src/app/heic";
 import { sniffImageType } from "../../functions/src/app/image-types";
 import { startPipelineFor } from "../../functions/src/app/starter";
 import { storagePaths } from "../../functions/src/app/storage-paths";
-import { type Container, compose } from "../../functions/src/compose";
-import { parseConfig } from "../../functions/src/config";
+import type { Container } from "../../functions/src/compose";
 import { makeBibPhoto } from "../support/bib-photo";
+import { startInProcess, testBuckets } from "../support/in-process";
 
 /**
  * iPhone HEIC uploads: sharp cannot read them, so the pipeline decodes them (libheif WASM) into its
@@ -21,55 +15,17 @@ import { makeBibPhoto } from "../support/bib-photo";
  * encoder at the end of this file (no sample photos are downloaded).
  */
 describe("HEIC originals", () => {
-  let dataDir: string;
-  let server: Server;
-  let closeDynamo: () => Promise<void>;
+  let standIns: Awaited<ReturnType<typeof startInProcess>>;
   let container: Container;
   let eventId: number;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), "dorsal-heic-"));
-    const dynamo = await startDynalite(dataDir);
-    closeDynamo = dynamo.close;
-    await ensureTable(dynamo.endpoint, "us-east-1", "itest");
-    const s3rver = await createS3rver(dataDir, ["it-originals", "it-derived"]);
-    server = createServer(s3rver.callback());
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    container = await compose(
-      parseConfig({
-        DORSAL_RUNTIME: "local",
-        TABLE_NAME: "itest",
-        ORIGINALS_BUCKET: "it-originals",
-        DERIVED_BUCKET: "it-derived",
-        DYNAMODB_ENDPOINT: dynamo.endpoint,
-        S3_ENDPOINT: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        DATA_DIR: dataDir,
-        OCR_WORKERS: "1",
-        LOG_LEVEL: "silent",
-      }),
-    );
-    eventId = await container.deps.events.nextId();
-    const now = new Date().toISOString();
-    await container.deps.events.create({
-      id: eventId,
-      name: "HEIC",
-      date: "2026-11-29",
-      location: "",
-      expectedParticipants: 0,
-      status: "active",
-      freePhotosEnabled: false,
-      freePhotosEnabledAt: null,
-      requiresAthleteLogin: false,
-      createdAt: now,
-      updatedAt: now,
-    });
+    standIns = await startInProcess("HEIC");
+    ({ container, eventId } = standIns);
   });
 
   afterAll(async () => {
-    await container?.close();
-    if (server) await new Promise((resolve) => server.close(resolve));
-    await closeDynamo?.();
-    await rm(dataDir, { recursive: true, force: true });
+    await standIns?.stop();
   });
 
   it("decodes a HEIC file to upright RGBA pixels and refuses one over the pixel limit", async () => {
@@ -95,7 +51,7 @@ describe("HEIC originals", () => {
       Records: [
         {
           eventName: "ObjectCreated:Put",
-          s3: { bucket: { name: "it-originals" }, object: { key, size: heic.length, sequencer: "H1" } },
+          s3: { bucket: { name: testBuckets.originals }, object: { key, size: heic.length, sequencer: "H1" } },
         },
       ],
     } as unknown as S3Event;

@@ -1,18 +1,12 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { S3Event } from "aws-lambda";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createS3rver, ensureTable, startDynalite } from "../../functions/local/storage";
 import { startPipelineFor } from "../../functions/src/app/starter";
 import { storagePaths } from "../../functions/src/app/storage-paths";
-import { type Container, compose } from "../../functions/src/compose";
-import { parseConfig } from "../../functions/src/config";
+import type { Container } from "../../functions/src/compose";
 import { keys } from "../../functions/src/data/keys";
 import { newPhotoFields } from "../../functions/src/data/photos";
 import { makeBibPhoto } from "../support/bib-photo";
+import { startInProcess, testBuckets } from "../support/in-process";
 
 /**
  * The pipeline through the real stand-ins (dynalite, s3rver, aws-local-stepfunctions, the local
@@ -20,9 +14,7 @@ import { makeBibPhoto } from "../support/bib-photo";
  * reason and are counted once.
  */
 describe("pipeline idempotency and failures", () => {
-  let dataDir: string;
-  let server: Server;
-  let closeDynamo: () => Promise<void>;
+  let standIns: Awaited<ReturnType<typeof startInProcess>>;
   let container: Container;
   let eventId: number;
 
@@ -31,54 +23,18 @@ describe("pipeline idempotency and failures", () => {
       Records: [
         {
           eventName: "ObjectCreated:Put",
-          s3: { bucket: { name: "it-originals" }, object: { key, size: 1, sequencer: version } },
+          s3: { bucket: { name: testBuckets.originals }, object: { key, size: 1, sequencer: version } },
         },
       ],
     }) as unknown as S3Event;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), "dorsal-pipeline-"));
-    const dynamo = await startDynalite(dataDir);
-    closeDynamo = dynamo.close;
-    await ensureTable(dynamo.endpoint, "us-east-1", "itest");
-    const s3rver = await createS3rver(dataDir, ["it-originals", "it-derived"]);
-    server = createServer(s3rver.callback());
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    container = await compose(
-      parseConfig({
-        DORSAL_RUNTIME: "local",
-        TABLE_NAME: "itest",
-        ORIGINALS_BUCKET: "it-originals",
-        DERIVED_BUCKET: "it-derived",
-        DYNAMODB_ENDPOINT: dynamo.endpoint,
-        S3_ENDPOINT: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        DATA_DIR: dataDir,
-        OCR_WORKERS: "1",
-        LOG_LEVEL: "silent",
-      }),
-    );
-    eventId = await container.deps.events.nextId();
-    const now = new Date().toISOString();
-    await container.deps.events.create({
-      id: eventId,
-      name: "Idempotencia",
-      date: "2026-11-29",
-      location: "",
-      expectedParticipants: 0,
-      status: "active",
-      freePhotosEnabled: false,
-      freePhotosEnabledAt: null,
-      requiresAthleteLogin: false,
-      createdAt: now,
-      updatedAt: now,
-    });
+    standIns = await startInProcess("Idempotencia");
+    ({ container, eventId } = standIns);
   });
 
   afterAll(async () => {
-    await container?.close();
-    if (server) await new Promise((resolve) => server.close(resolve));
-    await closeDynamo?.();
-    await rm(dataDir, { recursive: true, force: true });
+    await standIns?.stop();
   });
 
   const statsOf = async () => (await container.deps.events.stats([eventId])).get(eventId);
@@ -101,7 +57,7 @@ describe("pipeline idempotency and failures", () => {
   it("changes nothing when every step runs again (a retried task or a new delivery)", async () => {
     const key = storagePaths.original(eventId, "0photoredelivered00000000001", "jpg");
     const tasks = container.pipelineTasks;
-    const input = { bucket: "it-originals", key, size: 1, version: "A2" };
+    const input = { bucket: testBuckets.originals, key, size: 1, version: "A2" };
     const photo = await tasks.prepare(input as never);
     const variants = await tasks.variants({ ...input, photo } as never);
     const detection = await tasks.detect({ ...input, photo, variants } as never);
@@ -173,7 +129,10 @@ describe("pipeline idempotency and failures", () => {
     expect(await startPipelineFor(deps, derived)).toBe(0);
     const otherBucket = {
       Records: [
-        { eventName: "ObjectCreated:Put", s3: { bucket: { name: "it-derived" }, object: { key: "x", size: 1 } } },
+        {
+          eventName: "ObjectCreated:Put",
+          s3: { bucket: { name: testBuckets.derived }, object: { key: "x", size: 1 } },
+        },
       ],
     } as unknown as S3Event;
     expect(await startPipelineFor(deps, otherBucket)).toBe(0);
