@@ -2,7 +2,7 @@ import type { EventDto, PresignResponse, SearchResponse } from "@dorsal/shared";
 import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, waitFor } from "../support/api";
+import { adminToken, apiClient, waitFor } from "../support/api";
 import { makeBibPhoto } from "../support/bib-photo";
 import { createBrowserHarness, viewports } from "../support/browser";
 import { type RunningDorsal, startDorsal } from "../support/server";
@@ -26,11 +26,7 @@ beforeAll(async () => {
   dorsal = await startDorsal();
   await browser.launch();
 
-  const login = await apiClient(dorsal.url).post<{ token: string }>("/api/auth/login", {
-    email: dorsal.adminEmail,
-    password: dorsal.adminPassword,
-  });
-  admin = apiClient(dorsal.url, login.body.token);
+  admin = apiClient(dorsal.url, await adminToken(dorsal));
   event = (await admin.post<EventDto>("/api/events", { name: "Media Maratón de Bogotá", date: "2026-07-26" })).body;
 
   const blank = await sharp({ create: { width: 1200, height: 900, channels: 3, background: "#3a7d44" } })

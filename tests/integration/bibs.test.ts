@@ -9,7 +9,7 @@ import type {
 } from "@dorsal/shared";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, waitFor } from "../support/api";
+import { adminToken, apiClient, waitFor } from "../support/api";
 import { makeBibPhoto } from "../support/bib-photo";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
@@ -44,11 +44,7 @@ describe("bib index: manual correction and re-indexing", () => {
 
   beforeAll(async () => {
     dorsal = await startDorsal();
-    const login = await apiClient(dorsal.url).post<{ token: string }>("/api/auth/login", {
-      email: dorsal.adminEmail,
-      password: dorsal.adminPassword,
-    });
-    admin = apiClient(dorsal.url, login.body.token);
+    admin = apiClient(dorsal.url, await adminToken(dorsal));
     event = (await admin.post<EventDto>("/api/events", { name: "Trail Guatavita", date: "2026-12-13" })).body;
 
     const blank = await sharp({ create: { width: 1200, height: 900, channels: 3, background: "#3a7d44" } })

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { EventDto, SearchResponse, UploadResponse } from "@dorsal/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, waitFor } from "../support/api";
+import { adminToken, apiClient, waitFor } from "../support/api";
 import { makeBibPhoto } from "../support/bib-photo";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
@@ -32,11 +32,7 @@ describe("crash recovery of the local pipeline", () => {
 
   it("finishes every accepted photo after a SIGKILL mid-batch and a restart", async () => {
     dorsal = await startDorsal({ dataDir, env });
-    const login = await apiClient(dorsal.url).post<{ token: string }>("/api/auth/login", {
-      email: dorsal.adminEmail,
-      password: dorsal.adminPassword,
-    });
-    const token = login.body.token;
+    const token = await adminToken(dorsal);
     const event = (
       await apiClient(dorsal.url, token).post<EventDto>("/api/events", {
         name: "Carrera sin pérdidas",

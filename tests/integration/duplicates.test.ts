@@ -1,6 +1,6 @@
 import type { EventDto, PhotoDto, PresignResponse, SearchResponse, UploadResponse } from "@dorsal/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, waitFor } from "../support/api";
+import { adminToken, apiClient, waitFor } from "../support/api";
 import { makeBibPhoto } from "../support/bib-photo";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
@@ -16,11 +16,7 @@ describe("duplicates by content hash", () => {
 
   beforeAll(async () => {
     dorsal = await startDorsal();
-    const login = await apiClient(dorsal.url).post<{ token: string }>("/api/auth/login", {
-      email: dorsal.adminEmail,
-      password: dorsal.adminPassword,
-    });
-    token = login.body.token;
+    token = await adminToken(dorsal);
     const created = await apiClient(dorsal.url, token).post<EventDto>("/api/events", {
       name: "Carrera de los duplicados",
       date: "2026-10-11",

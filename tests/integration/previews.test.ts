@@ -4,7 +4,7 @@ import type { EventDto, PhotoDto, PresignResponse, SearchResponse } from "@dorsa
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTokenService, type PrivateJwk } from "../../functions/src/app/tokens";
-import { apiClient, waitFor } from "../support/api";
+import { adminToken, apiClient, waitFor } from "../support/api";
 import { makeBibPhoto } from "../support/bib-photo";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
@@ -62,11 +62,7 @@ describe("previews: watermarked for paid events, GRATIS/DEMO for free ones", () 
 
   beforeAll(async () => {
     dorsal = await startDorsal();
-    const login = await apiClient(dorsal.url).post<{ token: string }>("/api/auth/login", {
-      email: dorsal.adminEmail,
-      password: dorsal.adminPassword,
-    });
-    token = login.body.token;
+    token = await adminToken(dorsal);
     event = (
       await apiClient(dorsal.url, token).post<EventDto>("/api/events", {
         name: "Carrera de la Mujer",

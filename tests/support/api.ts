@@ -30,3 +30,13 @@ export async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs:
   }
   throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
 }
+
+/** Signs the runtime's admin in over the API, as the browser does, and returns the session token. */
+export async function adminToken(dorsal: { url: string; adminEmail: string; adminPassword: string }): Promise<string> {
+  const login = await apiClient(dorsal.url).post<{ token?: string }>("/api/auth/login", {
+    email: dorsal.adminEmail,
+    password: dorsal.adminPassword,
+  });
+  if (login.status !== 200 || !login.body.token) throw new Error(`Admin login failed with ${login.status}`);
+  return login.body.token;
+}
