@@ -4,12 +4,18 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { messages } from "@dorsal/shared";
+import type { S3Event } from "aws-lambda";
 import { ensureAdmin } from "../src/app/auth";
+import { zipUploadPrefix } from "../src/app/storage-paths";
+import { resumeZipBatches } from "../src/app/zip-import";
 import { type Container, getContainer } from "../src/compose";
+import { handler as adminHandler } from "../src/handlers/http/admin";
 import { handler as authHandler } from "../src/handlers/http/auth";
 import { handler as eventsHandler } from "../src/handlers/http/events";
 import { handler as photosHandler } from "../src/handlers/http/photos";
+import { handler as usersHandler } from "../src/handlers/http/users";
 import { handler as starterHandler } from "../src/handlers/pipeline/starter";
+import { handler as unzipHandler } from "../src/handlers/pipeline/unzip";
 import type { HttpHandlerName } from "../src/http/routes";
 import {
   type LambdaHttpHandler,
@@ -19,6 +25,7 @@ import {
   toApiGatewayEvent,
   writeResult,
 } from "./http-bridge";
+import { createMultipartGaps } from "./s3-multipart";
 import { parseLocalSettings } from "./settings";
 import { createStaticFiles } from "./static-files";
 import { createS3rver, ensureTable, startDynalite } from "./storage";
@@ -41,12 +48,15 @@ const httpHandlers: Record<HttpHandlerName, LambdaHttpHandler> = {
   auth: authHandler as LambdaHttpHandler,
   events: eventsHandler as LambdaHttpHandler,
   photos: photosHandler as LambdaHttpHandler,
+  users: usersHandler as LambdaHttpHandler,
+  admin: adminHandler as LambdaHttpHandler,
 };
 
 const dynamo = await startDynalite(dataDir);
 await ensureTable(dynamo.endpoint, region, settings.TABLE_NAME);
 const s3rver = await createS3rver(dataDir, [settings.ORIGINALS_BUCKET, settings.DERIVED_BUCKET]);
 const s3Handler = s3rver.callback();
+const s3MultipartGaps = createMultipartGaps(s3rver, [settings.ORIGINALS_BUCKET, settings.DERIVED_BUCKET]);
 const serveStatic = createStaticFiles(path.join(repoRoot, "frontend", "dist"));
 const bucketPrefixes = [settings.ORIGINALS_BUCKET, settings.DERIVED_BUCKET].map((bucket) => `/${bucket}`);
 const maxBodyBytes = settings.MAX_BODY_MB * 1024 * 1024;
@@ -60,6 +70,7 @@ const server = createServer(async (request, response) => {
   const url = new URL(request.url ?? "/", "http://localhost");
   try {
     if (bucketPrefixes.some((prefix) => url.pathname === prefix || url.pathname.startsWith(`${prefix}/`))) {
+      if (await s3MultipartGaps(request, response, url)) return;
       s3Handler(request, response);
       return;
     }
@@ -110,8 +121,14 @@ Object.assign(process.env, {
 });
 const container = await getContainer();
 
-// s3rver's object-created events take the path S3 → SQS → starter takes in AWS: same message shape, same handler.
-(s3rver as unknown as EventEmitter).on("event", (notification: unknown) => {
+// s3rver's object-created events take the paths they take in AWS: an uploaded ZIP goes to the unzip
+// handler (in the background, as S3 invokes its Lambda asynchronously), everything else S3 → SQS →
+// starter: same message shape, same handler.
+(s3rver as unknown as EventEmitter).on("event", (notification: S3Event) => {
+  if (notification.Records?.some((record) => record.s3.object.key.startsWith(zipUploadPrefix))) {
+    unzipHandler(notification).catch((error: unknown) => container.logger.error("ZIP import failed", error));
+    return;
+  }
   const message = { messageId: crypto.randomUUID(), body: JSON.stringify(notification) };
   starterHandler({ Records: [message] } as never).catch((error: unknown) =>
     container.logger.error("pipeline starter failed", error),
@@ -123,6 +140,10 @@ const admin = await ensureAdmin(container.deps, {
   ...(settings.ADMIN_PASSWORD ? { password: settings.ADMIN_PASSWORD } : {}),
 });
 resolveReady(container);
+// ZIPs a stopped process was extracting, or whose storage event it never handled, go on now.
+resumeZipBatches(container.deps, container.logger).catch((error: unknown) =>
+  container.logger.error("could not resume ZIP batches", error),
+);
 
 console.log(`Dorsal listening on ${publicUrl} (datos en ${dataDir})`);
 if (admin.generatedPassword) {

@@ -14,12 +14,14 @@ import type { LocalPipeline } from "./adapters/local/local-pipeline";
 import { createIds, systemClock } from "./adapters/system/system";
 import type { Deps } from "./app/deps";
 import { createPipelineTasks, type PipelineTasks } from "./app/pipeline";
+import { sweepUnstartedUploads } from "./app/processing";
 import { createTokenService, type PrivateJwk } from "./app/tokens";
 import { type AwsConfig, type Config, type LocalConfig, parseConfig } from "./config";
 import { createEventConfigRepository } from "./data/event-configs";
 import { createEventRepository } from "./data/events";
 import { createPhotoRepository } from "./data/photos";
 import { createUserRepository } from "./data/users";
+import { createZipBatchRepository } from "./data/zip-batches";
 import { createLogger, type Logger } from "./logger";
 import type { PipelineStarter } from "./ports/pipeline";
 import type { Vision } from "./ports/vision";
@@ -154,6 +156,10 @@ async function composeLocal(config: LocalConfig): Promise<Container> {
   });
   // What a killed process had accepted but not finished runs now (every step is idempotent).
   await localPipeline.restore();
+  // Then what it had stored but never queued (a storage event lost to the kill); the queue's own are skipped.
+  const restored = localPipeline;
+  const swept = await sweepUnstartedUploads(container.deps, { isQueued: (key) => restored.holds(key) });
+  if (swept.started + swept.failed > 0) logger.info("start-up sweep", swept);
   const closeBase = container.close;
   return {
     ...container,
@@ -211,6 +217,7 @@ async function assemble(parts: {
     events: createEventRepository(parts.table),
     eventConfigs: createEventConfigRepository(parts.table),
     photos: createPhotoRepository(parts.table),
+    zipBatches: createZipBatchRepository(parts.table),
   };
   let visionStarted = false;
   const vision = async () => {

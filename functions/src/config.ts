@@ -1,3 +1,4 @@
+import { limits } from "@dorsal/shared";
 import { z } from "zod";
 
 /**
@@ -24,6 +25,8 @@ const common = {
     .max(7 * 86400)
     .default(3600),
   UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(86400).default(3600),
+  /** Largest ZIP accepted for import (spec §9: 2 GB), checked on the declared and on the stored size. */
+  ZIP_MAX_BYTES: z.coerce.number().int().positive().default(limits.zipMaxBytes),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 };
 

@@ -1,4 +1,5 @@
 import { Duration } from "aws-cdk-lib";
+import { zipUploadPrefix } from "../../functions/src/app/storage-paths";
 
 /**
  * The numbers of the capacity model, in one place. docs/capacity.md derives each of them (section
@@ -47,7 +48,7 @@ export const capacity = {
   /** S3 lifecycle of the originals bucket (§ Storage). */
   lifecycle: {
     /** Uploaded ZIPs, once unpacked into originals, are only a copy. */
-    zipPrefix: "uploads/zips/",
+    zipPrefix: zipUploadPrefix,
     zipExpiration: Duration.days(3),
     /** Scratch objects of the pipeline. */
     tmpPrefix: "tmp/",

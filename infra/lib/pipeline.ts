@@ -1,4 +1,4 @@
-import { RemovalPolicy, Stack, Validations } from "aws-cdk-lib";
+import { Duration, RemovalPolicy, Stack, Validations } from "aws-cdk-lib";
 import * as iam from "aws-cdk-lib/aws-iam";
 import type * as lambda from "aws-cdk-lib/aws-lambda";
 import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
@@ -8,6 +8,7 @@ import * as s3n from "aws-cdk-lib/aws-s3-notifications";
 import * as sqs from "aws-cdk-lib/aws-sqs";
 import * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import { Construct } from "constructs";
+import { zipUploadPrefix } from "../../functions/src/app/storage-paths";
 import { buildPipelineDefinition, type PipelineTask } from "../../functions/src/pipeline/definition";
 import { capacity, queueVisibilityTimeout } from "./capacity";
 import { acknowledgeCdkSingleton } from "./nag";
@@ -18,6 +19,8 @@ export interface PipelineProps {
   tasks: Record<PipelineTask, lambda.IFunction>;
   /** Turns queued S3 notifications into executions; gets STATE_MACHINE_ARN and the right to start. */
   starter: lambda.Function;
+  /** Extracts uploaded ZIPs; each photo it writes then comes back through the queue like any upload. */
+  unzip: lambda.Function;
   originals: s3.IBucket;
 }
 
@@ -86,6 +89,14 @@ export class Pipeline extends Construct {
       id: "AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]",
       reason: "CDK's handler that writes the notification configuration onto the bucket; aws-cdk-lib defines its role.",
     });
+
+    // A ZIP is one object and one long job, not a photo: S3 invokes its function directly
+    // (asynchronously, retried twice; a retry resumes where the last run stopped) instead of
+    // queueing it for the starter, and the queue's `eventos/` filter never sees it.
+    props.originals.addEventNotification(s3.EventType.OBJECT_CREATED, new s3n.LambdaDestination(props.unzip), {
+      prefix: zipUploadPrefix,
+    });
+    props.unzip.configureAsyncInvoke({ retryAttempts: 2, maxEventAge: Duration.hours(6) });
 
     props.starter.addEnvironment("STATE_MACHINE_ARN", this.stateMachine.stateMachineArn);
     this.stateMachine.grantStartExecution(props.starter);

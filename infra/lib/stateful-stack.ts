@@ -73,7 +73,9 @@ export class StatefulStack extends Stack {
       serverAccessLogsPrefix: "s3/originals/",
       cors: [
         {
-          allowedMethods: [s3.HttpMethods.PUT],
+          // The browser's uploader makes every multipart request itself, with URLs the API signs:
+          // create and complete (POST), parts (PUT), list to resume (GET) and abort (DELETE).
+          allowedMethods: [s3.HttpMethods.PUT, s3.HttpMethods.POST, s3.HttpMethods.GET, s3.HttpMethods.DELETE],
           allowedOrigins: uploadOrigins,
           allowedHeaders: ["*"],
           // The browser reads each part's ETag to complete a multipart upload.

@@ -7,6 +7,7 @@ import * as iam from "aws-cdk-lib/aws-iam";
 import * as logs from "aws-cdk-lib/aws-logs";
 import * as s3 from "aws-cdk-lib/aws-s3";
 import type { Construct } from "constructs";
+import { zipUploadPrefix } from "../../functions/src/app/storage-paths";
 import { type HttpHandlerName, httpHandlers, httpRoutes } from "../../functions/src/http/routes";
 import { type PipelineTask, pipelineTasks } from "../../functions/src/pipeline/definition";
 import { AdminBootstrap, adminEmailFrom } from "./admin-bootstrap";
@@ -33,6 +34,8 @@ interface Access {
   /** S3 actions on photo objects (`eventos/*`) of each bucket. */
   originals?: string[];
   derived?: string[];
+  /** S3 actions on uploaded ZIPs (`uploads/zips/*`) of the originals bucket. */
+  zips?: string[];
   /** Asks whether an original exists: without s3:ListBucket, S3 answers 403 instead of 404. */
   headsOriginals?: boolean;
   /** Reads the CloudFront private key to sign image URLs. */
@@ -59,8 +62,20 @@ const httpSpecs: Record<HttpHandlerName, FunctionSpec> = {
       table: true,
       // Single-part PUTs and multipart uploads (create, parts, complete, abort, resume).
       originals: ["s3:PutObject", "s3:AbortMultipartUpload", "s3:ListMultipartUploadParts"],
+      // ZIPs: stored by upload-zip, or presigned for the browser to send straight to storage.
+      zips: ["s3:PutObject", "s3:AbortMultipartUpload", "s3:ListMultipartUploadParts"],
       signsUrls: true,
     },
+  },
+  users: {
+    description: "HTTP: photographer accounts",
+    // Password hashing is CPU-bound, and Lambda hands out CPU in proportion to memory.
+    memorySize: 1024,
+    access: { table: true },
+  },
+  admin: {
+    description: "HTTP: processing progress, failed photos and their re-run",
+    access: { table: true, headsOriginals: true, originals: ["s3:GetObject"], signsUrls: true },
   },
 };
 
@@ -94,6 +109,21 @@ const pipelineSpecs: Record<PipelineTask, FunctionSpec> = {
   fail: { description: "Pipeline: record a failed photo", timeout: Duration.seconds(30), access: { table: true } },
 };
 
+const unzipSpec: FunctionSpec = {
+  description: "Pipeline: extract an uploaded ZIP into originals",
+  // Streams only (64 KB windows, a few entries at a time): memory is for inflate and CPU, not the archive.
+  memorySize: 1024,
+  // Lambda's maximum: 5000 photos in 2 GB take a few minutes; a timeout is retried and resumes.
+  timeout: Duration.minutes(15),
+  access: {
+    table: true,
+    originals: ["s3:GetObject", "s3:PutObject"],
+    headsOriginals: true,
+    // The ZIP is deleted once extracted.
+    zips: ["s3:GetObject", "s3:DeleteObject"],
+  },
+};
+
 const starterSpec: FunctionSpec = {
   description: "Pipeline: start one execution per uploaded original",
   // Bounded by its event source's maxConcurrency rather than by reserved concurrency.
@@ -111,6 +141,7 @@ export class StatelessStack extends Stack {
   readonly httpFunctions: Record<HttpHandlerName, DorsalFunction>;
   readonly pipelineFunctions: Record<PipelineTask, DorsalFunction>;
   readonly starter: DorsalFunction;
+  readonly unzip: DorsalFunction;
   readonly pipeline: Pipeline;
   readonly site: Site;
   readonly keys: SigningKeys;
@@ -204,6 +235,11 @@ export class StatelessStack extends Stack {
           "Photo objects are keyed eventos/{eventId}/…/{photoId}; the function handles any event's photos.",
         );
       }
+      if (access.zips) {
+        const zips = originals.arnForObjects(`${zipUploadPrefix}*`);
+        fn.fn.addToRolePolicy(new iam.PolicyStatement({ actions: access.zips, resources: [zips] }));
+        acknowledgeWildcardResource(fn, zips, "Uploaded ZIPs are keyed uploads/zips/{batchId}.zip, one per batch.");
+      }
       if (access.headsOriginals) {
         fn.fn.addToRolePolicy(
           new iam.PolicyStatement({ actions: ["s3:ListBucket"], resources: [originals.bucketArn] }),
@@ -246,11 +282,16 @@ export class StatelessStack extends Stack {
       appFunction(`Pipeline-${task}`, path.join(handlers, "pipeline", `${task}.ts`), pipelineSpecs[task]),
     );
     this.starter = appFunction("Pipeline-starter", path.join(handlers, "pipeline", "starter.ts"), starterSpec);
+    this.unzip = appFunction("Pipeline-unzip", path.join(handlers, "pipeline", "unzip.ts"), unzipSpec);
     this.pipeline = new Pipeline(this, "Pipeline", {
       tasks: byName(pipelineTasks, (task) => this.pipelineFunctions[task].fn),
       starter: this.starter.fn,
+      unzip: this.unzip.fn,
       originals,
     });
+    // Re-running failed photos starts executions through the same port as the starter.
+    this.httpFunctions.admin.fn.addEnvironment("STATE_MACHINE_ARN", this.pipeline.stateMachine.stateMachineArn);
+    this.pipeline.stateMachine.grantStartExecution(this.httpFunctions.admin.fn);
 
     this.alarms = new Alarms(this, "Alarms", { pipeline: this.pipeline, email: alarmEmailFrom(this) });
 

@@ -48,6 +48,7 @@ const appFunctions = () => [
   ...Object.values(stateless.httpFunctions),
   ...Object.values(stateless.pipelineFunctions),
   stateless.starter,
+  stateless.unzip,
   stateless.admin.bootstrapper,
 ];
 
@@ -108,7 +109,7 @@ describe("stateful stack", () => {
   it("lets browsers PUT originals (ETag exposed) and aborts stale multipart uploads", () => {
     data.hasResourceProperties("AWS::S3::Bucket", {
       CorsConfiguration: {
-        CorsRules: [Match.objectLike({ AllowedMethods: ["PUT"], ExposedHeaders: ["ETag"] })],
+        CorsRules: [Match.objectLike({ AllowedMethods: ["PUT", "POST", "GET", "DELETE"], ExposedHeaders: ["ETag"] })],
       },
       LifecycleConfiguration: {
         Rules: Match.arrayWith([Match.objectLike({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } })]),
@@ -170,7 +171,8 @@ describe("functions", () => {
         ]),
       );
       expect(variables).toMatchObject({ DORSAL_RUNTIME: "aws", VISION_ENGINE: "rekognition" });
-      expect("STATE_MACHINE_ARN" in variables).toBe(fn === stateless.starter);
+      // Only what starts executions: the starter, and the admin API that re-runs failed photos.
+      expect("STATE_MACHINE_ARN" in variables).toBe(fn === stateless.starter || fn === stateless.httpFunctions.admin);
     }
   });
 
@@ -255,6 +257,36 @@ describe("pipeline", () => {
         },
       });
     }
+  });
+
+  it("sends uploaded ZIPs (uploads/zips/) straight to the unzip function, 15 minutes, retried twice", () => {
+    const unzipId = logicalId(stateless, stateless.unzip);
+    code.hasResourceProperties("Custom::S3BucketNotifications", {
+      NotificationConfiguration: {
+        LambdaFunctionConfigurations: [
+          {
+            Events: ["s3:ObjectCreated:*"],
+            Filter: { Key: { FilterRules: [{ Name: "prefix", Value: capacity.lifecycle.zipPrefix }] } },
+            LambdaFunctionArn: { "Fn::GetAtt": [unzipId, "Arn"] },
+          },
+        ],
+      },
+    });
+    code.hasResourceProperties("AWS::Lambda::EventInvokeConfig", {
+      FunctionName: { Ref: unzipId },
+      MaximumRetryAttempts: 2,
+    });
+    expect(functionOf(stateless.unzip).Properties).toMatchObject({ Timeout: 900, MemorySize: 1024 });
+    // Reads the ZIP, writes photos; no StartExecution: each photo's own event starts its pipeline.
+    const statements = statementsOf(stateless.unzip.role);
+    const actionsOn = (pattern: string) =>
+      statements
+        .filter((st) => JSON.stringify(st.Resource).includes(pattern))
+        .flatMap((st) => [st.Action].flat())
+        .sort();
+    expect(actionsOn("uploads/zips/*")).toEqual(["s3:DeleteObject", "s3:GetObject"]);
+    expect(actionsOn("eventos/*")).toEqual(["s3:GetObject", "s3:PutObject"]);
+    expect(statements.some((st) => [st.Action].flat().includes("states:StartExecution"))).toBe(false);
   });
 
   it("feeds the queue to the starter with partial batch responses, which may start executions", () => {

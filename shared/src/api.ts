@@ -85,6 +85,54 @@ export interface PresignResponse {
   uploads: PresignedUpload[];
 }
 
+/**
+ * Starts one upload the browser sends straight to storage (Uppy's `@uppy/aws-s3`): a new photo,
+ * or the ZIP of a batch made by `POST /api/photos/zip-batches`. The answer names the object key
+ * and signs its first request: a single PUT, or the CreateMultipartUpload of a multipart upload.
+ */
+export const uploadTargetRequest = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("photo"),
+    eventId: idParam,
+    filename: z.string().trim().min(1).max(255),
+    contentType: z.string().max(100).default("application/octet-stream"),
+    /** Checked against the photo limit by the server, which answers 413 above it. */
+    size: z.number().int().positive(),
+    forceDuplicates: z.boolean().optional(),
+    multipart: z.boolean(),
+  }),
+  z.object({
+    kind: z.literal("zip"),
+    batchId: z.string().regex(/^[a-z0-9]{10,40}$/),
+    multipart: z.boolean(),
+  }),
+]);
+export type UploadTargetRequest = z.input<typeof uploadTargetRequest>;
+export type UploadTargetInput = z.output<typeof uploadTargetRequest>;
+
+export interface UploadTarget {
+  key: string;
+  /** The pending photo the upload becomes; null for a ZIP. */
+  photoId: string | null;
+  url: string;
+  /** Headers the request must carry exactly, because they are part of the signature. */
+  headers: Record<string, string>;
+}
+
+/** Signs a later request of a multipart upload the caller started (its key names their own photo or ZIP). */
+const uploadOfKey = { key: z.string().min(1).max(1024), uploadId: z.string().min(1).max(1024) };
+export const uploadSignRequest = z.discriminatedUnion("step", [
+  z.object({ step: z.literal("part"), ...uploadOfKey, partNumber: z.number().int().min(1).max(10_000) }),
+  z.object({ step: z.literal("list"), ...uploadOfKey }),
+  z.object({ step: z.literal("complete"), ...uploadOfKey }),
+  z.object({ step: z.literal("abort"), ...uploadOfKey }),
+]);
+export type UploadSignRequest = z.input<typeof uploadSignRequest>;
+
+export interface UploadSignature {
+  url: string;
+}
+
 export interface DetectedBib {
   number: string;
   /** 0..100; manual tags are 100. */
@@ -176,6 +224,8 @@ export interface UploadResponse {
   failed: number;
   photos: PhotoDto[];
   performance: { successful: number; failed: number; duplicates: number; errors: string[] };
+  /** The upload session the photos were received under; resume-upload with it skips what already arrived. */
+  sessionId?: string;
 }
 
 export const searchQuery = z.object({
@@ -205,3 +255,130 @@ export interface DashboardStats {
   /** Whole COP of paid sales this calendar month. */
   monthlySales: number;
 }
+
+/** Status of a ZIP batch (spec §4): polled every 2 s until `completed` or `error`. */
+export const zipBatchStatuses = ["uploading", "extracting", "processing", "completed", "error"] as const;
+export type ZipBatchStatus = (typeof zipBatchStatuses)[number];
+
+/**
+ * Starts a ZIP import whose bytes the browser sends straight to storage (any size up to the
+ * configured maximum): the answer names the object key and a presigned PUT for it.
+ */
+export const zipBatchRequest = z.object({
+  eventId: idParam,
+  filename: z
+    .string()
+    .trim()
+    .min(1, messages.zipInvalidName)
+    .max(255)
+    .regex(/\.zip$/i, messages.zipInvalidName),
+  size: z.number().int().positive(messages.zipInvalidName),
+});
+export type ZipBatchRequest = z.input<typeof zipBatchRequest>;
+
+export interface ZipBatchCreated {
+  success: true;
+  batchId: string;
+  /** Where the ZIP goes in the originals bucket; extraction starts when an object lands there. */
+  key: string;
+  url: string;
+  /** Headers the PUT must carry exactly, because they are part of the signature. */
+  headers: Record<string, string>;
+}
+
+/** `POST /api/photos/upload-zip` (spec §7): totalFiles is known at once, from the central directory. */
+export interface ZipUploadResponse {
+  success: true;
+  batchId: string;
+  totalFiles: number;
+}
+
+export interface ZipSkippedEntry {
+  name: string;
+  reason: string;
+}
+
+export interface ZipBatchStatusResponse {
+  success: true;
+  batchId: string;
+  eventId: number;
+  status: ZipBatchStatus;
+  /** Files in the ZIP (directories and macOS metadata aside): extracted + skipped. */
+  totalFiles: number;
+  /** Photos written to the event's originals. */
+  extractedFiles: number;
+  /** Extracted photos the pipeline has finished with (processed, failed or duplicate). */
+  processedFiles: number;
+  skippedFiles: number;
+  /** The first skipped entries with their reason (the count above is complete). */
+  skipped: ZipSkippedEntry[];
+  error: string | null;
+}
+
+/** GET /api/events/{id}/processing: the event's counters, read from its atomic stats (no photo scan). */
+export interface EventProcessingDto {
+  eventId: number;
+  /** Photos received: processed + failed + duplicates + still pending. */
+  totalPhotos: number;
+  processedPhotos: number;
+  failedPhotos: number;
+  duplicatePhotos: number;
+  pendingPhotos: number;
+  /** Photos finished per minute over the last 10 minutes; null when none finished in that window. */
+  photosPerMinute: number | null;
+  lastProcessedAt: string | null;
+}
+
+/** One photo of the dead-letter list (GET /api/admin/failed-photos). */
+export interface FailedPhotoDto {
+  id: string;
+  eventId: number;
+  eventName: string | null;
+  originalFilename: string;
+  failureReason: string | null;
+  failedAt: string | null;
+  /** Pipeline runs that reached processing; a re-run that fails again adds one. */
+  attempts: number;
+  thumbnailUrl: string | null;
+}
+
+export interface FailedPhotoPage {
+  photos: FailedPhotoDto[];
+  /** Pass back as `cursor` for the next page; null on the last. */
+  cursor: string | null;
+}
+
+/** POST /api/admin/failed-photos/rerun: some photos, or every failed photo of one event. */
+export const rerunFailedRequest = z.union([
+  z.object({
+    photoIds: z
+      .array(z.string().regex(/^[a-z0-9]{10,40}$/))
+      .min(1)
+      .max(100),
+  }),
+  z.object({
+    eventId: idParam,
+    /** Only photos that failed before this time: pass back the response's, so re-failures are not re-run in a loop. */
+    failedBefore: z.iso.datetime().optional(),
+  }),
+]);
+export type RerunFailedRequest = z.infer<typeof rerunFailedRequest>;
+
+export interface RerunFailedResponse {
+  /** Photos taken off the failed list and started again. */
+  requeued: number;
+  /** For `eventId`: more failed photos remain (a call handles a bounded batch); call again with `failedBefore`. */
+  more: boolean;
+  /** For `eventId`: the cut-off this run uses; null for `photoIds`. */
+  failedBefore: string | null;
+}
+
+/** POST /api/users (spec §2.7 'Crear Usuario Fotógrafo'): only photographers are created here. */
+export const createUserRequest = z.object({
+  name: z.string().trim().min(1).max(200),
+  email: z.string().trim().toLowerCase().email(),
+  password: z.string().min(6, messages.passwordTooShort).max(200),
+  role: z.literal("photographer").default("photographer"),
+  assignedEventId: idParam,
+});
+export type CreateUserRequest = z.input<typeof createUserRequest>;

@@ -10,8 +10,38 @@ export const messages = {
   dateRequired: "Date is required",
   selectPhoto: "Selecciona al menos una foto para subir",
   selectEvent: "Selecciona un evento para subir las fotos",
+  noSessionToResume: "No hay sesión activa para reanudar",
+  selectEventToResume: "Selecciona un evento para reanudar la subida",
   incompleteSearch: "Datos incompletos",
   fileTooLarge: "Error 413: Archivos demasiado grandes. Intenta subir fotos más pequeñas o reduce la cantidad.",
   unsupportedImage: "Tipo de archivo no aceptado",
   uploadFailed: "Error al subir fotos",
+  zipInvalidName: "Por favor selecciona un archivo ZIP válido",
+  zipTooLarge: "El archivo es demasiado grande. Máximo permitido: 2GB",
+  zipProcessingError: "Error al procesar el archivo ZIP",
+  zipNotFound: "Lote ZIP no encontrado",
+  zipNoImages: "El archivo ZIP no contiene imágenes válidas",
+  passwordTooShort: "La contraseña debe tener al menos 6 caracteres",
+  emailTaken: "Ya existe un usuario con ese email",
+  adminNotDeletable: "No se puede eliminar un administrador",
+  userNotFound: "Usuario no encontrado",
+  uploadNeverArrived: "La subida no se completó",
+  rerunNotStarted: "No se pudo reiniciar el procesamiento",
 } as const;
+
+/** Why an entry of a ZIP was not imported (returned with the batch status). */
+export const zipSkipReasons = {
+  unsafePath: "Ruta no permitida: sale de la carpeta del ZIP",
+  nestedArchive: "Archivo comprimido dentro del ZIP: no se procesa",
+  notImage: "No es una imagen reconocida",
+  tooLarge: "La foto supera el máximo de 50 MB",
+  tooManyPhotos: "El ZIP supera el máximo de 5000 fotos",
+  encrypted: "Archivo cifrado: no se puede leer",
+  unreadable: "No se pudo leer el archivo dentro del ZIP",
+} as const;
+
+/** The ZIP size message for a configured maximum (the spec's text at the default 2 GB). */
+export function zipTooLargeMessage(maxBytes: number): string {
+  const [unit, size] = maxBytes >= 1024 ** 3 ? ["GB", 1024 ** 3] : ["MB", 1024 ** 2];
+  return messages.zipTooLarge.replace("2GB", `${Math.round((maxBytes / size) * 10) / 10}${unit}`);
+}

@@ -1,9 +1,6 @@
-import { readFile } from "node:fs/promises";
-import path from "node:path";
 import type { EventDto, PhotoDto, PresignResponse, SearchResponse } from "@dorsal/shared";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTokenService, type PrivateJwk } from "../../functions/src/app/tokens";
 import { adminToken, apiClient, waitFor } from "../support/api";
 import { makeBibPhoto } from "../support/bib-photo";
 import { type RunningDorsal, startDorsal } from "../support/server";
@@ -135,19 +132,17 @@ describe("previews: watermarked for paid events, GRATIS/DEMO for free ones", () 
         401,
       );
     }
-    // No user administration yet: a photographer's session signed with the server's own key.
-    const tokens = createTokenService({
-      privateJwk: async () =>
-        JSON.parse(await readFile(path.join(dorsal.dataDir, "keys", "jwt-private.json"), "utf8")) as PrivateJwk,
-      issuer: "dorsal",
-      ttlSeconds: 600,
-      clock: { now: () => new Date() },
+    const photographerAccount = { email: "foto@dorsal.test", password: "secreto-foto" };
+    const created = await apiClient(dorsal.url, token).post("/api/users", {
+      name: "Fotógrafa",
+      ...photographerAccount,
+      role: "photographer",
+      assignedEventId: event.id,
     });
-    const photographer = apiClient(
-      dorsal.url,
-      await tokens.issue({ userId: "fotografa", email: "foto@dorsal.test", role: "photographer" }),
-    );
-    // A real session, so the 403 is about the role: the photographer may read the photo.
+    expect(created.status).toBe(201);
+    const login = await apiClient(dorsal.url).post<{ token: string }>("/api/auth/login", photographerAccount);
+    const photographer = apiClient(dorsal.url, login.body.token);
+    // A real session on the photographer's own event, so the 403 is about the role: they may read the photo.
     expect((await photographer.get(`/api/photos/${photoId}`)).status).toBe(200);
     for (const action of ["enable-free-photos", "disable-free-photos"])
       expect((await photographer.post(`/api/events/${event.id}/${action}`)).status).toBe(403);

@@ -8,6 +8,8 @@ export interface RunningDorsal {
   adminEmail: string;
   adminPassword: string;
   dataDir: string;
+  /** The runtime's process id (the ingestion benchmark reads its memory from /proc). */
+  pid: number;
   /** Everything the process printed so far (for assertions and failure messages). */
   output(): string;
   stop(): Promise<number | null>;
@@ -55,6 +57,7 @@ export async function startDorsal(
     adminEmail,
     adminPassword,
     dataDir,
+    pid: child.pid ?? 0,
     output: () => output,
     kill: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;

@@ -1,5 +1,5 @@
 import { Button } from "@chakra-ui/react";
-import { lazy } from "react";
+import { lazy, Suspense } from "react";
 import { Navigate, Route, Routes, useSearchParams } from "react-router";
 import { ComingSoon } from "../components/ui/coming-soon";
 import { LoginPage } from "../features/auth/components/login-page";
@@ -21,8 +21,16 @@ const EventsPage = lazy(() =>
 const BibReviewPage = lazy(() =>
   import("../features/bibs/components/bib-review-page").then((module) => ({ default: module.BibReviewPage })),
 );
+const FailedPhotosPage = lazy(() =>
+  import("../features/processing/components/failed-photos-page").then((module) => ({
+    default: module.FailedPhotosPage,
+  })),
+);
 const UploadPage = lazy(() =>
   import("../features/upload/components/upload-page").then((module) => ({ default: module.UploadPage })),
+);
+const MobileTestPage = lazy(() =>
+  import("../features/mobile-test/components/mobile-test-page").then((module) => ({ default: module.MobileTestPage })),
 );
 
 /** Admin screens of spec §2.1 that are not built yet, with the titles the spec gives them. */
@@ -74,6 +82,7 @@ function roleRoutes(user: SessionUser | null) {
           <Route path="events/:eventId/dorsales" element={<BibReviewPage />} />
           <Route path="upload" element={<UploadPage />} />
           <Route path="bulk-upload" element={<UploadPage />} />
+          <Route path="processing" element={<FailedPhotosPage />} />
           <Route path="search" element={<SearchPage />} />
           {adminComingSoon.map(({ path, title }) => (
             <Route key={path} path={path} element={<ComingSoon title={title} backTo="/dashboard" />} />
@@ -125,7 +134,14 @@ export function AppRoutes() {
           <Route path="free-photos" element={<ComingSoon title="Fotos gratis" />} />
           <Route path="soy-fotografo" element={<ComingSoon title="Soy fotógrafo" />} />
           <Route path="athlete-login" element={<ComingSoon title="Acceso deportistas" />} />
-          <Route path="mobile-test" element={<ComingSoon title="Diagnóstico de carga móvil" />} />
+          <Route
+            path="mobile-test"
+            element={
+              <Suspense fallback={null}>
+                <MobileTestPage />
+              </Suspense>
+            }
+          />
           <Route path="photo-purchase" element={<ComingSoon title="Compra de fotos" backTo="/search" />} />
           <Route path="download" element={<DownloadRoute />} />
           <Route path="admin-login" element={<LoginPage requiredRole="admin" />} />

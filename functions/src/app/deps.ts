@@ -3,6 +3,7 @@ import type { EventConfigRepository } from "../data/event-configs";
 import type { EventRepository } from "../data/events";
 import type { PhotoRepository } from "../data/photos";
 import type { UserRepository } from "../data/users";
+import type { ZipBatchRepository } from "../data/zip-batches";
 import type { Clock } from "../ports/clock";
 import type { Ids } from "../ports/ids";
 import type { ObjectStore } from "../ports/object-store";
@@ -28,4 +29,5 @@ export interface Deps {
   events: EventRepository;
   eventConfigs: EventConfigRepository;
   photos: PhotoRepository;
+  zipBatches: ZipBatchRepository;
 }

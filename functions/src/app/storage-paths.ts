@@ -18,6 +18,15 @@ export const storagePaths = {
   working: (eventId: number, photoId: string) => `eventos/${eventId}/trabajo/${photoId}.jpg`,
 };
 
+/** Uploaded ZIPs wait here (expired by a lifecycle rule) until they are extracted into originals. */
+export const zipUploadPrefix = "uploads/zips/";
+export const zipUploadKey = (batchId: string) => `${zipUploadPrefix}${batchId}.zip`;
+
+export function parseZipUploadKey(key: string): { batchId: string } | undefined {
+  const match = /^uploads\/zips\/([a-z0-9]+)\.zip$/.exec(key);
+  return match?.[1] ? { batchId: match[1] } : undefined;
+}
+
 const originalPattern = /^eventos\/(\d+)\/originales\/([a-z0-9]+)\.([a-z0-9]{1,5})$/;
 
 export function parseOriginalKey(key: string): { eventId: number; photoId: string } | undefined {

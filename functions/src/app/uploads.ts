@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { limits, messages, type PresignResponse, type UploadResponse } from "@dorsal/shared";
 import { newPhotoFields, type PhotoRecord } from "../data/photos";
 import type { Deps } from "./deps";
@@ -11,7 +12,7 @@ import type { SessionClaims } from "./tokens";
  * Who may upload where: admins to any event; photographers only to the event assigned to them
  * (stricter than the spec's client, which lets them pick any event — the server decides).
  */
-async function assertCanUpload(deps: Deps, session: SessionClaims, eventId: number): Promise<void> {
+export async function assertCanUpload(deps: Deps, session: SessionClaims, eventId: number): Promise<void> {
   const event = await deps.events.get(eventId);
   if (!event) throw notFound(messages.eventNotFound);
   if (session.role === "admin") return;
@@ -22,14 +23,18 @@ async function assertCanUpload(deps: Deps, session: SessionClaims, eventId: numb
   throw forbidden(messages.forbidden);
 }
 
-function pendingPhoto(
+/**
+ * The record of a photo about to be stored, written before its bytes so the pipeline knows who sent
+ * what under which name. Every way in (presigned, multipart, ZIP) makes it here.
+ */
+export function pendingPhoto(
   deps: Deps,
-  session: SessionClaims,
+  uploader: Pick<SessionClaims, "userId">,
   eventId: number,
   filename: string,
-  forceDuplicates = false,
+  options: { forceDuplicates?: boolean | undefined; id?: string; zip?: { batchId: string; entry: number } } = {},
 ): PhotoRecord {
-  const id = deps.ids.newId();
+  const id = options.id ?? deps.ids.newId();
   return {
     id,
     eventId,
@@ -38,9 +43,10 @@ function pendingPhoto(
     originalKey: storagePaths.original(eventId, id, extensionOf(filename)),
     ...newPhotoFields,
     uploadedAt: deps.clock.now().toISOString(),
-    uploadedBy: session.userId,
+    uploadedBy: uploader.userId,
     // The pipeline hashes the original and ends a copy of a photo the event has as `duplicate`, unless told not to.
-    ...(forceDuplicates ? { forceDuplicates: true } : {}),
+    ...(options.forceDuplicates ? { forceDuplicates: true } : {}),
+    ...(options.zip ? { zipBatchId: options.zip.batchId, zipEntry: options.zip.entry } : {}),
   };
 }
 
@@ -63,7 +69,9 @@ export async function presignUploads(
   await assertCanUpload(deps, session, request.eventId);
   const uploads = await Promise.all(
     request.files.map(async (file) => {
-      const photo = pendingPhoto(deps, session, request.eventId, file.filename, request.forceDuplicates);
+      const photo = pendingPhoto(deps, session, request.eventId, file.filename, {
+        forceDuplicates: request.forceDuplicates,
+      });
       await deps.photos.createPending(photo);
       const contentType = file.contentType || "application/octet-stream";
       const url = await deps.objects.presignPut(
@@ -93,10 +101,11 @@ export async function uploadFiles(
   session: SessionClaims,
   eventId: number,
   files: UploadedFile[],
-  options: { forceDuplicates?: boolean } = {},
+  options: { forceDuplicates?: boolean; sessionId?: string | undefined } = {},
 ): Promise<UploadResponse> {
   if (files.length === 0) throw invalid(messages.selectPhoto);
   await assertCanUpload(deps, session, eventId);
+  const sessionId = options.sessionId ?? deps.ids.newId();
   const errors: string[] = [];
   const photos: PhotoRecord[] = [];
   for (const file of files) {
@@ -109,8 +118,18 @@ export async function uploadFiles(
       errors.push(`${file.filename}: ${messages.unsupportedImage}`);
       continue;
     }
-    const photo = pendingPhoto(deps, session, eventId, file.filename, options.forceDuplicates);
-    await deps.photos.createPending(photo);
+    const photo = pendingPhoto(deps, session, eventId, file.filename, {
+      forceDuplicates: options.forceDuplicates,
+      id: sessionPhotoId(session, sessionId, eventId, file),
+    });
+    if (!(await deps.photos.createPending(photo))) {
+      // Sent again under the same session (a resumed upload): stored once, reported as received.
+      const earlier = await deps.photos.get(photo.id);
+      if (earlier && (await deps.objects.head("originals", earlier.originalKey))) {
+        photos.push(earlier);
+        continue;
+      }
+    }
     await deps.objects.put("originals", photo.originalKey, file.data, contentTypes[type], file.data.length);
     photos.push(photo);
   }
@@ -121,5 +140,23 @@ export async function uploadFiles(
     failed: errors.length,
     photos: await Promise.all(photos.map((photo) => toPhotoDto(deps, photo))),
     performance: { successful: uploaded, failed: errors.length, duplicates: 0, errors },
+    sessionId,
   };
+}
+
+/**
+ * A photo's id within an upload session: the same uploader, session, event, name and bytes give
+ * the same id, so a resumed session finds what already arrived instead of storing it twice.
+ */
+function sessionPhotoId(
+  session: Pick<SessionClaims, "userId">,
+  sessionId: string,
+  eventId: number,
+  file: UploadedFile,
+): string {
+  const content = createHash("sha256").update(file.data).digest("hex");
+  return createHash("sha256")
+    .update(`${session.userId}\n${sessionId}\n${eventId}\n${file.filename}\n${content}`)
+    .digest("hex")
+    .slice(0, 32);
 }

@@ -27,6 +27,8 @@ export interface EventStats {
   facesDetected: number;
   processingMsTotal: number;
   lastUpdated: string | null;
+  /** When the event's latest photo became searchable. */
+  lastProcessedAt: string | null;
 }
 
 const emptyStats = (eventId: number): EventStats => ({
@@ -39,7 +41,12 @@ const emptyStats = (eventId: number): EventStats => ({
   facesDetected: 0,
   processingMsTotal: 0,
   lastUpdated: null,
+  lastProcessedAt: null,
 });
+
+const minuteOf = (date: Date) => date.toISOString().slice(0, 16);
+/** Minute counters outlive any rate window by far, then expire on their own (table TTL). */
+const minuteCounterTtlSeconds = 24 * 60 * 60;
 
 export function createEventRepository(table: Table) {
   return {
@@ -89,6 +96,27 @@ export function createEventRepository(table: Table) {
       const byId = new Map(eventIds.map((id) => [id, emptyStats(id)]));
       for (const stats of found) byId.set(stats.eventId, { ...emptyStats(stats.eventId), ...stats });
       return byId;
+    },
+
+    /** A photo became searchable: counted in its UTC minute (for the recent rate) and stamped on the stats. */
+    async countProcessed(eventId: number, now: Date): Promise<void> {
+      await Promise.all([
+        table.update({
+          key: keys.eventProcessedMinute(eventId, minuteOf(now)),
+          set: { type: "processedMinute", eventId, ttl: Math.floor(now.getTime() / 1000) + minuteCounterTtlSeconds },
+          add: { count: 1 },
+        }),
+        table.update({ key: keys.eventStats(eventId), set: { eventId, lastProcessedAt: now.toISOString() } }),
+      ]);
+    },
+
+    /** Photos that became searchable in the `minutes` before `now` (this minute included). */
+    async processedInLastMinutes(eventId: number, minutes: number, now: Date): Promise<number> {
+      const window = Array.from({ length: minutes }, (_, back) => minuteOf(new Date(now.getTime() - back * 60_000)));
+      const counters = await table.batchGet<{ count?: number }>(
+        window.map((minute) => keys.eventProcessedMinute(eventId, minute)),
+      );
+      return counters.reduce((sum, counter) => sum + (counter.count ?? 0), 0);
     },
 
     async addStats(eventId: number, deltas: Partial<Record<keyof EventStats, number>>, now: Date): Promise<void> {

@@ -7,6 +7,14 @@ const pad = (value: number | string, width: number) => String(value).padStart(wi
 /** Bibs are digit strings of up to 10 digits; padding sorts them numerically. */
 export const bibSortKey = (bib: string) => pad(bib, 10);
 
+/** Partition of the sparse index of failed photos (the dead-letter list), all events together. */
+export const failedPhotosPartition = "PHOTOS#FAILED";
+/** Sort-key prefix of one event's failed photos within that partition. */
+export const failedPhotosOfEventPrefix = (eventId: number) => `${pad(eventId, 10)}#`;
+
+/** Partition of the sparse index of ZIP batches still in progress. */
+export const activeZipBatchesPartition = "ZIPBATCHES#ACTIVE";
+
 export const keys = {
   counter: (name: string) => ({ pk: `COUNTER#${name}`, sk: "COUNTER" }),
 
@@ -40,6 +48,15 @@ export const keys = {
     gsi2sk: `${uploadedAt}#${photoId}`,
   }),
   unbibbedPhotosPartition: (eventId: number) => `EVENT#${eventId}#NOBIB`,
+  /**
+   * Sparse index: only failed photos carry it (a photo is never failed and unbibbed at once, so it
+   * shares gsi2 with "Sin dorsal"). Sorted by event, then failure time: one query lists every
+   * event's failures, a sort-key prefix one event's.
+   */
+  failedPhotosIndex: (eventId: number, failedAt: string, photoId: string) => ({
+    gsi2pk: failedPhotosPartition,
+    gsi2sk: `${failedPhotosOfEventPrefix(eventId)}${failedAt}#${photoId}`,
+  }),
 
   /**
    * Uniqueness guard for duplicates: the first photo of an event with these bytes (SHA-256, hex)
@@ -47,12 +64,24 @@ export const keys = {
    */
   contentHash: (eventId: number, sha256: string) => ({ pk: `EVENT#${eventId}#HASH#${sha256}`, sk: "HASH" }),
 
+  /** Photos an event finished processing in one UTC minute (`YYYY-MM-DDTHH:MM`), for its recent rate; expires. */
+  eventProcessedMinute: (eventId: number, minute: string) => ({ pk: `EVENT#${eventId}`, sk: `RATE#${minute}` }),
+
   /** The event's configuration (spec §3 event_configs), absent until first changed. */
   eventConfig: (eventId: number) => ({ pk: `EVENT#${eventId}`, sk: "CONFIG" }),
+
+  /** A ZIP import and its counters (one item per batch). */
+  zipBatch: (batchId: string) => ({ pk: `ZIPBATCH#${batchId}`, sk: "ZIPBATCH" }),
+  /** Sparse index: only batches not yet `completed` or `error` carry it, so a restart can resume them. */
+  activeZipBatchesIndex: (createdAt: string, batchId: string) => ({
+    gsi2pk: activeZipBatchesPartition,
+    gsi2sk: `${createdAt}#${batchId}`,
+  }),
 
   /** The participant (bib) of an event with its photo count; the event partition lists them in bib order. */
   participant: (eventId: number, bib: string) => ({ pk: `EVENT#${eventId}`, sk: `BIB#${bibSortKey(bib)}` }),
 } as const;
 
+export const usersIndexPartition = "USERS";
 export const eventsIndexPartition = "EVENTS";
 export const photosOfEventPartition = (eventId: number) => `EVENT#${eventId}#PHOTOS`;

@@ -1,7 +1,7 @@
 import type { DetectedBib, ManualBibs } from "@dorsal/shared";
 import type { Table } from "../ports/table";
 import type { BoundingBox, TextDetection } from "../ports/vision";
-import { keys, photosOfEventPartition } from "./keys";
+import { failedPhotosOfEventPrefix, failedPhotosPartition, keys, photosOfEventPartition } from "./keys";
 
 export interface PhotoRecord {
   id: string;
@@ -41,6 +41,15 @@ export interface PhotoRecord {
   duplicateOf?: string | null;
   /** SHA-256 (hex) of the original, once the pipeline has read it. */
   contentHash?: string;
+  /** Extracted from a ZIP: its batch and the entry's index, so the batch counts the photo once when it settles. */
+  zipBatchId?: string;
+  zipEntry?: number;
+  /** How many times the pipeline began processing the photo (each run that reached Prepare's mark). */
+  attempts?: number;
+  /** Whether the event's totalPhotos counts this photo now, so a re-run un-counts it exactly once. */
+  countedInTotal?: boolean;
+  /** How many times an admin re-ran the photo from the failed list; names each re-run's execution. */
+  reruns?: number;
 }
 
 export const newPhotoFields = {
@@ -62,6 +71,7 @@ export const newPhotoFields = {
   failureReason: null,
   processedAt: null,
   recognition: null,
+  countedInTotal: false,
 } satisfies Partial<PhotoRecord>;
 
 export type PageCursor = Record<string, unknown>;
@@ -117,7 +127,8 @@ export function createPhotoRepository(table: Table) {
     async markProcessing(photoId: string): Promise<boolean> {
       const updated = await table.update({
         key: keys.photo(photoId),
-        set: { processingStatus: "processing" },
+        set: { processingStatus: "processing", countedInTotal: true },
+        add: { attempts: 1 },
         conditions: [{ attribute: "processingStatus", op: "=", value: "pending" }],
       });
       return updated !== undefined;
@@ -197,11 +208,20 @@ export function createPhotoRepository(table: Table) {
       return updated !== undefined;
     },
 
-    /** Returns false when the photo was already failed or successful (nothing to count). */
-    async markFailed(photoId: string, reason: string, now: Date): Promise<boolean> {
+    /**
+     * Records the failure and lists the photo among the failed (the admin's dead-letter list).
+     * Returns false when the photo was already failed or successful (nothing to count).
+     */
+    async markFailed(photoId: string, reason: string, now: Date, eventId: number): Promise<boolean> {
+      const failedAt = now.toISOString();
       const updated = await table.update({
         key: keys.photo(photoId),
-        set: { processingStatus: "failed", failureReason: reason, processedAt: now.toISOString() },
+        set: {
+          processingStatus: "failed",
+          failureReason: reason,
+          processedAt: failedAt,
+          ...keys.failedPhotosIndex(eventId, failedAt, photoId),
+        },
         conditions: [
           { attribute: "pk", op: "exists" },
           { attribute: "processingStatus", op: "<>", value: "successful" },
@@ -209,6 +229,66 @@ export function createPhotoRepository(table: Table) {
         ],
       });
       return updated !== undefined;
+    },
+
+    /**
+     * Takes a failed photo off the failed list and back to pending for a re-run; undefined when it
+     * is not failed (already re-run, or never failed), so a repeated request starts nothing twice.
+     */
+    resetFailed: (photoId: string) =>
+      table.update<PhotoRecord>({
+        key: keys.photo(photoId),
+        set: { processingStatus: "pending", failureReason: null, processedAt: null },
+        add: { reruns: 1 },
+        remove: ["gsi2pk", "gsi2sk"],
+        conditions: [{ attribute: "processingStatus", op: "=", value: "failed" }],
+      }),
+
+    /** Un-counts the photo from its event's total once; true only for the call that did it. */
+    async releaseFromTotal(photoId: string): Promise<boolean> {
+      const updated = await table.update({
+        key: keys.photo(photoId),
+        set: { countedInTotal: false },
+        conditions: [{ attribute: "countedInTotal", op: "=", value: true }],
+      });
+      return updated !== undefined;
+    },
+
+    /** Counts a photo that never reached Prepare's mark (its upload never arrived) in its event's total, once. */
+    async claimForTotal(photoId: string): Promise<boolean> {
+      const updated = await table.update({
+        key: keys.photo(photoId),
+        set: { countedInTotal: true },
+        conditions: [
+          { attribute: "pk", op: "exists" },
+          { attribute: "countedInTotal", op: "<>", value: true },
+        ],
+      });
+      return updated !== undefined;
+    },
+
+    /** A page of failed photos, oldest event first; one event's only with `eventId`, failed before `failedBefore` if given. */
+    async listFailed(options: {
+      eventId?: number | undefined;
+      failedBefore?: string | undefined;
+      limit: number;
+      cursor?: PageCursor | undefined;
+    }): Promise<{ photos: PhotoRecord[]; cursor?: PageCursor }> {
+      const prefix = options.eventId === undefined ? undefined : failedPhotosOfEventPrefix(options.eventId);
+      const range =
+        prefix === undefined
+          ? {}
+          : options.failedBefore
+            ? { sortBetween: [prefix, `${prefix}${options.failedBefore}`] as [string, string] }
+            : { sortPrefix: prefix };
+      const page = await table.query<PhotoRecord>({
+        index: "gsi2",
+        partition: failedPhotosPartition,
+        ...range,
+        limit: options.limit,
+        ...(options.cursor ? { cursor: options.cursor } : {}),
+      });
+      return { photos: page.items, ...(page.cursor ? { cursor: page.cursor } : {}) };
     },
 
     /**
@@ -234,7 +314,9 @@ export function createPhotoRepository(table: Table) {
       return updated !== undefined;
     },
 
-    isListedAsUnbibbed: (photo: PhotoRecord) => "gsi2pk" in photo,
+    // gsi2 also lists failed photos: only the "Sin dorsal" partition counts here.
+    isListedAsUnbibbed: (photo: PhotoRecord) =>
+      (photo as { gsi2pk?: unknown }).gsi2pk === keys.unbibbedPhotosPartition(photo.eventId),
 
     /** The bibs a photo is actually linked under (what search sees). */
     async linkedBibs(photoId: string): Promise<string[]> {

@@ -2,7 +2,7 @@ import type { PublicUser, Role } from "@dorsal/shared";
 import type { Clock } from "../ports/clock";
 import type { Ids } from "../ports/ids";
 import type { Table } from "../ports/table";
-import { keys } from "./keys";
+import { keys, usersIndexPartition } from "./keys";
 
 export interface UserRecord {
   id: string;
@@ -47,6 +47,34 @@ export function createUserRepository(table: Table, ids: Ids, clock: Clock) {
       const user: UserRecord = { ...input, email, id, createdAt, lastLogin: null };
       await table.put({ ...keys.user(id), ...keys.usersIndex(createdAt, id), type: "user", ...user });
       return user;
+    },
+
+    get: (userId: string) => table.get<UserRecord & { pk: string; sk: string }>(keys.user(userId)),
+
+    /** Every account, oldest first (an organizer has tens, not thousands). */
+    async list(): Promise<UserRecord[]> {
+      const users: UserRecord[] = [];
+      let cursor: Record<string, unknown> | undefined;
+      do {
+        const page = await table.query<UserRecord>({
+          index: "gsi1",
+          partition: usersIndexPartition,
+          ...(cursor ? { cursor } : {}),
+        });
+        users.push(...page.items);
+        cursor = page.cursor;
+      } while (cursor);
+      return users;
+    },
+
+    /**
+     * Removes the user, then frees the email. A crash in between leaves a guard pointing at no user,
+     * which `findByEmail` already treats as absent.
+     */
+    async delete(user: Pick<UserRecord, "id" | "email">): Promise<boolean> {
+      const deleted = await table.delete(keys.user(user.id));
+      await table.delete(keys.userEmail(user.email));
+      return deleted;
     },
 
     async recordLogin(userId: string): Promise<void> {

@@ -3,7 +3,7 @@
  * matches requests against it, so both runtimes expose exactly the same API.
  * `handler` names the file in handlers/http/ (one Lambda function per file).
  */
-export const httpHandlers = ["auth", "events", "photos"] as const;
+export const httpHandlers = ["auth", "events", "photos", "users", "admin"] as const;
 export type HttpHandlerName = (typeof httpHandlers)[number];
 
 export interface RouteDefinition {
@@ -30,8 +30,21 @@ export const httpRoutes = [
   { method: "DELETE", path: "/api/events/{id}/photos/{photoId}/bibs/{dorsal}", handler: "photos" },
   { method: "POST", path: "/api/photos/presign", handler: "photos" },
   { method: "POST", path: "/api/photos/upload", handler: "photos" },
+  { method: "POST", path: "/api/photos/resume-upload", handler: "photos" },
+  { method: "POST", path: "/api/emergency/mobile-upload", handler: "photos" },
+  { method: "POST", path: "/api/photos/uploads", handler: "photos" },
+  { method: "POST", path: "/api/photos/uploads/sign", handler: "photos" },
+  { method: "POST", path: "/api/photos/upload-zip", handler: "photos" },
+  { method: "POST", path: "/api/photos/zip-batches", handler: "photos" },
+  { method: "GET", path: "/api/photos/batch-status/{batchId}", handler: "photos" },
   { method: "GET", path: "/api/photos/search", handler: "photos" },
   { method: "GET", path: "/api/photos/{id}", handler: "photos" },
+  { method: "GET", path: "/api/users", handler: "users" },
+  { method: "POST", path: "/api/users", handler: "users" },
+  { method: "DELETE", path: "/api/users/{id}", handler: "users" },
+  { method: "GET", path: "/api/admin/failed-photos", handler: "admin" },
+  { method: "POST", path: "/api/admin/failed-photos/rerun", handler: "admin" },
+  { method: "GET", path: "/api/events/{id}/processing", handler: "admin" },
 ] as const satisfies readonly RouteDefinition[];
 
 export type RouteKey = `${(typeof httpRoutes)[number]["method"]} ${(typeof httpRoutes)[number]["path"]}`;

@@ -8,6 +8,17 @@ export interface StoredObjectInfo {
   metadata: Record<string, string>;
 }
 
+/**
+ * One request of an S3 multipart upload that the browser makes itself, with a URL signed here:
+ * the object store sees the bytes, the API only decides who may send them.
+ */
+export type MultipartRequest =
+  | { step: "create"; contentType: string }
+  | { step: "part"; uploadId: string; partNumber: number }
+  | { step: "list"; uploadId: string }
+  | { step: "complete"; uploadId: string }
+  | { step: "abort"; uploadId: string };
+
 export interface ObjectStore {
   put(bucket: BucketRole, key: string, body: Buffer | Readable, contentType: string, size?: number): Promise<void>;
   getBuffer(bucket: BucketRole, key: string): Promise<Buffer>;
@@ -15,10 +26,19 @@ export interface ObjectStore {
   getRange(bucket: BucketRole, key: string, start: number, endInclusive: number): Promise<Buffer>;
   /** The object as a stream, for reading a large file (hashing an original) without holding it whole. */
   getStream(bucket: BucketRole, key: string): Promise<Readable>;
+  /** One byte range as a stream: how a ZIP's entries are read in place, never the archive whole. */
+  getRangeStream(bucket: BucketRole, key: string, start: number, endInclusive: number): Promise<Readable>;
   head(bucket: BucketRole, key: string): Promise<StoredObjectInfo | undefined>;
   delete(bucket: BucketRole, key: string): Promise<void>;
   /** A URL the browser can PUT the file to directly, valid for `expiresInSeconds`. */
   presignPut(bucket: BucketRole, key: string, contentType: string, expiresInSeconds: number): Promise<string>;
+  /** A URL for one multipart-upload request of `key`, valid for `expiresInSeconds`. */
+  presignMultipart(
+    bucket: BucketRole,
+    key: string,
+    request: MultipartRequest,
+    expiresInSeconds: number,
+  ): Promise<string>;
   /** The bucket name the runtime knows this role by (object-created events carry names, not roles). */
   bucketName(bucket: BucketRole): string;
 }

@@ -9,6 +9,8 @@ export const adminNavigation = [
   { label: "Dashboard", path: "/dashboard" },
   { label: "Eventos", path: "/events" },
   { label: "Subir", path: "/upload" },
+  // Not in spec §2.3: the dead-letter list of failed photos (re-run), which the spec has no screen for.
+  { label: "Errores", path: "/processing" },
   { label: "Buscar", path: "/search" },
   { label: "Stats", path: "/analytics" },
   { label: "Códigos", path: "/admin-download-codes" },

@@ -10,6 +10,8 @@ interface EventSelectProps {
   disabled?: boolean;
   invalid?: boolean;
   errorText?: string;
+  /** The empty choice's text: a prompt to pick one, or "all events" where the select filters. */
+  emptyLabel?: string;
 }
 
 export function EventSelect({
@@ -20,6 +22,7 @@ export function EventSelect({
   disabled,
   invalid,
   errorText,
+  emptyLabel = "Selecciona un evento",
 }: EventSelectProps) {
   return (
     <Field.Root invalid={invalid} disabled={disabled}>
@@ -30,7 +33,7 @@ export function EventSelect({
           onChange={(event) => onChange(event.currentTarget.value ? Number(event.currentTarget.value) : null)}
           bg="white"
         >
-          <option value="">Selecciona un evento</option>
+          <option value="">{emptyLabel}</option>
           {events.map((event) => (
             <option key={event.id} value={event.id}>
               {event.name} · {formatEventDate(event.date)}

@@ -1,14 +1,19 @@
 import { Readable } from "node:stream";
 import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListPartsCommand,
   NotFound,
   PutObjectCommand,
   type S3Client,
+  UploadPartCommand,
 } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
-import type { BucketRole, ObjectStore } from "../../ports/object-store";
+import type { BucketRole, MultipartRequest, ObjectStore } from "../../ports/object-store";
 
 /** The ObjectStore port over S3; the local runtime points the same adapter at s3rver. */
 export function createS3ObjectStore(client: S3Client, buckets: Record<BucketRole, string>): ObjectStore {
@@ -18,6 +23,17 @@ export function createS3ObjectStore(client: S3Client, buckets: Record<BucketRole
     );
     if (!out.Body) throw new Error(`Empty body for ${buckets[bucket]}/${key}`);
     return Buffer.from(await out.Body.transformToByteArray());
+  };
+
+  const getStream = async (bucket: BucketRole, key: string, range?: string) => {
+    const out = await client.send(
+      new GetObjectCommand({ Bucket: buckets[bucket], Key: key, ...(range ? { Range: range } : {}) }),
+    );
+    if (!out.Body) throw new Error(`Empty body for ${buckets[bucket]}/${key}`);
+    // In Node the SDK's body is an IncomingMessage (a Readable); anything else is adapted from its web stream.
+    return out.Body instanceof Readable
+      ? out.Body
+      : Readable.fromWeb(out.Body.transformToWebStream() as Parameters<typeof Readable.fromWeb>[0]);
   };
 
   return {
@@ -39,14 +55,9 @@ export function createS3ObjectStore(client: S3Client, buckets: Record<BucketRole
 
     getRange: (bucket, key, start, endInclusive) => getBytes(bucket, key, `bytes=${start}-${endInclusive}`),
 
-    async getStream(bucket, key) {
-      const out = await client.send(new GetObjectCommand({ Bucket: buckets[bucket], Key: key }));
-      if (!out.Body) throw new Error(`Empty body for ${buckets[bucket]}/${key}`);
-      // In Node the SDK's body is an IncomingMessage (a Readable); anything else is adapted from its web stream.
-      return out.Body instanceof Readable
-        ? out.Body
-        : Readable.fromWeb(out.Body.transformToWebStream() as Parameters<typeof Readable.fromWeb>[0]);
-    },
+    getStream: (bucket, key) => getStream(bucket, key),
+
+    getRangeStream: (bucket, key, start, endInclusive) => getStream(bucket, key, `bytes=${start}-${endInclusive}`),
 
     async head(bucket, key) {
       try {
@@ -66,5 +77,38 @@ export function createS3ObjectStore(client: S3Client, buckets: Record<BucketRole
       getSignedUrl(client, new PutObjectCommand({ Bucket: buckets[bucket], Key: key, ContentType: contentType }), {
         expiresIn: expiresInSeconds,
       }),
+
+    presignMultipart: (bucket, key, request, expiresInSeconds) =>
+      presignMultipartRequest(client, { Bucket: buckets[bucket], Key: key }, request, expiresInSeconds),
   };
+}
+
+function presignMultipartRequest(
+  client: S3Client,
+  target: { Bucket: string; Key: string },
+  request: MultipartRequest,
+  expiresIn: number,
+): Promise<string> {
+  switch (request.step) {
+    case "create":
+      return getSignedUrl(client, new CreateMultipartUploadCommand({ ...target, ContentType: request.contentType }), {
+        expiresIn,
+      });
+    case "part":
+      return getSignedUrl(
+        client,
+        new UploadPartCommand({ ...target, UploadId: request.uploadId, PartNumber: request.partNumber }),
+        { expiresIn },
+      );
+    case "list":
+      return getSignedUrl(client, new ListPartsCommand({ ...target, UploadId: request.uploadId }), { expiresIn });
+    case "complete":
+      return getSignedUrl(client, new CompleteMultipartUploadCommand({ ...target, UploadId: request.uploadId }), {
+        expiresIn,
+      });
+    case "abort":
+      return getSignedUrl(client, new AbortMultipartUploadCommand({ ...target, UploadId: request.uploadId }), {
+        expiresIn,
+      });
+  }
 }

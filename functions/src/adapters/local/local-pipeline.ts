@@ -36,6 +36,8 @@ export interface LocalPipeline extends PipelineStarter {
    * order it arrived. Returns how many executions came back.
    */
   restore(): Promise<number>;
+  /** Whether an execution for this original is queued or running (the start-up sweep skips it). */
+  holds(key: string): boolean;
   stats(): LocalPipelineStats;
   /** Resolves when nothing is queued or running (tests and benchmarks wait on it). */
   idle(): Promise<void>;
@@ -126,6 +128,7 @@ export function createLocalPipeline(options: {
   const journal = createExecutionJournal(options.stateDir);
   const started = new Set<string>();
   const queue: QueuedExecution[] = [];
+  const running = new Map<string, QueuedExecution>();
   let seq = Date.now() * 1000;
   const counts = { running: 0, succeeded: 0, failed: 0 };
   let idleWaiters: (() => void)[] = [];
@@ -143,6 +146,7 @@ export function createLocalPipeline(options: {
       const next = queue.shift();
       if (!next) break;
       counts.running++;
+      running.set(next.name, next);
       const execution = machine.run(next.input as never, {
         overrides: { taskResourceLocalHandlers: handlers as never },
       });
@@ -161,6 +165,7 @@ export function createLocalPipeline(options: {
         )
         .finally(() => {
           counts.running--;
+          running.delete(next.name);
           pump();
           settleIdle();
         });
@@ -196,6 +201,9 @@ export function createLocalPipeline(options: {
       pump();
       return restored.length;
     },
+    holds: (key) =>
+      queue.some((execution) => execution.input.key === key) ||
+      [...running.values()].some((execution) => execution.input.key === key),
     stats: () => ({ queued: queue.length, ...counts }),
     idle: () =>
       new Promise<void>((resolve) => {

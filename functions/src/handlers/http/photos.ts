@@ -1,11 +1,22 @@
-import { bibNumber, idParam, messages, presignRequest, searchQuery } from "@dorsal/shared";
+import {
+  bibNumber,
+  idParam,
+  messages,
+  presignRequest,
+  searchQuery,
+  uploadSignRequest,
+  uploadTargetRequest,
+  zipBatchRequest,
+} from "@dorsal/shared";
 import { z } from "zod";
 import { addManualBib, listEventPhotos, reindexEvent, removeBib } from "../../app/bib-index";
+import { signUploadStep, startDirectUpload } from "../../app/direct-uploads";
 import { invalid } from "../../app/errors";
 import { getPhoto, searchByBib } from "../../app/search";
-import { presignUploads, uploadFiles } from "../../app/uploads";
+import { assertCanUpload, presignUploads, uploadFiles } from "../../app/uploads";
+import { createZipBatch, getZipBatchStatus, uploadZip } from "../../app/zip-import";
 import { getContainer } from "../../compose";
-import { createHttpHandler, route } from "../../http/handler";
+import { createHttpHandler, type RouteContext, route } from "../../http/handler";
 
 const uploaders = ["admin", "photographer"] as const;
 const photoId = z.string().regex(/^[a-z0-9]{10,40}$/);
@@ -15,6 +26,27 @@ const pageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(48),
 });
 
+/** Chosen by the client for a run of uploads; sent again to resume it (spec §4). */
+const uploadSessionId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
+
+/** The spec's multipart form (photos, eventId, optional forceDuplicates and sessionId), as every form endpoint takes it. */
+function uploadForm({
+  deps,
+  session,
+  form,
+}: Pick<RouteContext<unknown, unknown, unknown>, "deps" | "session" | "form">) {
+  const eventId = idParam.safeParse(form?.fields.eventId);
+  if (!eventId.success) throw invalid(messages.selectEvent);
+  const files = (form?.files ?? []).filter((file) => file.field === "photos" && file.data.length > 0);
+  // Duplicates are found by the pipeline (it hashes each original), so they show in each photo's status later.
+  const forceDuplicates = form?.fields.forceDuplicates === "true";
+  const sessionId = uploadSessionId.safeParse(form?.fields.sessionId);
+  return uploadFiles(deps, session as NonNullable<typeof session>, eventId.data, files, {
+    forceDuplicates,
+    ...(sessionId.success ? { sessionId: sessionId.data } : {}),
+  });
+}
+
 export const handler = createHttpHandler(
   {
     "POST /api/photos/presign": route({
@@ -22,17 +54,52 @@ export const handler = createHttpHandler(
       body: presignRequest,
       run: ({ deps, session, body }) => presignUploads(deps, session as NonNullable<typeof session>, body),
     }),
-    "POST /api/photos/upload": route({
+    "POST /api/photos/upload": route({ access: uploaders, multipart: true, run: uploadForm }),
+    // The spec's fallback when the upload call fails: the same form, the same checks.
+    "POST /api/emergency/mobile-upload": route({ access: uploaders, multipart: true, run: uploadForm }),
+    "POST /api/photos/resume-upload": route({
       access: uploaders,
       multipart: true,
-      run: async ({ deps, session, form }) => {
+      run: (context) => {
+        if (!uploadSessionId.safeParse(context.form?.fields.sessionId).success) {
+          throw invalid(messages.noSessionToResume);
+        }
+        if (!idParam.safeParse(context.form?.fields.eventId).success) throw invalid(messages.selectEventToResume);
+        return uploadForm(context);
+      },
+    }),
+    "POST /api/photos/uploads": route({
+      access: uploaders,
+      body: uploadTargetRequest,
+      run: ({ deps, session, body }) => startDirectUpload(deps, session as NonNullable<typeof session>, body),
+    }),
+    "POST /api/photos/uploads/sign": route({
+      access: uploaders,
+      body: uploadSignRequest,
+      run: ({ deps, session, body }) => signUploadStep(deps, session as NonNullable<typeof session>, body),
+    }),
+    "POST /api/photos/upload-zip": route({
+      access: uploaders,
+      // The whole body arrives in one request (API Gateway: at most 10 MB); big ZIPs use zip-batches.
+      multipart: true,
+      run: ({ deps, session, form }) => {
         const eventId = idParam.safeParse(form?.fields.eventId);
         if (!eventId.success) throw invalid(messages.selectEvent);
-        const files = (form?.files ?? []).filter((file) => file.field === "photos" && file.data.length > 0);
-        // Duplicates are found by the pipeline (it hashes each original), so they show in each photo's status later.
-        const forceDuplicates = form?.fields.forceDuplicates === "true";
-        return uploadFiles(deps, session as NonNullable<typeof session>, eventId.data, files, { forceDuplicates });
+        const file = form?.files.find((candidate) => candidate.field === "zipFile" && candidate.data.length > 0);
+        if (!file) throw invalid(messages.zipInvalidName);
+        return uploadZip(deps, session as NonNullable<typeof session>, eventId.data, file);
       },
+    }),
+    "POST /api/photos/zip-batches": route({
+      access: uploaders,
+      body: zipBatchRequest,
+      run: ({ deps, session, body }) => createZipBatch(deps, session as NonNullable<typeof session>, body),
+    }),
+    "GET /api/photos/batch-status/{batchId}": route({
+      access: uploaders,
+      params: z.object({ batchId: photoId }),
+      run: ({ deps, session, params }) =>
+        getZipBatchStatus(deps, session as NonNullable<typeof session>, params.batchId),
     }),
     "GET /api/photos/search": route({
       access: "public",
@@ -42,7 +109,12 @@ export const handler = createHttpHandler(
     "GET /api/photos/{id}": route({
       access: uploaders,
       params: z.object({ id: photoId }),
-      run: ({ deps, params }) => getPhoto(deps, params.id),
+      run: async ({ deps, session, params }) => {
+        const photo = await getPhoto(deps, params.id);
+        // A photographer sees only the photos of the event assigned to them.
+        await assertCanUpload(deps, session as NonNullable<typeof session>, photo.eventId);
+        return photo;
+      },
     }),
     "GET /api/events/{id}/photos": route({
       access: ["admin"],

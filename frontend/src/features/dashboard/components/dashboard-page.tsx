@@ -5,6 +5,7 @@ import { LinkCards } from "../../../components/ui/link-cards";
 import { PageHeader } from "../../../components/ui/page-header";
 import { formatCop, formatCount } from "../../../lib/format";
 import { useDashboardStats } from "../api/get-dashboard-stats";
+import { ProcessingCard } from "./processing-card";
 import { StatCard } from "./stat-card";
 
 const shortcuts = [
@@ -74,6 +75,8 @@ export function DashboardPage() {
           />
         </SimpleGrid>
       )}
+
+      <ProcessingCard />
 
       <LinkCards cards={shortcuts} emphasis="solid" />
     </Box>

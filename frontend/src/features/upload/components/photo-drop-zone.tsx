@@ -6,13 +6,15 @@ import { acceptAttribute } from "../api/file-rules";
 interface PhotoDropZoneProps {
   onFiles: (files: File[]) => void;
   disabled?: boolean;
+  /** Phones get separate gallery and camera buttons (spec §2.5). */
+  phone: boolean;
 }
 
 /**
- * Dropping is a shortcut for mouse users; the buttons are the accessible way in, and on phones
- * the camera button opens the camera directly instead of the gallery.
+ * Dropping is a shortcut for mouse users; the buttons are the accessible way in. On phones the
+ * gallery button opens the photo library (`image/*`) and the camera button the camera itself.
  */
-export function PhotoDropZone({ onFiles, disabled }: PhotoDropZoneProps) {
+export function PhotoDropZone({ onFiles, disabled, phone }: PhotoDropZoneProps) {
   const galleryInput = useRef<HTMLInputElement>(null);
   const cameraInput = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
@@ -58,21 +60,23 @@ export function PhotoDropZone({ onFiles, disabled }: PhotoDropZoneProps) {
       </Text>
       <HStack justify="center" gap="3" wrap="wrap">
         <Button colorPalette="blue" onClick={() => galleryInput.current?.click()} disabled={disabled}>
-          Seleccionar fotos
+          {phone ? "Galería" : "Seleccionar fotos"}
         </Button>
-        <Button variant="outline" hideFrom="md" onClick={() => cameraInput.current?.click()} disabled={disabled}>
-          <CameraIcon /> Cámara
-        </Button>
+        {phone && (
+          <Button variant="outline" onClick={() => cameraInput.current?.click()} disabled={disabled}>
+            <CameraIcon /> Cámara
+          </Button>
+        )}
       </HStack>
       <VisuallyHidden>
         <input
           ref={galleryInput}
           type="file"
           multiple
-          accept={acceptAttribute}
+          accept={phone ? "image/*" : acceptAttribute}
           onChange={pick}
           tabIndex={-1}
-          aria-label="Seleccionar fotos"
+          aria-label={phone ? "Elegir fotos de la galería" : "Seleccionar fotos"}
         />
         <input
           ref={cameraInput}

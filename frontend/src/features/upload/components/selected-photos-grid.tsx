@@ -1,18 +1,19 @@
 import { Badge, Box, Button, CloseButton, HStack, Image, Progress, SimpleGrid, Text } from "@chakra-ui/react";
 import { memo, useEffect, useState } from "react";
 import { formatBytes, formatCount } from "../../../lib/format";
-import type { SelectedPhoto } from "../hooks/use-upload-queue";
+import type { SelectedPhoto } from "../hooks/use-uploader";
 
 /** Decoding thousands of full-size photos would exhaust a phone's memory; the rest are counted. */
 const maxTiles = 60;
 
-function usePreviewUrl(file: File): string | undefined {
+function usePreviewUrl(data: Blob | undefined): string | undefined {
   const [url, setUrl] = useState<string>();
   useEffect(() => {
-    const objectUrl = URL.createObjectURL(file);
+    if (!data) return;
+    const objectUrl = URL.createObjectURL(data);
     setUrl(objectUrl);
     return () => URL.revokeObjectURL(objectUrl);
-  }, [file]);
+  }, [data]);
   return url;
 }
 
@@ -22,12 +23,11 @@ const PhotoTile = memo(function PhotoTile({
   locked,
 }: {
   photo: SelectedPhoto;
-  onRemove: (key: string) => void;
+  onRemove: (id: string) => void;
   locked: boolean;
 }) {
-  const previewUrl = usePreviewUrl(photo.file);
+  const previewUrl = usePreviewUrl(photo.data);
   const [previewFailed, setPreviewFailed] = useState(false);
-  const percent = Math.round((photo.loadedBytes / photo.file.size) * 100);
 
   return (
     <Box as="li" listStyleType="none" position="relative" borderRadius="md" overflow="hidden" bg="gray.100">
@@ -35,7 +35,7 @@ const PhotoTile = memo(function PhotoTile({
         {previewUrl && !previewFailed ? (
           <Image
             src={previewUrl}
-            alt={photo.file.name}
+            alt={photo.name}
             objectFit="cover"
             width="full"
             height="full"
@@ -45,7 +45,7 @@ const PhotoTile = memo(function PhotoTile({
           />
         ) : (
           <Text textStyle="xs" color="fg.muted" p="2" textAlign="center" wordBreak="break-all">
-            {photo.file.name}
+            {photo.name}
           </Text>
         )}
       </Box>
@@ -56,27 +56,35 @@ const PhotoTile = memo(function PhotoTile({
           position="absolute"
           top="1"
           right="1"
-          aria-label={`Quitar ${photo.file.name}`}
-          onClick={() => onRemove(photo.key)}
+          aria-label={`Quitar ${photo.name}`}
+          onClick={() => onRemove(photo.id)}
         />
       )}
       <Box px="2" py="1" bg="white">
-        <Text textStyle="xs" truncate title={photo.file.name}>
-          {photo.file.name}
+        <Text textStyle="xs" truncate title={photo.name}>
+          {photo.name}
         </Text>
-        {photo.status === "error" ? (
+        {photo.ghost ? (
+          <Badge colorPalette="orange" size="sm">
+            Vuelve a elegirla
+          </Badge>
+        ) : photo.status === "error" ? (
           <Badge colorPalette="red" size="sm" title={photo.error}>
             Error al subir
           </Badge>
+        ) : photo.status === "success" ? (
+          <Badge colorPalette="green" size="sm">
+            Subida
+          </Badge>
         ) : photo.status === "uploading" ? (
-          <Progress.Root value={percent} size="xs" colorPalette="blue" aria-label={`Subiendo ${photo.file.name}`}>
+          <Progress.Root value={photo.percent} size="xs" colorPalette="blue" aria-label={`Subiendo ${photo.name}`}>
             <Progress.Track>
               <Progress.Range />
             </Progress.Track>
           </Progress.Root>
         ) : (
           <Text textStyle="xs" color="fg.muted">
-            {formatBytes(photo.file.size)}
+            {formatBytes(photo.size)}
           </Text>
         )}
       </Box>
@@ -86,7 +94,7 @@ const PhotoTile = memo(function PhotoTile({
 
 interface SelectedPhotosGridProps {
   photos: SelectedPhoto[];
-  onRemove: (key: string) => void;
+  onRemove: (id: string) => void;
   onClear: () => void;
   locked: boolean;
 }
@@ -105,7 +113,7 @@ export function SelectedPhotosGrid({ photos, onRemove, onClear, locked }: Select
       </HStack>
       <SimpleGrid as="ul" columns={{ base: 3, sm: 4, md: 6 }} gap="2">
         {photos.slice(0, maxTiles).map((photo) => (
-          <PhotoTile key={photo.key} photo={photo} onRemove={onRemove} locked={locked} />
+          <PhotoTile key={photo.id} photo={photo} onRemove={onRemove} locked={locked} />
         ))}
       </SimpleGrid>
       {hidden > 0 && (

@@ -1,4 +1,4 @@
-import { Alert, Box, Button, Card, HStack, List, Progress, Skeleton, Stack, Text } from "@chakra-ui/react";
+import { Alert, Box, Button, Card, Checkbox, HStack, List, Progress, Skeleton, Stack, Text } from "@chakra-ui/react";
 import { type EventDto, messages } from "@dorsal/shared";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
@@ -8,8 +8,9 @@ import { formatBytes, formatCount } from "../../../lib/format";
 import { type SessionUser, useSession } from "../../../lib/session";
 import { eventQueryOptions } from "../../events/api/get-event";
 import { newestEvent, useEvents } from "../../events/api/get-events";
-import { uploadCancelledMessage } from "../api/upload-photos";
-import { type UploadRun, useUploadQueue } from "../hooks/use-upload-queue";
+import { uploadCancelledMessage } from "../api/direct-upload";
+import { uploadsAtOnce } from "../api/upload-settings";
+import { type UploadRun, useUploader } from "../hooks/use-uploader";
 import { PhotoDropZone } from "./photo-drop-zone";
 import { ProcessingStatus, type ProcessingWatch } from "./processing-status";
 import { SelectedPhotosGrid } from "./selected-photos-grid";
@@ -61,7 +62,7 @@ function RunResult({ run }: { run: UploadRun }) {
                   <List.Item key={error}>{error}</List.Item>
                 ))}
               </List.Root>
-              Siguen seleccionadas: pulsa «Subir» para reintentar.
+              Siguen seleccionadas: pulsa «Reanudar subida» para reintentar.
             </Alert.Description>
           </Alert.Content>
         </Alert.Root>
@@ -70,52 +71,76 @@ function RunResult({ run }: { run: UploadRun }) {
   );
 }
 
+type RunKind = "quick" | "batch" | "force" | "resume";
+
+const pickAgainMessage =
+  "Vuelve a seleccionar las fotos marcadas: eran muy grandes para guardarlas en el navegador. La subida sigue donde quedó.";
+
 export function UploadPage() {
   const user = useSession();
   const events = useEvents();
   const queryClient = useQueryClient();
-  const queue = useUploadQueue();
+  const uploader = useUploader();
   const [chosenEventId, setChosenEventId] = useState<number | null | undefined>(undefined);
   const [problem, setProblem] = useState<string | null>(null);
   const [rejections, setRejections] = useState<string[]>([]);
   const [lastRun, setLastRun] = useState<UploadRun | null>(null);
   const [watch, setWatch] = useState<ProcessingWatch | null>(null);
+  const [activeRun, setActiveRun] = useState<RunKind | null>(null);
+  // Spec §9: phones compress before sending unless the quick-upload box is ticked.
+  const [skipCompression, setSkipCompression] = useState(false);
 
   const eventId = chosenEventId !== undefined ? chosenEventId : defaultEventId(events.data ?? [], user);
+  const pending = uploader.photos.filter((photo) => photo.status !== "success");
 
   const addFiles = (files: File[]) => {
     setProblem(null);
-    setRejections(queue.add(files));
+    setRejections(uploader.add(files));
   };
 
-  const upload = async () => {
+  const run = async (kind: RunKind) => {
     setLastRun(null);
     setRejections([]);
-    if (queue.photos.length === 0) {
+    if (kind === "resume" && !uploader.sessionHeld) {
+      setProblem(messages.noSessionToResume);
+      return;
+    }
+    if (uploader.ghosts) {
+      setProblem(pickAgainMessage);
+      return;
+    }
+    if (pending.length === 0) {
       setProblem(messages.selectPhoto);
       return;
     }
     if (eventId === null) {
-      setProblem(messages.selectEvent);
+      setProblem(kind === "resume" ? messages.selectEventToResume : messages.selectEvent);
       return;
     }
     setProblem(null);
+    setActiveRun(kind);
     // Counted before uploading so the progress below can tell when this upload is included.
     const before = await queryClient
       .fetchQuery({ ...eventQueryOptions(eventId), staleTime: 0 })
       .then((event) => event.totalPhotos)
       .catch(() => null);
-    const run = await queue.start(eventId);
-    setLastRun(run);
-    if (run.outcome.uploaded > 0) {
+    const compress = uploader.phone && kind !== "quick" && !skipCompression;
+    const result =
+      kind === "resume"
+        ? await uploader.resume(eventId)
+        : await uploader.start({ eventId, forceDuplicates: kind === "force", compress });
+    setActiveRun(null);
+    setLastRun(result);
+    if (result.outcome.uploaded > 0) {
       setWatch({
         eventId,
-        expectedTotal: before === null ? null : before + run.outcome.uploaded,
+        expectedTotal: before === null ? null : before + result.outcome.uploaded,
         since: Date.now(),
       });
     }
   };
 
+  const busy = uploader.uploading;
   return (
     <Box>
       <PageHeader title="Carga Masiva de Fotos" subtitle="Sube las fotos del evento; detectamos los dorsales por ti" />
@@ -138,13 +163,13 @@ export function UploadPage() {
                 value={eventId}
                 onChange={(id) => {
                   setChosenEventId(id);
-                  if (problem === messages.selectEvent) setProblem(null);
+                  if (problem === messages.selectEvent || problem === messages.selectEventToResume) setProblem(null);
                 }}
-                disabled={queue.uploading}
-                invalid={problem === messages.selectEvent}
+                disabled={busy}
+                invalid={problem === messages.selectEvent || problem === messages.selectEventToResume}
               />
             )}
-            <PhotoDropZone onFiles={addFiles} disabled={queue.uploading} />
+            <PhotoDropZone onFiles={addFiles} disabled={busy} phone={uploader.phone} />
           </Card.Body>
         </Card.Root>
 
@@ -171,51 +196,102 @@ export function UploadPage() {
         )}
         {lastRun && <RunResult run={lastRun} />}
 
-        {queue.photos.length > 0 && (
+        {uploader.photos.length > 0 && (
           <Card.Root>
             <Card.Body gap="4">
-              {queue.uploading && (
+              {busy && (
                 <Box aria-live="polite">
                   <HStack justify="space-between" mb="1" textStyle="sm">
-                    <Text>Subiendo… {queue.progress.percent}%</Text>
+                    <Text>Subiendo… {uploader.progress.percent}%</Text>
                     <Text color="fg.muted">
-                      {formatBytes(queue.progress.loaded)} de {formatBytes(queue.progress.total)}
+                      {formatBytes(uploader.progress.loaded)} de {formatBytes(uploader.progress.total)}
                     </Text>
                   </HStack>
-                  <Progress.Root value={queue.progress.percent} colorPalette="blue" aria-label="Progreso total">
-                    <Progress.Track>
-                      <Progress.Range />
-                    </Progress.Track>
-                  </Progress.Root>
+                  <HStack gap="3">
+                    <Progress.Root
+                      value={uploader.progress.percent}
+                      colorPalette="blue"
+                      aria-label="Progreso total"
+                      flex="1"
+                    >
+                      <Progress.Track>
+                        <Progress.Range />
+                      </Progress.Track>
+                    </Progress.Root>
+                    <Button size="sm" variant="outline" colorPalette="red" onClick={uploader.cancel}>
+                      Cancelar
+                    </Button>
+                  </HStack>
                 </Box>
               )}
               <SelectedPhotosGrid
-                photos={queue.photos}
-                onRemove={queue.remove}
-                onClear={queue.clear}
-                locked={queue.uploading}
+                photos={uploader.photos}
+                onRemove={uploader.remove}
+                onClear={uploader.clear}
+                locked={busy}
               />
             </Card.Body>
           </Card.Root>
         )}
 
-        <HStack gap="3" justify={{ base: "stretch", sm: "flex-end" }}>
-          {queue.uploading && (
-            <Button variant="outline" colorPalette="red" onClick={queue.cancel} flex={{ base: "1", sm: "initial" }}>
-              Cancelar
-            </Button>
+        <Stack gap="3" align={{ base: "stretch", sm: "flex-end" }}>
+          {uploader.phone && (
+            <Checkbox.Root
+              checked={skipCompression}
+              onCheckedChange={(change) => setSkipCompression(change.checked === true)}
+              disabled={busy}
+            >
+              <Checkbox.HiddenInput />
+              <Checkbox.Control />
+              <Checkbox.Label>Subida rápida (sin comprimir las fotos)</Checkbox.Label>
+            </Checkbox.Root>
           )}
-          <Button
-            colorPalette="blue"
-            size="lg"
-            onClick={upload}
-            loading={queue.uploading}
-            loadingText="Subiendo..."
-            flex={{ base: "1", sm: "initial" }}
-          >
-            {queue.photos.length > 0 ? `Subir ${photos(queue.photos.length)}` : "Subir fotos"}
-          </Button>
-        </HStack>
+          <HStack gap="3" wrap="wrap" justify={{ base: "stretch", sm: "flex-end" }}>
+            {uploader.sessionHeld && (
+              <Button
+                variant="outline"
+                colorPalette="blue"
+                onClick={() => run("resume")}
+                disabled={busy}
+                flex={{ base: "1", sm: "initial" }}
+              >
+                Reanudar subida
+              </Button>
+            )}
+            <Button
+              variant="outline"
+              onClick={() => run("force")}
+              loading={activeRun === "force"}
+              disabled={busy}
+              title="Sube también las fotos que el evento ya tiene"
+              flex={{ base: "1", sm: "initial" }}
+            >
+              Forzar subida
+            </Button>
+            <Button
+              variant="outline"
+              colorPalette="blue"
+              onClick={() => run("quick")}
+              loading={activeRun === "quick"}
+              loadingText="Subiendo..."
+              disabled={busy}
+              flex={{ base: "1", sm: "initial" }}
+            >
+              Subida rápida
+            </Button>
+            <Button
+              colorPalette="blue"
+              size="lg"
+              onClick={() => run("batch")}
+              loading={activeRun === "batch" || activeRun === "resume"}
+              loadingText="Subiendo..."
+              disabled={busy}
+              flex={{ base: "1", sm: "initial" }}
+            >
+              {pending.length > 0 ? `Subir ${photos(pending.length)} por lotes` : "Subir por lotes"}
+            </Button>
+          </HStack>
+        </Stack>
 
         {watch && <ProcessingStatus watch={watch} />}
 
@@ -227,7 +303,10 @@ export function UploadPage() {
             <List.Root as="ol" ps="5" gap="1" textStyle="sm" color="fg.muted">
               <List.Item>Elige el evento al que pertenecen las fotos.</List.Item>
               <List.Item>Agrega las fotos desde tu equipo, tu galería o la cámara.</List.Item>
-              <List.Item>Pulsa «Subir»: las fotos se procesan y los dorsales se detectan solos.</List.Item>
+              <List.Item>
+                Pulsa «Subir por lotes» ({uploadsAtOnce(uploader.phone)} fotos a la vez): si la conexión se corta o
+                cierras la pestaña, «Reanudar subida» sigue donde quedó, y los dorsales se detectan solos.
+              </List.Item>
             </List.Root>
           </Card.Body>
         </Card.Root>

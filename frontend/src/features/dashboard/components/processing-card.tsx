@@ -1,0 +1,79 @@
+import { Card, Heading, HStack, Link, Progress, Skeleton, Stack, Text } from "@chakra-ui/react";
+import type { EventDto, EventProcessingDto } from "@dorsal/shared";
+import { Link as RouterLink } from "react-router";
+import { formatCount } from "../../../lib/format";
+import { useEvents } from "../../events/api/get-events";
+import { useEventsProcessing } from "../../processing/api/event-processing";
+
+function EventProgress({ event, progress }: { event: EventDto; progress: EventProcessingDto | undefined }) {
+  if (!progress) return <Skeleton height="12" />;
+  const settled = progress.processedPhotos + progress.failedPhotos + progress.duplicatePhotos;
+  const percent = progress.totalPhotos === 0 ? 0 : Math.round((settled / progress.totalPhotos) * 100);
+  const running = progress.pendingPhotos > 0;
+  return (
+    <Stack gap="1.5" data-testid="processing-event">
+      <HStack justify="space-between" gap="3" wrap="wrap">
+        <Text fontWeight="medium">{event.name}</Text>
+        <Text textStyle="sm" color="fg.muted">
+          Procesadas {formatCount(progress.processedPhotos)} de {formatCount(progress.totalPhotos)}
+          {running && progress.photosPerMinute !== null ? ` · ${progress.photosPerMinute} fotos/min` : ""}
+        </Text>
+      </HStack>
+      <Progress.Root
+        value={percent}
+        size="sm"
+        colorPalette={running ? "blue" : progress.failedPhotos > 0 ? "orange" : "green"}
+        striped={running}
+        animated={running}
+      >
+        <Progress.Track>
+          <Progress.Range />
+        </Progress.Track>
+      </Progress.Root>
+      {progress.failedPhotos > 0 && (
+        <Link asChild textStyle="sm" color="red.700">
+          <RouterLink to={`/processing?eventId=${event.id}`}>
+            {formatCount(progress.failedPhotos)} con errores
+          </RouterLink>
+        </Link>
+      )}
+    </Stack>
+  );
+}
+
+/**
+ * 'Procesamiento': each active event's progress from its counters, refreshed every few seconds
+ * only while it still has photos pending.
+ */
+export function ProcessingCard() {
+  const events = useEvents();
+  const active = (events.data ?? []).filter((event) => event.status === "active");
+  const progress = useEventsProcessing(active.map((event) => event.id));
+  return (
+    <Card.Root as="section" aria-labelledby="processing-card-title" mb="8">
+      <Card.Header>
+        <HStack justify="space-between" gap="3">
+          <Heading as="h2" size="lg" id="processing-card-title">
+            Procesamiento
+          </Heading>
+          <Link asChild textStyle="sm" color="blue.700">
+            <RouterLink to="/processing">Fotos con errores</RouterLink>
+          </Link>
+        </HStack>
+      </Card.Header>
+      <Card.Body>
+        {events.isPending ? (
+          <Skeleton height="12" />
+        ) : active.length === 0 ? (
+          <Text color="fg.muted">No hay eventos activos</Text>
+        ) : (
+          <Stack gap="5">
+            {active.map((event, index) => (
+              <EventProgress key={event.id} event={event} progress={progress[index]?.data} />
+            ))}
+          </Stack>
+        )}
+      </Card.Body>
+    </Card.Root>
+  );
+}

@@ -1,0 +1,61 @@
+import type { FailedPhotoPage, RerunFailedRequest, RerunFailedResponse } from "@dorsal/shared";
+import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import { apiFetch } from "../../../lib/api-fetch";
+
+const pageSize = 25;
+
+export function getFailedPhotos(
+  options: { eventId?: number | undefined; cursor?: string | null },
+  signal?: AbortSignal,
+): Promise<FailedPhotoPage> {
+  const query = new URLSearchParams({ limit: String(pageSize) });
+  if (options.eventId !== undefined) query.set("eventId", String(options.eventId));
+  if (options.cursor) query.set("cursor", options.cursor);
+  return apiFetch<FailedPhotoPage>(`/api/admin/failed-photos?${query}`, { signal });
+}
+
+export const failedPhotosKey = ["failed-photos"] as const;
+
+/** The dead-letter list, a page at a time ('Cargar más' follows the server's cursor). */
+export function useFailedPhotos(eventId: number | undefined) {
+  return useInfiniteQuery({
+    queryKey: [...failedPhotosKey, eventId ?? "all"],
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam, signal }) => getFailedPhotos({ eventId, cursor: pageParam }, signal),
+    getNextPageParam: (page) => page.cursor,
+  });
+}
+
+export function rerunFailed(request: RerunFailedRequest): Promise<RerunFailedResponse> {
+  return apiFetch<RerunFailedResponse>("/api/admin/failed-photos/rerun", { method: "POST", body: request });
+}
+
+/**
+ * Re-runs some photos, or every failed photo of one event: the server handles a bounded batch per
+ * call and says whether more remain, so the whole event is followed call after call.
+ */
+async function rerunAll(request: RerunFailedRequest): Promise<number> {
+  let requeued = 0;
+  let next = request;
+  for (;;) {
+    const result = await rerunFailed(next);
+    requeued += result.requeued;
+    // A batch that started nothing would start nothing again: stop rather than spin.
+    if (!result.more || result.requeued === 0 || !("eventId" in next)) return requeued;
+    // The same cut-off on every call: photos that fail again meanwhile are not re-run in a loop.
+    next = { eventId: next.eventId, ...(result.failedBefore ? { failedBefore: result.failedBefore } : {}) };
+  }
+}
+
+export function useRerunFailed() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: rerunAll,
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: failedPhotosKey }),
+        queryClient.invalidateQueries({ queryKey: ["processing"] }),
+        queryClient.invalidateQueries({ queryKey: ["events"] }),
+      ]),
+  });
+}

@@ -1,0 +1,207 @@
+import {
+  type EventProcessingDto,
+  type FailedPhotoDto,
+  type FailedPhotoPage,
+  messages,
+  type RerunFailedRequest,
+  type RerunFailedResponse,
+} from "@dorsal/shared";
+import type { PageCursor, PhotoRecord } from "../data/photos";
+import type { Deps } from "./deps";
+import { invalid, notFound } from "./errors";
+import type { SessionClaims } from "./tokens";
+import { assertCanUpload } from "./uploads";
+
+/** The window photosPerMinute is measured over. */
+const rateWindowMinutes = 10;
+/** Failed photos one re-run call handles for a whole event: keeps each request well inside API Gateway's 29 s. */
+const rerunBatch = 50;
+
+/**
+ * An event's processing progress (admins; a photographer for the event assigned to them), from its
+ * atomic counters and the last ten minute counters.
+ */
+export async function eventProcessing(
+  deps: Deps,
+  session: SessionClaims,
+  eventId: number,
+): Promise<EventProcessingDto> {
+  await assertCanUpload(deps, session, eventId);
+  const [stats, recent] = await Promise.all([
+    deps.events.stats([eventId]),
+    deps.events.processedInLastMinutes(eventId, rateWindowMinutes, deps.clock.now()),
+  ]);
+  const event = stats.get(eventId);
+  const totals = {
+    totalPhotos: event?.totalPhotos ?? 0,
+    processedPhotos: event?.processedPhotos ?? 0,
+    failedPhotos: event?.failedPhotos ?? 0,
+    duplicatePhotos: event?.duplicatePhotos ?? 0,
+  };
+  return {
+    eventId,
+    ...totals,
+    pendingPhotos: Math.max(
+      0,
+      totals.totalPhotos - totals.processedPhotos - totals.failedPhotos - totals.duplicatePhotos,
+    ),
+    photosPerMinute: recent > 0 ? Math.round((recent / rateWindowMinutes) * 10) / 10 : null,
+    lastProcessedAt: event?.lastProcessedAt ?? null,
+  };
+}
+
+const encodeCursor = (cursor: PageCursor | undefined) =>
+  cursor ? Buffer.from(JSON.stringify(cursor)).toString("base64url") : null;
+
+function decodeCursor(cursor: string | undefined): PageCursor | undefined {
+  if (!cursor) return undefined;
+  try {
+    return JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as PageCursor;
+  } catch {
+    throw invalid("Cursor de paginación inválido");
+  }
+}
+
+/** A page of the dead-letter list: every event's failed photos, or one event's. */
+export async function listFailedPhotos(
+  deps: Deps,
+  options: { eventId?: number | undefined; cursor?: string | undefined; limit: number },
+): Promise<FailedPhotoPage> {
+  const page = await deps.photos.listFailed({
+    eventId: options.eventId,
+    limit: options.limit,
+    cursor: decodeCursor(options.cursor),
+  });
+  const eventIds = [...new Set(page.photos.map((photo) => photo.eventId))];
+  const events = await Promise.all(eventIds.map((id) => deps.events.get(id)));
+  const names = new Map(events.flatMap((event) => (event ? [[event.id, event.name] as const] : [])));
+  const ttl = deps.config.IMAGE_URL_TTL_SECONDS;
+  const photos = await Promise.all(
+    page.photos.map(
+      async (photo): Promise<FailedPhotoDto> => ({
+        id: photo.id,
+        eventId: photo.eventId,
+        eventName: names.get(photo.eventId) ?? null,
+        originalFilename: photo.originalFilename,
+        failureReason: photo.failureReason,
+        failedAt: photo.processedAt,
+        attempts: photo.attempts ?? 0,
+        // A photo that failed after its variants were made still has a thumbnail worth showing.
+        thumbnailUrl: photo.thumbnailKey ? await deps.urls.signedGetUrl("derived", photo.thumbnailKey, ttl) : null,
+      }),
+    ),
+  );
+  return { photos, cursor: encodeCursor(page.cursor) };
+}
+
+/**
+ * Re-runs failed photos through the same starter port a fresh upload takes:
+ * 1. reopen each photo (conditional: only a failed photo, so a repeated request starts nothing twice);
+ * 2. start an execution named by the re-run number (a new name, as the upload's own one is spent).
+ * An execution that cannot be started puts the photo back on the list with the reason.
+ */
+export async function rerunFailedPhotos(deps: Deps, request: RerunFailedRequest): Promise<RerunFailedResponse> {
+  let photoIds: string[];
+  let more = false;
+  let failedBefore: string | null = null;
+  if ("photoIds" in request) {
+    photoIds = [...new Set(request.photoIds)];
+  } else {
+    if (!(await deps.events.get(request.eventId))) throw notFound(messages.eventNotFound);
+    // Fixed at the first call: a photo that fails again meanwhile is listed after it and waits for the admin.
+    failedBefore = request.failedBefore ?? deps.clock.now().toISOString();
+    const page = await deps.photos.listFailed({ eventId: request.eventId, failedBefore, limit: rerunBatch });
+    photoIds = page.photos.map((photo) => photo.id);
+    more = page.cursor !== undefined;
+  }
+  let requeued = 0;
+  for (const photoId of photoIds) {
+    if (await rerunPhoto(deps, photoId)) requeued++;
+  }
+  return { requeued, more, failedBefore };
+}
+
+/**
+ * Takes a failed photo off the failed list and back to pending, un-counting it from the event's
+ * failures and, if it was counted there, its total (Prepare counts it again, and the run's outcome
+ * lands in processed or failed). Undefined when the photo is not failed: nothing changes twice.
+ */
+export async function reopenFailed(deps: Deps, photoId: string): Promise<PhotoRecord | undefined> {
+  const photo = await deps.photos.resetFailed(photoId);
+  if (!photo) return undefined;
+  const released = photo.countedInTotal === true && (await deps.photos.releaseFromTotal(photoId));
+  await deps.events.addStats(
+    photo.eventId,
+    { failedPhotos: -1, ...(released ? { totalPhotos: -1 } : {}) },
+    deps.clock.now(),
+  );
+  return photo;
+}
+
+async function rerunPhoto(deps: Deps, photoId: string): Promise<boolean> {
+  const photo = await reopenFailed(deps, photoId);
+  if (!photo) return false;
+  try {
+    const head = await deps.objects.head("originals", photo.originalKey);
+    await deps.pipeline.start({
+      bucket: deps.objects.bucketName("originals"),
+      key: photo.originalKey,
+      size: head?.size ?? 0,
+      version: `rerun-${photo.reruns ?? 1}`,
+    });
+    return true;
+  } catch (error) {
+    const reason = `${messages.rerunNotStarted}: ${error instanceof Error ? error.message : String(error)}`;
+    await failUnstarted(deps, photo, reason.slice(0, 500));
+    return false;
+  }
+}
+
+/** Back on the failed list, counted in the event's total and failures (each once). */
+async function failUnstarted(deps: Deps, photo: PhotoRecord, reason: string): Promise<void> {
+  const now = deps.clock.now();
+  if (!(await deps.photos.markFailed(photo.id, reason, now, photo.eventId))) return;
+  const counted = await deps.photos.claimForTotal(photo.id);
+  await deps.events.addStats(photo.eventId, { failedPhotos: 1, ...(counted ? { totalPhotos: 1 } : {}) }, now);
+}
+
+/**
+ * The local runtime's start-up sweep, for uploads whose storage event was lost (the process died
+ * between the object store writing the original and the queue recording its execution):
+ * - a pending photo whose original is stored and that nothing queued is started again;
+ * - a pending photo with no original once its upload URL has expired is failed
+ *   ('La subida no se completó'), so the admin sees it instead of a photo pending forever.
+ * Runs after the durable queue is restored, and skips what it holds, so nothing is processed twice.
+ */
+export async function sweepUnstartedUploads(
+  deps: Deps,
+  options: { isQueued: (key: string) => boolean },
+): Promise<{ started: number; failed: number }> {
+  const uploadDeadline = deps.clock.now().getTime() - deps.config.UPLOAD_URL_TTL_SECONDS * 1000;
+  let started = 0;
+  let failed = 0;
+  for (const event of await deps.events.list()) {
+    let cursor: PageCursor | undefined;
+    do {
+      const page = await deps.photos.listByEvent(event.id, { unbibbed: false, limit: 100, cursor });
+      for (const photo of page.photos) {
+        if (photo.processingStatus !== "pending" || options.isQueued(photo.originalKey)) continue;
+        const head = await deps.objects.head("originals", photo.originalKey);
+        if (head) {
+          const result = await deps.pipeline.start({
+            bucket: deps.objects.bucketName("originals"),
+            key: photo.originalKey,
+            size: head.size,
+            version: `sweep-${photo.reruns ?? 0}`,
+          });
+          if (!result.alreadyStarted) started++;
+        } else if (Date.parse(photo.uploadedAt) < uploadDeadline) {
+          await failUnstarted(deps, photo, messages.uploadNeverArrived);
+          failed++;
+        }
+      }
+      cursor = page.cursor;
+    } while (cursor);
+  }
+  return { started, failed };
+}

@@ -1,0 +1,39 @@
+import yazl from "yazl";
+
+export interface ZipEntrySpec {
+  name: string;
+  /** Absent for a directory entry. */
+  data?: Buffer;
+  /** Deflate (default) or store. */
+  compress?: boolean;
+}
+
+/**
+ * A ZIP made in memory with yazl. yazl refuses unsafe names, as a well-behaved archiver should, so
+ * `rename` patches names in the finished bytes (same length, in the local header and the central
+ * directory) to make the hostile archives an attacker would craft by hand.
+ */
+export async function makeZip(entries: ZipEntrySpec[], rename: Record<string, string> = {}): Promise<Buffer> {
+  const zip = new yazl.ZipFile();
+  for (const entry of entries) {
+    if (entry.data === undefined) zip.addEmptyDirectory(entry.name);
+    else zip.addBuffer(entry.data, entry.name, { compress: entry.compress ?? true });
+  }
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+  let bytes: Buffer = Buffer.concat(chunks);
+  for (const [from, to] of Object.entries(rename)) {
+    if (Buffer.byteLength(from) !== Buffer.byteLength(to)) throw new Error(`${from} and ${to} differ in length`);
+    bytes = replaceAll(bytes, Buffer.from(from), Buffer.from(to));
+  }
+  return bytes;
+}
+
+function replaceAll(haystack: Buffer, needle: Buffer, replacement: Buffer): Buffer {
+  const out = Buffer.from(haystack);
+  for (let at = out.indexOf(needle); at !== -1; at = out.indexOf(needle, at + needle.length)) {
+    replacement.copy(out, at);
+  }
+  return out;
+}
