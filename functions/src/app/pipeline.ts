@@ -226,12 +226,15 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
     },
 
     /**
-     * 1. mark the photo successful with its variants, text and faces (counted only the first time);
-     * 2. set its machine bibs — manual corrections still win — and link it under each;
-     * 3. add the photo to the event's processing stats the first time only.
+     * 1. set the photo's machine bibs — manual corrections still win — and link it under each;
+     * 2. mark it successful with its variants, text and faces (counted only the first time), so
+     *    nobody ever sees it finished without its bibs;
+     * 3. list it under "Sin dorsal" if it has none, which needs it successful;
+     * 4. add the photo to the event's processing stats the first time only.
      */
     async record({ photo, variants, detection }) {
       const now = deps.clock.now();
+      await setPhotoBibs(deps, photo.photoId, () => ({ machineBibs: detection.bibs }));
       const first = await deps.photos.markSuccessful(
         photo.photoId,
         {
@@ -251,7 +254,7 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
         },
         now,
       );
-      const { photo: stored } = await setPhotoBibs(deps, photo.photoId, () => ({ machineBibs: detection.bibs }));
+      const { photo: stored } = await setPhotoBibs(deps, photo.photoId, () => ({}));
       if (first) {
         await deps.events.addStats(
           photo.eventId,
