@@ -10,3 +10,19 @@ declare module "dynalite" {
   }
   export default function dynalite(options?: DynaliteOptions): Server;
 }
+
+/** dynalite's own key encoding, so a repair writes index entries exactly as dynalite would. */
+declare module "dynalite/db" {
+  type AttributeValueItem = Record<string, Record<string, unknown>>;
+  interface IndexAction {
+    index: string;
+    key: string;
+    item: AttributeValueItem;
+  }
+  export function getIndexActions(
+    indexes: unknown[],
+    existingItem: AttributeValueItem | null,
+    item: AttributeValueItem,
+    table: unknown,
+  ): { puts: IndexAction[]; deletes: IndexAction[] };
+}

@@ -14,7 +14,8 @@ import type { LocalPipeline } from "./adapters/local/local-pipeline";
 import { createIds, systemClock } from "./adapters/system/system";
 import type { Deps } from "./app/deps";
 import { createPipelineTasks, type PipelineTasks } from "./app/pipeline";
-import { sweepUnstartedUploads } from "./app/processing";
+import { recountEventStats, sweepUnstartedUploads } from "./app/processing";
+import { parseOriginalKey } from "./app/storage-paths";
 import { createTokenService, type PrivateJwk } from "./app/tokens";
 import { type AwsConfig, type Config, type LocalConfig, parseConfig } from "./config";
 import { createEventConfigRepository } from "./data/event-configs";
@@ -154,12 +155,19 @@ async function composeLocal(config: LocalConfig): Promise<Container> {
     logger,
     stateDir: path.join(config.DATA_DIR, "pipeline-queue"),
   });
-  // What a killed process had accepted but not finished runs now (every step is idempotent).
-  await localPipeline.restore();
+  // What a killed process had accepted but not finished runs again (every step is idempotent)…
+  const interrupted = await localPipeline.restore();
+  // …once the counters a kill may have left one write behind are recounted from the photos
+  // (bib links only for the events it was working on: they cost a query per photo).
+  const interruptedEvents = new Set(interrupted.flatMap((input) => parseOriginalKey(input.key)?.eventId ?? []));
+  for (const event of await container.deps.events.list()) {
+    await recountEventStats(container.deps, event.id, { links: interruptedEvents.has(event.id) });
+  }
+  localPipeline.resume();
   // Then what it had stored but never queued (a storage event lost to the kill); the queue's own are skipped.
   const restored = localPipeline;
   const swept = await sweepUnstartedUploads(container.deps, { isQueued: (key) => restored.holds(key) });
-  if (swept.started + swept.failed > 0) logger.info("start-up sweep", swept);
+  if (swept.started + swept.failed + swept.unreadable > 0) logger.info("start-up sweep", swept);
   const closeBase = container.close;
   return {
     ...container,

@@ -4,7 +4,7 @@ import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { adminToken, apiClient, waitFor } from "../support/api";
 import { makeBibPhoto } from "../support/bib-photo";
-import { createBrowserHarness, viewports } from "../support/browser";
+import { createBrowserHarness, signInAsAdmin, viewports } from "../support/browser";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
 /**
@@ -66,14 +66,6 @@ afterAll(async () => {
 
 const openPage = (viewport: { width: number; height: number }) => browser.openPage(viewport);
 
-async function signIn(page: Page) {
-  await page.goto(`${dorsal.url}/admin-login`);
-  await page.getByLabel("Correo electrónico").fill(dorsal.adminEmail);
-  await page.getByLabel("Contraseña").fill(dorsal.adminPassword);
-  await page.getByRole("button", { name: "Ingresar" }).click();
-  await page.getByRole("heading", { name: "Dashboard General" }).waitFor();
-}
-
 const search = async (bib: string) =>
   (await admin.get<SearchResponse>(`/api/photos/search?eventId=${event.id}&dorsalNumber=${bib}`)).body;
 
@@ -94,7 +86,7 @@ async function thumbnailsLoaded(page: Page) {
 describe("bib review", () => {
   it("lets an organizer tag, untag and re-index bibs, and search follows", async () => {
     const page = await openPage(desktop);
-    await signIn(page);
+    await signInAsAdmin(page, dorsal);
 
     // From the events list to the event's review screen.
     await page.getByRole("navigation", { name: "Administración" }).getByRole("link", { name: "Eventos" }).click();
@@ -170,7 +162,7 @@ describe("bib review", () => {
 
   it("saves the recognition settings and rejects what is out of range", async () => {
     const page = await openPage(desktop);
-    await signIn(page);
+    await signInAsAdmin(page, dorsal);
     await page.goto(`${dorsal.url}/events/${event.id}/dorsales`);
     const settings = page.getByRole("region", { name: "Reconocimiento" });
     const confidence = settings.getByRole("textbox", { name: "Confianza mínima" });
@@ -201,7 +193,7 @@ describe("bib review", () => {
 
   it("works on a phone", async () => {
     const page = await openPage(phone);
-    await signIn(page);
+    await signInAsAdmin(page, dorsal);
     await page.goto(`${dorsal.url}/events/${event.id}/dorsales`);
     await card(page, bibFile).waitFor();
     await thumbnailsLoaded(page);

@@ -4,7 +4,7 @@ import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { adminToken, apiClient, waitFor } from "../support/api";
 import { makeBibPhoto } from "../support/bib-photo";
-import { createBrowserHarness, viewports } from "../support/browser";
+import { createBrowserHarness, signIn, signInAsAdmin, viewports } from "../support/browser";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
 /**
@@ -56,13 +56,6 @@ afterAll(async () => {
   await dorsal?.stop();
 });
 
-async function signIn(page: Page, path: string, email: string, password: string) {
-  await page.goto(`${dorsal.url}${path}`);
-  await page.getByLabel("Correo electrónico").fill(email);
-  await page.getByLabel("Contraseña").fill(password);
-  await page.getByRole("button", { name: "Ingresar" }).click();
-}
-
 const attemptsOf = async (photoName: string) =>
   (await admin.get<FailedPhotoPage>("/api/admin/failed-photos")).body.photos.find(
     (photo) => photo.originalFilename === photoName,
@@ -75,8 +68,7 @@ async function animationsDone(page: Page) {
 describe("processing screens", () => {
   it("shows each active event's progress on the dashboard and links its failures", async () => {
     const page = await browser.openPage(desktop);
-    await signIn(page, "/admin-login", dorsal.adminEmail, dorsal.adminPassword);
-    await page.getByRole("heading", { name: "Dashboard General" }).waitFor();
+    await signInAsAdmin(page, dorsal);
 
     const card = page.getByRole("region", { name: "Procesamiento" });
     const row = card.getByTestId("processing-event").filter({ hasText: event.name });
@@ -97,8 +89,7 @@ describe("processing screens", () => {
 
   it("re-runs one photo with 'Reintentar', and all after confirming", async () => {
     const page = await browser.openPage(desktop);
-    await signIn(page, "/admin-login", dorsal.adminEmail, dorsal.adminPassword);
-    await page.getByRole("heading", { name: "Dashboard General" }).waitFor();
+    await signInAsAdmin(page, dorsal);
     await page.getByRole("navigation", { name: "Administración" }).getByRole("link", { name: "Errores" }).click();
     await page.getByRole("heading", { name: "Fotos con errores" }).waitFor();
 
@@ -124,8 +115,7 @@ describe("processing screens", () => {
 
   it("shows the empty state for an event without failures, on a phone too", async () => {
     const page = await browser.openPage(phone);
-    await signIn(page, "/admin-login", dorsal.adminEmail, dorsal.adminPassword);
-    await page.getByRole("heading", { name: "Dashboard General" }).waitFor();
+    await signInAsAdmin(page, dorsal);
     await page.goto(`${dorsal.url}/processing?eventId=${quiet.id}`);
     await page.getByText("No hay fotos con errores").waitFor();
     expect(await page.getByRole("button", { name: "Reintentar todas" }).isDisabled()).toBe(true);
@@ -143,7 +133,7 @@ describe("processing screens", () => {
     });
     expect(created.status).toBe(201);
     const page = await browser.openPage(desktop);
-    await signIn(page, "/photographer-login", "pablo@dorsal.test", "secreto1");
+    await signIn(page, `${dorsal.url}/photographer-login`, "pablo@dorsal.test", "secreto1");
     await page.getByRole("heading", { name: "Carga Masiva de Fotos" }).waitFor();
     for (const path of ["/dashboard", "/processing", "/events"]) {
       await page.goto(`${dorsal.url}${path}`);

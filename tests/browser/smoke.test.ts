@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createBrowserHarness, viewports } from "../support/browser";
+import { createBrowserHarness, signIn, viewports } from "../support/browser";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
 /**
@@ -36,12 +36,8 @@ function storedSession(page: Page): Promise<string | null> {
   return page.evaluate<string | null>("window.localStorage.getItem('race_photo_user')");
 }
 
-async function signIn(page: Page, password: string) {
-  await page.goto(`${dorsal.url}/admin-login`);
-  await page.getByLabel("Correo electrónico").fill(dorsal.adminEmail);
-  await page.getByLabel("Contraseña").fill(password);
-  await page.getByRole("button", { name: "Ingresar" }).click();
-}
+const signInWith = (page: Page, password: string) =>
+  signIn(page, `${dorsal.url}/admin-login`, dorsal.adminEmail, password);
 
 async function expectDashboard(page: Page) {
   await page.getByRole("heading", { name: "Dashboard General" }).waitFor();
@@ -66,7 +62,7 @@ async function expectDashboard(page: Page) {
 describe("admin sign-in", () => {
   it("takes an organizer to the dashboard with the four stat cards", async () => {
     const page = await openPage(desktop);
-    await signIn(page, dorsal.adminPassword);
+    await signInWith(page, dorsal.adminPassword);
     await expectDashboard(page);
 
     const stored = await storedSession(page);
@@ -81,7 +77,7 @@ describe("admin sign-in", () => {
 
   it("works on a phone, with the menu collapsed behind a toggle", async () => {
     const page = await openPage(phone);
-    await signIn(page, dorsal.adminPassword);
+    await signInWith(page, dorsal.adminPassword);
     await expectDashboard(page);
 
     const toggle = page.getByRole("button", { name: "Abrir menú" });
@@ -100,7 +96,7 @@ describe("admin sign-in", () => {
 
   it("shows the server's message for a wrong password and stays on the login page", async () => {
     const page = await openPage(desktop);
-    await signIn(page, `${dorsal.adminPassword}-incorrecta`);
+    await signInWith(page, `${dorsal.adminPassword}-incorrecta`);
     await page.getByText("Credenciales inválidas").waitFor();
     expect(new URL(page.url()).pathname).toBe("/admin-login");
     expect(await storedSession(page)).toBeNull();

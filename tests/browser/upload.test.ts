@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { adminToken, apiClient, waitFor } from "../support/api";
 import { makeBibPhoto } from "../support/bib-photo";
 import { makeBigBibPhoto } from "../support/big-photo";
-import { createBrowserHarness, viewports } from "../support/browser";
+import { createBrowserHarness, signInAsAdmin, viewports } from "../support/browser";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
 /**
@@ -47,11 +47,7 @@ async function newEvent(name: string): Promise<EventDto> {
 }
 
 async function signInToUpload(page: Page) {
-  await page.goto(`${dorsal.url}/admin-login`);
-  await page.getByLabel("Correo electrónico").fill(dorsal.adminEmail);
-  await page.getByLabel("Contraseña").fill(dorsal.adminPassword);
-  await page.getByRole("button", { name: "Ingresar" }).click();
-  await page.getByRole("heading", { name: "Dashboard General" }).waitFor();
+  await signInAsAdmin(page, dorsal);
   await page.goto(`${dorsal.url}/upload`);
   await page.getByRole("heading", { name: "Carga Masiva de Fotos" }).waitFor();
 }

@@ -1,5 +1,6 @@
 import type { S3Event } from "aws-lambda";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { recountEventStats } from "../../functions/src/app/processing";
 import { startPipelineFor } from "../../functions/src/app/starter";
 import { storagePaths } from "../../functions/src/app/storage-paths";
 import type { Container } from "../../functions/src/compose";
@@ -136,5 +137,36 @@ describe("pipeline idempotency and failures", () => {
       ],
     } as unknown as S3Event;
     expect(await startPipelineFor(deps, otherBucket)).toBe(0);
+  });
+
+  it("recounts counters a kill left one write behind from the photos and their bib links", async () => {
+    const deps = container.deps;
+    const counted = await statsOf();
+    expect(counted).toMatchObject({ totalPhotos: 3, processedPhotos: 1, failedPhotos: 1, duplicatePhotos: 1 });
+    // The processing time counted is the first run's; the photo keeps its latest run's, which the recount adds up.
+    const ms = (await deps.photos.get("0photoredelivered00000000001"))?.recognition?.ms ?? {};
+    const exact = { ...counted, processingMsTotal: (ms.variants ?? 0) + (ms.text ?? 0) + (ms.faces ?? 0) };
+    expect(exact.processingMsTotal).toBeGreaterThan(0);
+    // What kills between a photo's state and its counters leave behind, several times over.
+    const skew = { totalPhotos: 2, processedPhotos: -1, failedPhotos: 1, duplicatePhotos: 3, facesDetected: 4 };
+    await deps.events.addStats(eventId, { ...skew, processingMsTotal: 999, dorsalsDetected: 5 }, new Date());
+    await deps.photos.setParticipantCount(eventId, "615", 7);
+    await deps.photos.setParticipantCount(eventId, "4242", 2);
+
+    await recountEventStats(deps, eventId, { links: false });
+    expect(await statsOf()).toEqual({
+      ...exact,
+      dorsalsDetected: (exact.dorsalsDetected ?? 0) + 5,
+      lastUpdated: expect.any(String),
+    });
+
+    await recountEventStats(deps, eventId, { links: true });
+    expect(await statsOf()).toEqual({ ...exact, lastUpdated: expect.any(String) });
+    expect(await deps.photos.participantCounts(eventId)).toEqual(
+      new Map([
+        ["615", 1],
+        ["4242", 0],
+      ]),
+    );
   });
 });

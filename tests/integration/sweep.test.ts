@@ -11,6 +11,7 @@ import { compose } from "../../functions/src/compose";
 import { parseConfig } from "../../functions/src/config";
 import { adminToken, apiClient, waitFor } from "../support/api";
 import { makeBibPhoto } from "../support/bib-photo";
+import { activeEvent } from "../support/in-process";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
 /**
@@ -50,20 +51,7 @@ describe("start-up sweep of uploads whose storage event was lost", () => {
       }),
     );
     eventId = await deps.events.nextId();
-    const now = new Date().toISOString();
-    await deps.events.create({
-      id: eventId,
-      name: "Carrera del corte de luz",
-      date: "2026-12-06",
-      location: "",
-      expectedParticipants: 0,
-      status: "active",
-      freePhotosEnabled: false,
-      freePhotosEnabledAt: null,
-      requiresAthleteLogin: false,
-      createdAt: now,
-      updatedAt: now,
-    });
+    await deps.events.create(activeEvent(eventId, "Carrera del corte de luz"));
     const uploader = { userId: "sweep-test" };
     const stored = pendingPhoto(deps, uploader, eventId, "llegada-4410.jpg");
     await deps.photos.createPending(stored);

@@ -14,6 +14,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Deps } from "../../functions/src/app/deps";
 import { importZip, resumeZipBatches, settleZipPhoto, zipPhotoId } from "../../functions/src/app/zip-import";
+import { newBatchFields } from "../../functions/src/data/zip-batches";
 import { adminToken, apiClient, waitFor } from "../support/api";
 import { makeBibPhoto } from "../support/bib-photo";
 import { startInProcess } from "../support/in-process";
@@ -254,13 +255,7 @@ describe("ZIP import idempotency", () => {
       declaredSize: zip.length,
       key,
       uploadedBy: "test",
-      status: "uploading",
-      totalFiles: 0,
-      extractedFiles: 0,
-      processedFiles: 0,
-      skippedFiles: 0,
-      skipped: [],
-      error: null,
+      ...newBatchFields,
       createdAt: now,
       updatedAt: now,
     });

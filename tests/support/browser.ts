@@ -48,3 +48,20 @@ export function createBrowserHarness() {
     },
   };
 }
+
+/** Fills and sends a login screen's form; the caller waits for wherever it should land. */
+export async function signIn(page: Page, loginUrl: string, email: string, password: string): Promise<void> {
+  await page.goto(loginUrl);
+  await page.getByLabel("Correo electrónico").fill(email);
+  await page.getByLabel("Contraseña").fill(password);
+  await page.getByRole("button", { name: "Ingresar" }).click();
+}
+
+/** Signs in as the runtime's admin and waits for the dashboard. */
+export async function signInAsAdmin(
+  page: Page,
+  dorsal: { url: string; adminEmail: string; adminPassword: string },
+): Promise<void> {
+  await signIn(page, `${dorsal.url}/admin-login`, dorsal.adminEmail, dorsal.adminPassword);
+  await page.getByRole("heading", { name: "Dashboard General" }).waitFor();
+}

@@ -6,8 +6,27 @@ import path from "node:path";
 import { createS3rver, ensureTable, startDynalite } from "../../functions/local/storage";
 import { type Container, compose } from "../../functions/src/compose";
 import { parseConfig } from "../../functions/src/config";
+import type { EventRecord } from "../../functions/src/data/events";
 
 export const testBuckets = { originals: "it-originals", derived: "it-derived" } as const;
+
+/** A paid, active event as the admin screen creates it. */
+export function activeEvent(id: number, name: string): EventRecord {
+  const now = new Date().toISOString();
+  return {
+    id,
+    name,
+    date: "2026-11-29",
+    location: "",
+    expectedParticipants: 0,
+    status: "active",
+    freePhotosEnabled: false,
+    freePhotosEnabledAt: null,
+    requiresAthleteLogin: false,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
 
 /**
  * The local composition over the real stand-ins (dynalite, s3rver, the local pipeline and engines)
@@ -35,20 +54,7 @@ export async function startInProcess(eventName: string) {
     }),
   );
   const eventId = await container.deps.events.nextId();
-  const now = new Date().toISOString();
-  await container.deps.events.create({
-    id: eventId,
-    name: eventName,
-    date: "2026-11-29",
-    location: "",
-    expectedParticipants: 0,
-    status: "active",
-    freePhotosEnabled: false,
-    freePhotosEnabledAt: null,
-    requiresAthleteLogin: false,
-    createdAt: now,
-    updatedAt: now,
-  });
+  await container.deps.events.create(activeEvent(eventId, eventName));
   return {
     container,
     eventId,

@@ -90,7 +90,8 @@ function waitForUrl(child: ChildProcess, output: () => string): Promise<string> 
 }
 
 function stopChild(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  // A killed child has a signal and no exit code; either way it will not exit again.
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((resolve) => {
     const kill = setTimeout(() => child.kill("SIGKILL"), 15_000);
     child.once("exit", (code) => {

@@ -9,10 +9,11 @@ import {
   type PhotoPage,
   type ReindexResponse,
 } from "@dorsal/shared";
-import type { PageCursor, PhotoRecord } from "../data/photos";
+import type { PhotoRecord } from "../data/photos";
 import type { FaceDetection, TextDetection } from "../ports/vision";
 import type { Deps } from "./deps";
 import { conflict, invalid, notFound } from "./errors";
+import { decodeCursor, encodeCursor } from "./page-cursor";
 import { toPhotoDto } from "./photo-view";
 
 /** The bib rules an event's configuration asks for; the rest keep their measured defaults. */
@@ -130,18 +131,6 @@ export async function removeBib(deps: Deps, eventId: number, photoId: string, bi
     },
   }));
   return toPhotoDto(deps, photo);
-}
-
-const encodeCursor = (cursor: PageCursor | undefined) =>
-  cursor ? Buffer.from(JSON.stringify(cursor)).toString("base64url") : null;
-
-function decodeCursor(cursor: string | undefined): PageCursor | undefined {
-  if (!cursor) return undefined;
-  try {
-    return JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as PageCursor;
-  } catch {
-    throw invalid("Cursor de paginación inválido");
-  }
 }
 
 export async function listEventPhotos(

@@ -8,7 +8,8 @@ import {
 } from "@dorsal/shared";
 import type { PageCursor, PhotoRecord } from "../data/photos";
 import type { Deps } from "./deps";
-import { invalid, notFound } from "./errors";
+import { notFound } from "./errors";
+import { decodeCursor, encodeCursor } from "./page-cursor";
 import type { SessionClaims } from "./tokens";
 import { assertCanUpload } from "./uploads";
 
@@ -48,18 +49,6 @@ export async function eventProcessing(
     photosPerMinute: recent > 0 ? Math.round((recent / rateWindowMinutes) * 10) / 10 : null,
     lastProcessedAt: event?.lastProcessedAt ?? null,
   };
-}
-
-const encodeCursor = (cursor: PageCursor | undefined) =>
-  cursor ? Buffer.from(JSON.stringify(cursor)).toString("base64url") : null;
-
-function decodeCursor(cursor: string | undefined): PageCursor | undefined {
-  if (!cursor) return undefined;
-  try {
-    return JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as PageCursor;
-  } catch {
-    throw invalid("Cursor de paginación inválido");
-  }
 }
 
 /** A page of the dead-letter list: every event's failed photos, or one event's. */
@@ -176,17 +165,23 @@ async function failUnstarted(deps: Deps, photo: PhotoRecord, reason: string): Pr
 export async function sweepUnstartedUploads(
   deps: Deps,
   options: { isQueued: (key: string) => boolean },
-): Promise<{ started: number; failed: number }> {
+): Promise<{ started: number; failed: number; unreadable: number }> {
   const uploadDeadline = deps.clock.now().getTime() - deps.config.UPLOAD_URL_TTL_SECONDS * 1000;
   let started = 0;
   let failed = 0;
+  let unreadable = 0;
   for (const event of await deps.events.list()) {
     let cursor: PageCursor | undefined;
     do {
       const page = await deps.photos.listByEvent(event.id, { unbibbed: false, limit: 100, cursor });
       for (const photo of page.photos) {
         if (photo.processingStatus !== "pending" || options.isQueued(photo.originalKey)) continue;
-        const head = await deps.objects.head("originals", photo.originalKey);
+        // One object the store cannot read must not keep the runtime from starting: it stays pending.
+        const head = await deps.objects.head("originals", photo.originalKey).catch(() => null);
+        if (head === null) {
+          unreadable++;
+          continue;
+        }
         if (head) {
           const result = await deps.pipeline.start({
             bucket: deps.objects.bucketName("originals"),
@@ -203,5 +198,56 @@ export async function sweepUnstartedUploads(
       cursor = page.cursor;
     } while (cursor);
   }
-  return { started, failed };
+  return { started, failed, unreadable };
+}
+
+/**
+ * Recomputes an event's counters from its photos, for the local runtime's start-up. dynalite has
+ * no transactions, so a photo's state and the counters that follow it are separate writes, and a
+ * process killed between the two leaves a counter one off; every later change moves a counter only
+ * together with a photo's state, so counters recounted before the queue resumes stay exact.
+ * With `links`, the bib counts (event and participants) are rebuilt from the link items too: one
+ * query per photo, so only for events a killed process was working on.
+ */
+export async function recountEventStats(deps: Deps, eventId: number, options: { links: boolean }): Promise<void> {
+  const counts = {
+    totalPhotos: 0,
+    processedPhotos: 0,
+    failedPhotos: 0,
+    duplicatePhotos: 0,
+    facesDetected: 0,
+    processingMsTotal: 0,
+  };
+  const photosPerBib = new Map<string, number>();
+  let cursor: PageCursor | undefined;
+  do {
+    const page = await deps.photos.listByEvent(eventId, { unbibbed: false, limit: 100, cursor });
+    for (const photo of page.photos) {
+      if (photo.countedInTotal) counts.totalPhotos++;
+      if (photo.processingStatus === "failed") counts.failedPhotos++;
+      if (photo.processingStatus === "duplicate") counts.duplicatePhotos++;
+      if (photo.processingStatus === "successful") {
+        const ms = photo.recognition?.ms ?? {};
+        counts.processedPhotos++;
+        counts.facesDetected += photo.faces.length;
+        counts.processingMsTotal += (ms.variants ?? 0) + (ms.text ?? 0) + (ms.faces ?? 0);
+      }
+      if (options.links) {
+        for (const bib of await deps.photos.linkedBibs(photo.id)) {
+          photosPerBib.set(bib, (photosPerBib.get(bib) ?? 0) + 1);
+        }
+      }
+    }
+    cursor = page.cursor;
+  } while (cursor);
+
+  const now = deps.clock.now();
+  if (!options.links) return deps.events.setStats(eventId, counts, now);
+  const stored = await deps.photos.participantCounts(eventId);
+  for (const bib of new Set([...stored.keys(), ...photosPerBib.keys()])) {
+    const photoCount = photosPerBib.get(bib) ?? 0;
+    if (stored.get(bib) !== photoCount) await deps.photos.setParticipantCount(eventId, bib, photoCount);
+  }
+  const dorsalsDetected = [...photosPerBib.values()].reduce((sum, count) => sum + count, 0);
+  await deps.events.setStats(eventId, { ...counts, dorsalsDetected }, now);
 }

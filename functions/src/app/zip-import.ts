@@ -11,7 +11,7 @@ import {
 } from "@dorsal/shared";
 import yauzl from "yauzl";
 import type { PhotoRecord } from "../data/photos";
-import type { ZipBatchRecord } from "../data/zip-batches";
+import { newBatchFields, type ZipBatchRecord } from "../data/zip-batches";
 import type { Logger } from "../logger";
 import type { ObjectStore } from "../ports/object-store";
 import type { Deps } from "./deps";
@@ -467,13 +467,7 @@ async function newBatch(
     declaredSize: request.size,
     key: zipUploadKey(batchId),
     uploadedBy: session.userId,
-    status: "uploading",
-    totalFiles: 0,
-    extractedFiles: 0,
-    processedFiles: 0,
-    skippedFiles: 0,
-    skipped: [],
-    error: null,
+    ...newBatchFields,
     createdAt: now,
     updatedAt: now,
   };

@@ -31,6 +31,9 @@ export interface EventStats {
   lastProcessedAt: string | null;
 }
 
+/** The counters of an event's stats (the rest are timestamps). */
+export type EventCounts = Omit<EventStats, "eventId" | "lastUpdated" | "lastProcessedAt">;
+
 const emptyStats = (eventId: number): EventStats => ({
   eventId,
   totalPhotos: 0,
@@ -119,7 +122,15 @@ export function createEventRepository(table: Table) {
       return counters.reduce((sum, counter) => sum + (counter.count ?? 0), 0);
     },
 
-    async addStats(eventId: number, deltas: Partial<Record<keyof EventStats, number>>, now: Date): Promise<void> {
+    /** Overwrites counters with absolute values (the start-up recount; nothing else may write them meanwhile). */
+    async setStats(eventId: number, counts: Partial<EventCounts>, now: Date): Promise<void> {
+      await table.update({
+        key: keys.eventStats(eventId),
+        set: { eventId, ...counts, lastUpdated: now.toISOString() },
+      });
+    },
+
+    async addStats(eventId: number, deltas: Partial<EventCounts>, now: Date): Promise<void> {
       await table.update({
         key: keys.eventStats(eventId),
         set: { eventId, lastUpdated: now.toISOString() },

@@ -349,6 +349,30 @@ export function createPhotoRepository(table: Table) {
       return deleted;
     },
 
+    /** Every participant (bib) of an event with its stored photo count, in bib order. */
+    async participantCounts(eventId: number): Promise<Map<string, number>> {
+      const counts = new Map<string, number>();
+      let cursor: PageCursor | undefined;
+      do {
+        const page = await table.query<{ dorsalNumber: string; photoCount?: number }>({
+          partition: keys.event(eventId).pk,
+          sortPrefix: "BIB#",
+          ...(cursor ? { cursor } : {}),
+        });
+        for (const participant of page.items) counts.set(participant.dorsalNumber, participant.photoCount ?? 0);
+        cursor = page.cursor;
+      } while (cursor);
+      return counts;
+    },
+
+    /** Overwrites a participant's photo count (the start-up recount). */
+    async setParticipantCount(eventId: number, bib: string, photoCount: number): Promise<void> {
+      await table.update({
+        key: keys.participant(eventId, bib),
+        set: { type: "participant", eventId, dorsalNumber: bib, photoCount },
+      });
+    },
+
     async photoIdsForBib(eventId: number, bib: string): Promise<string[]> {
       const ids: string[] = [];
       let cursor: PageCursor | undefined;

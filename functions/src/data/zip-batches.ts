@@ -1,26 +1,29 @@
-import type { ZipBatchStatus, ZipSkippedEntry } from "@dorsal/shared";
+import type { ZipBatchStatusResponse } from "@dorsal/shared";
 import type { Table } from "../ports/table";
 import { activeZipBatchesPartition, keys } from "./keys";
 
-export interface ZipBatchRecord {
-  batchId: string;
-  eventId: number;
+/** The batch as stored: its public status plus what the server keeps to itself. */
+export interface ZipBatchRecord extends Omit<ZipBatchStatusResponse, "success"> {
   filename: string;
   /** What the client said it would send; the stored object's size is checked again before extraction. */
   declaredSize: number;
   /** The ZIP's object key in the originals bucket. */
   key: string;
   uploadedBy: string;
-  status: ZipBatchStatus;
-  totalFiles: number;
-  extractedFiles: number;
-  processedFiles: number;
-  skippedFiles: number;
-  skipped: ZipSkippedEntry[];
-  error: string | null;
   createdAt: string;
   updatedAt: string;
 }
+
+/** A new batch's status and counts, before its ZIP has arrived. */
+export const newBatchFields = {
+  status: "uploading",
+  totalFiles: 0,
+  extractedFiles: 0,
+  processedFiles: 0,
+  skippedFiles: 0,
+  skipped: [],
+  error: null,
+} satisfies Partial<ZipBatchRecord>;
 
 /**
  * A settled photo is flagged on the batch item itself (`s{entry}`), in the same conditional update

@@ -33,9 +33,12 @@ export interface LocalPipelineStats {
 export interface LocalPipeline extends PipelineStarter {
   /**
    * Re-enqueues what was queued or running when the process last stopped (killed or not), in the
-   * order it arrived. Returns how many executions came back.
+   * order it arrived, without running it yet: returns the inputs that came back, so the caller can
+   * repair what the kill left half-written before `resume`.
    */
-  restore(): Promise<number>;
+  restore(): Promise<PipelineInput[]>;
+  /** Starts running the queue (a `start` does too). */
+  resume(): void;
   /** Whether an execution for this original is queued or running (the start-up sweep skips it). */
   holds(key: string): boolean;
   stats(): LocalPipelineStats;
@@ -197,10 +200,10 @@ export function createLocalPipeline(options: {
         seq = Math.max(seq, execution.seq + 1);
         queue.push(execution);
       }
-      if (restored.length > 0) options.logger.info("pipeline executions resumed", { count: restored.length });
-      pump();
-      return restored.length;
+      if (restored.length > 0) options.logger.info("pipeline executions restored", { count: restored.length });
+      return restored.map((execution) => execution.input);
     },
+    resume: pump,
     holds: (key) =>
       queue.some((execution) => execution.input.key === key) ||
       [...running.values()].some((execution) => execution.input.key === key),

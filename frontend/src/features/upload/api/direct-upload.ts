@@ -25,7 +25,7 @@ export type PhotoMeta = {
 export type PhotoUppy = Uppy<PhotoMeta, AwsBody>;
 export type PhotoFile = UppyFile<PhotoMeta, AwsBody>;
 type SignRequest = Extract<AwsS3Options<PhotoMeta, AwsBody>, { signRequest: unknown }>["signRequest"];
-type S3Request = Parameters<SignRequest>[0];
+export type S3Request = Parameters<SignRequest>[0];
 
 export const uploadCancelledMessage = "Subida cancelada";
 export const uploadNetworkErrorMessage = "Error de red durante la subida";
@@ -46,14 +46,20 @@ function multipartStep(request: S3Request & { uploadId: string }): UploadSignReq
   return { step: "abort", key, uploadId };
 }
 
+/**
+ * Signs a later request (part, list, complete, abort) of a multipart upload already started: the
+ * same for a photo and for a ZIP, whose key the API checks is the caller's own.
+ */
+export async function signMultipartStep(request: S3Request & { uploadId: string }): Promise<{ url: string }> {
+  const { url } = await apiFetch<UploadSignature>("/api/photos/uploads/sign", {
+    method: "POST",
+    body: multipartStep(request),
+  });
+  return { url };
+}
+
 async function signRequest(uppy: PhotoUppy, request: S3Request) {
-  if ("uploadId" in request) {
-    const { url } = await apiFetch<UploadSignature>("/api/photos/uploads/sign", {
-      method: "POST",
-      body: multipartStep(request),
-    });
-    return { url };
-  }
+  if ("uploadId" in request) return signMultipartStep(request);
   if (request.method === "DELETE" || !request.key.startsWith(pendingPrefix)) {
     // Stored originals belong to the pipeline: the browser never deletes or overwrites one.
     throw new Error(uploadUnknownErrorMessage);

@@ -14,6 +14,7 @@ import { type UploadRun, useUploader } from "../hooks/use-uploader";
 import { PhotoDropZone } from "./photo-drop-zone";
 import { ProcessingStatus, type ProcessingWatch } from "./processing-status";
 import { SelectedPhotosGrid } from "./selected-photos-grid";
+import { ZipUploadCard } from "./zip-upload-card";
 
 /** Spec §2.5: photographers start on their assigned event, admins on the newest one. */
 function defaultEventId(events: EventDto[], user: SessionUser | null): number | null {
@@ -294,6 +295,8 @@ export function UploadPage() {
         </Stack>
 
         {watch && <ProcessingStatus watch={watch} />}
+
+        <ZipUploadCard eventId={eventId} />
 
         <Card.Root variant="subtle" size="sm">
           <Card.Body>

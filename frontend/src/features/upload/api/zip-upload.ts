@@ -1,0 +1,73 @@
+import {
+  limits,
+  type UploadTarget,
+  type ZipBatchCreated,
+  type ZipBatchRequest,
+  type ZipBatchStatusResponse,
+} from "@dorsal/shared";
+import AwsS3, { type AwsBody } from "@uppy/aws-s3";
+import Uppy from "@uppy/core";
+import { apiFetch } from "../../../lib/api-fetch";
+import { type S3Request, signMultipartStep, uploadUnknownErrorMessage } from "./direct-upload";
+import { partSizeBytes, usesMultipart } from "./upload-settings";
+
+/**
+ * A ZIP goes straight to the object store like a photo (spec §2.5): `POST /api/photos/zip-batches`
+ * makes the batch and signs one PUT of its archive; a big ZIP goes instead as a multipart upload
+ * (`/api/photos/uploads` with `kind: "zip"`, then `/api/photos/uploads/sign` per request), through
+ * the same Uppy S3 uploader the photos use. Extraction starts on the server once the object lands.
+ */
+
+export function createZipBatch(request: ZipBatchRequest, signal?: AbortSignal): Promise<ZipBatchCreated> {
+  return apiFetch<ZipBatchCreated>("/api/photos/zip-batches", { method: "POST", body: request, signal });
+}
+
+export function getZipBatchStatus(batchId: string, signal?: AbortSignal): Promise<ZipBatchStatusResponse> {
+  return apiFetch<ZipBatchStatusResponse>(`/api/photos/batch-status/${encodeURIComponent(batchId)}`, { signal });
+}
+
+/** The batch the ZIP belongs to, with the single PUT the API already signed for it. */
+export type ZipMeta = {
+  batchId?: string;
+  putUrl?: string;
+  putKey?: string;
+  putHeaders?: Record<string, string>;
+};
+export type ZipUppy = Uppy<ZipMeta, AwsBody>;
+
+const pendingPrefix = "zip-pendiente:";
+
+async function signZipRequest(uppy: ZipUppy, request: S3Request) {
+  if ("uploadId" in request) return signMultipartStep(request);
+  if (request.method === "DELETE" || !request.key.startsWith(pendingPrefix)) {
+    throw new Error(uploadUnknownErrorMessage);
+  }
+  const { meta } = uppy.getFile(request.key.slice(pendingPrefix.length));
+  if (!meta.batchId) throw new Error(uploadUnknownErrorMessage);
+  if (request.method === "PUT" && meta.putUrl && meta.putKey) {
+    return { url: meta.putUrl, key: meta.putKey, headers: meta.putHeaders ?? {} };
+  }
+  const target = await apiFetch<UploadTarget>("/api/photos/uploads", {
+    method: "POST",
+    body: { kind: "zip", batchId: meta.batchId, multipart: request.method === "POST" },
+  });
+  return { url: target.url, key: target.key, headers: target.headers };
+}
+
+/** One uploader per ZIP sent: it holds a single file and is destroyed when that upload ends. */
+export function createZipUploader(): ZipUppy {
+  const uppy: ZipUppy = new Uppy<ZipMeta, AwsBody>({
+    id: "dorsal-zip",
+    autoProceed: false,
+    restrictions: { maxFileSize: limits.zipMaxBytes, maxNumberOfFiles: 1 },
+  });
+  uppy.use(AwsS3<ZipMeta, AwsBody>, {
+    limit: 1,
+    shouldUseMultipart: (file) => usesMultipart(file.size ?? 0),
+    getChunkSize: () => partSizeBytes,
+    allowedMetaFields: false,
+    generateObjectKey: (file) => `${pendingPrefix}${file.id}`,
+    signRequest: (request) => signZipRequest(uppy, request),
+  });
+  return uppy;
+}

@@ -1,0 +1,123 @@
+import { Alert, Badge, Box, Button, HStack, List, Progress, Stack, Text } from "@chakra-ui/react";
+import { messages, type ZipBatchStatusResponse } from "@dorsal/shared";
+import { formatCount } from "../../../lib/format";
+import { zipBatchPercent, zipCheckFailedMessage, zipStatusLabels } from "../api/zip-rules";
+
+const statusPalette = {
+  uploading: "blue",
+  extracting: "blue",
+  processing: "blue",
+  completed: "green",
+  error: "red",
+} as const;
+
+function SkippedEntries({ batch }: { batch: ZipBatchStatusResponse }) {
+  if (batch.skippedFiles === 0) return null;
+  const unlisted = batch.skippedFiles - batch.skipped.length;
+  return (
+    <Box>
+      <Text fontWeight="semibold" textStyle="sm" mb="1">
+        Archivos omitidos
+      </Text>
+      <List.Root ps="4" gap="1" textStyle="sm" aria-label="Archivos omitidos">
+        {batch.skipped.map((entry) => (
+          <List.Item key={`${entry.name}:${entry.reason}`} wordBreak="break-all">
+            {entry.name}: {entry.reason}
+          </List.Item>
+        ))}
+      </List.Root>
+      {unlisted > 0 && (
+        <Text color="fg.muted" textStyle="sm" mt="1">
+          y {formatCount(unlisted)} más
+        </Text>
+      )}
+    </Box>
+  );
+}
+
+interface ZipBatchProgressProps {
+  batch: ZipBatchStatusResponse | null;
+  checkFailed: boolean;
+  onRecheck: () => void;
+}
+
+/** A batch being imported: its state in Spanish, its counters, its progress and what was skipped and why. */
+export function ZipBatchProgress({ batch, checkFailed, onRecheck }: ZipBatchProgressProps) {
+  const status = batch?.status ?? "uploading";
+  const finished = status === "completed" || status === "error";
+  const counts: [string, number][] = batch
+    ? [
+        ["Total", batch.totalFiles],
+        ["Extraídas", batch.extractedFiles],
+        ["Procesadas", batch.processedFiles],
+        ["Omitidas", batch.skippedFiles],
+      ]
+    : [];
+  return (
+    <Stack gap="3" aria-live="polite">
+      <HStack gap="2" wrap="wrap">
+        <Text>Estado:</Text>
+        <Badge colorPalette={statusPalette[status]} size="lg">
+          {zipStatusLabels[status]}
+        </Badge>
+      </HStack>
+      {batch && (
+        <>
+          <Progress.Root
+            value={zipBatchPercent(batch)}
+            colorPalette={statusPalette[status]}
+            striped={!finished}
+            animated={!finished}
+          >
+            <Progress.Track aria-label="Progreso del ZIP">
+              <Progress.Range />
+            </Progress.Track>
+          </Progress.Root>
+          <List.Root
+            variant="plain"
+            display="flex"
+            flexDirection="row"
+            flexWrap="wrap"
+            columnGap="4"
+            rowGap="1"
+            textStyle="sm"
+          >
+            {counts.map(([label, value]) => (
+              <List.Item key={label}>
+                {label}: {formatCount(value)}
+              </List.Item>
+            ))}
+          </List.Root>
+          <SkippedEntries batch={batch} />
+        </>
+      )}
+      {status === "error" && (
+        <Alert.Root status="error">
+          <Alert.Indicator />
+          <Alert.Content>
+            <Alert.Title>{messages.zipProcessingError}</Alert.Title>
+            {batch?.error && batch.error !== messages.zipProcessingError && (
+              <Alert.Description>{batch.error}</Alert.Description>
+            )}
+          </Alert.Content>
+        </Alert.Root>
+      )}
+      {status === "completed" && (
+        <Text color="green.700" textStyle="sm">
+          Las fotos del ZIP ya están en el evento.
+        </Text>
+      )}
+      {checkFailed && (
+        <Alert.Root status="error">
+          <Alert.Indicator />
+          <Alert.Content>
+            <Alert.Title>{zipCheckFailedMessage}</Alert.Title>
+          </Alert.Content>
+          <Button size="sm" variant="outline" onClick={onRecheck} alignSelf="center">
+            Reintentar
+          </Button>
+        </Alert.Root>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,238 @@
+import { type EventDto, messages, type PhotoPage, zipSkipReasons } from "@dorsal/shared";
+import type { Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { adminToken, apiClient } from "../support/api";
+import { makeBibPhoto } from "../support/bib-photo";
+import { makeBigBibPhoto } from "../support/big-photo";
+import { createBrowserHarness, signInAsAdmin, viewports } from "../support/browser";
+import { type RunningDorsal, startDorsal } from "../support/server";
+import { makeZip } from "../support/zip";
+
+/**
+ * The "Subir archivo ZIP" card of the upload screen (spec §2.5, §4, §8): a ZIP picked through the
+ * real file input goes straight to storage (one PUT, or parts when big), then the batch is
+ * followed every 2 s — its state in Spanish, its counters and the entries skipped with their
+ * reason — until the photos are in the event. Bad names, cancelling, failed status checks and
+ * the phone layout too.
+ */
+
+let dorsal: RunningDorsal;
+const browser = createBrowserHarness();
+const pageErrors = browser.pageErrors;
+let admin: ReturnType<typeof apiClient>;
+
+const { desktop, phone } = viewports;
+
+beforeAll(async () => {
+  dorsal = await startDorsal();
+  await browser.launch();
+  admin = apiClient(dorsal.url, await adminToken(dorsal));
+});
+
+afterEach(async () => {
+  await browser.closePage();
+});
+
+afterAll(async () => {
+  await browser.close();
+  await dorsal?.stop();
+});
+
+/** The screen picks the newest event for an admin, so each test makes its own. */
+async function newEvent(name: string): Promise<EventDto> {
+  return (await admin.post<EventDto>("/api/events", { name, date: "2026-10-04" })).body;
+}
+
+async function signInToUpload(page: Page) {
+  await signInAsAdmin(page, dorsal);
+  await page.goto(`${dorsal.url}/upload`);
+  await page.getByRole("heading", { name: "Carga Masiva de Fotos" }).waitFor();
+}
+
+const zipCard = (page: Page) => page.getByRole("region", { name: "Subir archivo ZIP" });
+const zipFile = (name: string, buffer: Buffer) => ({ name, mimeType: "application/zip", buffer });
+
+/** Two bib photos, a text file and a path-traversal entry (yazl refuses `../`, so it is patched in). */
+async function raceZip(bibs: [string, string]): Promise<Buffer> {
+  return makeZip(
+    [
+      { name: "fotos/" },
+      { name: `fotos/meta-${bibs[0]}.jpg`, data: await makeBibPhoto(bibs[0]) },
+      { name: `fotos/salida-${bibs[1]}.jpg`, data: await makeBibPhoto(bibs[1]), compress: false },
+      { name: "notas.txt", data: Buffer.from("Fotos de la carrera del domingo") },
+      { name: "XX/evil.jpg", data: await makeBibPhoto("666", { width: 400, height: 300 }) },
+    ],
+    { "XX/evil.jpg": "../evil.jpg" },
+  );
+}
+
+const photosOf = async (eventId: number) =>
+  (await admin.get<PhotoPage>(`/api/events/${eventId}/photos?limit=100`)).body.photos;
+
+/** Every request the page sends to the originals bucket, as "METHOD partNumber|-". */
+async function recordStorage(page: Page): Promise<string[]> {
+  const sent: string[] = [];
+  await page.route("**/dorsal-originals/**", async (route) => {
+    const url = new URL(route.request().url());
+    sent.push(`${route.request().method()} ${url.searchParams.get("partNumber") ?? "-"}`);
+    await route.continue();
+  });
+  return sent;
+}
+
+describe("ZIP upload card", () => {
+  it("uploads a picked ZIP, follows it to Completado and lists the skipped entries with their reason", async () => {
+    const event = await newEvent("Carrera del ZIP");
+    const page = await browser.openPage(desktop);
+    await signInToUpload(page);
+    expect(await page.getByLabel("Evento").inputValue()).toBe(String(event.id));
+    const card = zipCard(page);
+    await card.getByText("hasta 5.000 fotos").waitFor();
+    const sent = await recordStorage(page);
+    const statusChecks: number[] = [];
+    page.on("request", (request) => {
+      if (request.url().includes("/api/photos/batch-status/")) statusChecks.push(Date.now());
+    });
+
+    await card.getByLabel("Archivo ZIP").setInputFiles(zipFile("carrera.zip", await raceZip(["7101", "7102"])));
+    await card.getByText(/^carrera\.zip · /).waitFor();
+    await card.getByRole("button", { name: "Subir ZIP" }).click();
+
+    await card.getByText("Completado", { exact: true }).waitFor({ timeout: 120_000 });
+    await card.getByText("Total: 4", { exact: true }).waitFor();
+    await card.getByText("Extraídas: 2", { exact: true }).waitFor();
+    await card.getByText("Procesadas: 2", { exact: true }).waitFor();
+    await card.getByText("Omitidas: 2", { exact: true }).waitFor();
+    const skipped = card.getByRole("list", { name: "Archivos omitidos" }).getByRole("listitem");
+    expect((await skipped.allTextContents()).sort()).toEqual([
+      `../evil.jpg: ${zipSkipReasons.unsafePath}`,
+      `notas.txt: ${zipSkipReasons.notImage}`,
+    ]);
+    expect(await card.getByRole("progressbar", { name: "Progreso del ZIP" }).getAttribute("aria-valuenow")).toBe("100");
+    // A small ZIP is one PUT of the archive; the status was asked about every 2 s, not in a tight loop.
+    expect(sent).toEqual(["PUT -"]);
+    expect(statusChecks.length).toBeGreaterThanOrEqual(1);
+    for (let i = 1; i < statusChecks.length; i++) {
+      expect((statusChecks[i] ?? 0) - (statusChecks[i - 1] ?? 0)).toBeGreaterThanOrEqual(1900);
+    }
+
+    const photos = await photosOf(event.id);
+    expect(photos.map((photo) => photo.originalFilename).sort()).toEqual(["meta-7101.jpg", "salida-7102.jpg"]);
+    expect(photos.map((photo) => photo.processingStatus)).toEqual(["successful", "successful"]);
+    expect(photos.flatMap((photo) => photo.detectedDorsals).sort()).toEqual(["7101", "7102"]);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("sends a big ZIP in parts through the same uploader and imports it", async () => {
+    const event = await newEvent("Carrera del ZIP grande");
+    const page = await browser.openPage(desktop);
+    await signInToUpload(page);
+    const sent = await recordStorage(page);
+    // Stored, not deflated: about 20 MB, above the multipart threshold.
+    const zip = await makeZip([{ name: "grande-7201.jpg", data: await makeBigBibPhoto("7201"), compress: false }]);
+    expect(zip.length).toBeGreaterThan(10 * 1024 * 1024);
+
+    const card = zipCard(page);
+    await card.getByLabel("Archivo ZIP").setInputFiles(zipFile("grande.zip", zip));
+    await card.getByRole("button", { name: "Subir ZIP" }).click();
+    await card.getByText("Completado", { exact: true }).waitFor({ timeout: 120_000 });
+    await card.getByText("Total: 1", { exact: true }).waitFor();
+    await card.getByText("Procesadas: 1", { exact: true }).waitFor();
+    expect(await card.getByRole("list", { name: "Archivos omitidos" }).count()).toBe(0);
+
+    // CreateMultipartUpload, five 5 MB parts at most, CompleteMultipartUpload: never one big PUT.
+    expect(sent[0]).toBe("POST -");
+    expect(sent.filter((request) => /^PUT \d+$/.test(request)).length).toBeGreaterThanOrEqual(3);
+    expect(sent).not.toContain("PUT -");
+    expect(sent.at(-1)).toBe("POST -");
+    const photos = await photosOf(event.id);
+    expect(photos.map((photo) => [photo.originalFilename, photo.detectedDorsals])).toEqual([
+      ["grande-7201.jpg", ["7201"]],
+    ]);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("refuses a file that is not a ZIP, and a missing file, before sending anything", async () => {
+    await newEvent("Carrera sin ZIP");
+    const page = await browser.openPage(desktop);
+    await signInToUpload(page);
+    const batches: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().includes("/api/photos/zip-batches")) batches.push(request.method());
+    });
+    const card = zipCard(page);
+
+    await card.getByRole("button", { name: "Subir ZIP" }).click();
+    await card.getByText(messages.zipInvalidName).waitFor();
+
+    await card.getByLabel("Archivo ZIP").setInputFiles(zipFile("carrera.zip", await raceZip(["7301", "7302"])));
+    await card.getByText(messages.zipInvalidName).waitFor({ state: "detached" });
+    await card
+      .getByLabel("Archivo ZIP")
+      .setInputFiles({ name: "fotos.rar", mimeType: "application/x-rar", buffer: Buffer.from("Rar!") });
+    await card.getByText(messages.zipInvalidName).waitFor();
+    // The refused file replaced the good one: nothing is left to upload.
+    await card.getByText("Ningún archivo elegido").waitFor();
+    await card.getByRole("button", { name: "Subir ZIP" }).click();
+    await card.getByText(messages.zipInvalidName).waitFor();
+    expect(batches).toEqual([]);
+  });
+
+  it("cancels an upload ('Subida cancelada') and says when the progress cannot be checked", async () => {
+    const event = await newEvent("Carrera cancelada del ZIP");
+    const page = await browser.openPage(desktop);
+    await signInToUpload(page);
+    const card = zipCard(page);
+    const zip = await raceZip(["7401", "7402"]);
+    // Holds the batch creation so the upload is still running when Cancelar is pressed.
+    await page.route("**/api/photos/zip-batches", async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      await route.continue().catch(() => undefined);
+    });
+    await card.getByLabel("Archivo ZIP").setInputFiles(zipFile("cancelada.zip", zip));
+    await card.getByRole("button", { name: "Subir ZIP" }).click();
+    await card.getByText(/Subiendo ZIP… \d+%/).waitFor();
+    await card.getByRole("progressbar", { name: "Progreso de la subida del ZIP" }).waitFor();
+    await card.getByRole("button", { name: "Cancelar" }).click();
+    await card.getByText("Subida cancelada").waitFor();
+    await page.waitForTimeout(3000);
+    expect(await card.getByText("Subida cancelada").count()).toBe(1);
+    expect(await photosOf(event.id)).toEqual([]);
+
+    // The ZIP is still picked: uploading it again works, but every status check fails.
+    await page.unrouteAll({ behavior: "ignoreErrors" });
+    await page.route("**/api/photos/batch-status/**", (route) =>
+      route.fulfill({ status: 500, contentType: "application/json", body: '{"success":false,"error":"caído"}' }),
+    );
+    await card.getByRole("button", { name: "Subir ZIP" }).click();
+    await card.getByText("Error al verificar el progreso").waitFor({ timeout: 30_000 });
+    expect(await card.getByText("Completado", { exact: true }).count()).toBe(0);
+
+    // Once the server answers again, Reintentar follows the batch to its end.
+    await page.unrouteAll({ behavior: "ignoreErrors" });
+    await card.getByRole("button", { name: "Reintentar" }).click();
+    await card.getByText("Completado", { exact: true }).waitFor({ timeout: 120_000 });
+    expect(await card.getByText("Error al verificar el progreso").count()).toBe(0);
+    expect((await photosOf(event.id)).length).toBe(2);
+  });
+
+  it("on a phone: the card fits 390 px with a long file name and the skipped list", async () => {
+    await newEvent("Carrera del ZIP en el celular");
+    const page = await browser.openPage(phone);
+    await signInToUpload(page);
+    const card = zipCard(page);
+    const longName = `fotos-de-la-media-maraton-internacional-de-la-ciudad-${"x".repeat(60)}.zip`;
+    await card.getByLabel("Archivo ZIP").setInputFiles(zipFile(longName, await raceZip(["7501", "7502"])));
+    await card.getByText(longName, { exact: false }).waitFor();
+    expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(phone.width);
+
+    await card.getByRole("button", { name: "Subir ZIP" }).click();
+    await card.getByText("Completado", { exact: true }).waitFor({ timeout: 120_000 });
+    await card.getByText(`../evil.jpg: ${zipSkipReasons.unsafePath}`).waitFor();
+    expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(phone.width);
+    const box = await card.boundingBox();
+    expect(box).not.toBeNull();
+    expect((box?.x ?? -1) >= 0 && (box?.x ?? 0) + (box?.width ?? Number.POSITIVE_INFINITY) <= phone.width).toBe(true);
+    expect(pageErrors).toEqual([]);
+  });
+});
