@@ -33,7 +33,7 @@ describe("parseConfig", () => {
       S3_ENDPOINT: "http://localhost:3000",
       DATA_DIR: "/tmp/dorsal",
     });
-    expect(config).toMatchObject({ DORSAL_RUNTIME: "local", VISION_ENGINE: "local", PIPELINE_CONCURRENCY: 2 });
+    expect(config).toMatchObject({ DORSAL_RUNTIME: "local", VISION_ENGINE: "local", PIPELINE_CONCURRENCY: 3 });
   });
 
   it("rejects an unknown runtime", () => {

@@ -36,6 +36,8 @@ export async function startDorsal(
     ADMIN_EMAIL: adminEmail,
     ADMIN_PASSWORD: adminPassword,
     LOG_LEVEL: "warn",
+    // As `npm start` sets it (package.json): see README, Benchmarks.
+    MALLOC_ARENA_MAX: "2",
     ...options.env,
   };
   if (options.generatedAdminPassword) delete env.ADMIN_PASSWORD;

@@ -329,7 +329,9 @@ async function markedCopies(
   const mark = (pixels: Buffer, size: typeof raw, kind: WatermarkKind, quality: number) =>
     sharp(pixels, { raw: size })
       .composite([{ input: Buffer.from(watermarkSvg(kind, size.width, size.height)) }])
-      .jpeg({ quality, mozjpeg: true })
+      // libjpeg with optimised Huffman tables, not mozjpeg: ~9× faster for ~24% more bytes (a
+      // 1280-px preview of ~160 KB instead of ~130 KB), which race-day throughput needs more.
+      .jpeg({ quality, optimiseCoding: true })
       .toBuffer();
   const small = await sharp(base.data, { raw })
     .resize(thumbnailLongSide, thumbnailLongSide, { fit: "inside", withoutEnlargement: true })

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BoundingBox, TextDetection } from "../../../ports/vision";
 import { createLocalTextDetector, type LocalTextDetector } from "./index";
 
-// Wide and short: the detector scales every photo to 1600 px long side, so this keeps tests quick.
+// Wide and short: the detector scales every photo to 1280 px long side, so this keeps tests quick.
 const WIDTH = 1000;
 const HEIGHT = 300;
 /** Two bib-like panels with big dark digits on a coloured background; pixel rectangles of the panels. */
