@@ -10,9 +10,12 @@ import { zipUploadPrefix } from "../src/app/storage-paths";
 import { resumeZipBatches } from "../src/app/zip-import";
 import { type Container, getContainer } from "../src/compose";
 import { handler as adminHandler } from "../src/handlers/http/admin";
+import { handler as applicationsHandler } from "../src/handlers/http/applications";
 import { handler as authHandler } from "../src/handlers/http/auth";
 import { handler as eventsHandler } from "../src/handlers/http/events";
 import { handler as photosHandler } from "../src/handlers/http/photos";
+import { handler as pricingHandler } from "../src/handlers/http/pricing";
+import { handler as settingsHandler } from "../src/handlers/http/settings";
 import { handler as usersHandler } from "../src/handlers/http/users";
 import { handler as starterHandler } from "../src/handlers/pipeline/starter";
 import { handler as unzipHandler } from "../src/handlers/pipeline/unzip";
@@ -50,6 +53,9 @@ const httpHandlers: Record<HttpHandlerName, LambdaHttpHandler> = {
   photos: photosHandler as LambdaHttpHandler,
   users: usersHandler as LambdaHttpHandler,
   admin: adminHandler as LambdaHttpHandler,
+  applications: applicationsHandler as LambdaHttpHandler,
+  pricing: pricingHandler as LambdaHttpHandler,
+  settings: settingsHandler as LambdaHttpHandler,
 };
 
 const dynamo = await startDynalite(dataDir);

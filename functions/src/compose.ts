@@ -18,9 +18,16 @@ import { recountEventStats, sweepUnstartedUploads } from "./app/processing";
 import { parseOriginalKey } from "./app/storage-paths";
 import { createTokenService, type PrivateJwk } from "./app/tokens";
 import { type AwsConfig, type Config, type LocalConfig, parseConfig } from "./config";
+import { createApplicationRepository } from "./data/applications";
+import { createAssignmentRepository } from "./data/assignments";
+import { createCredentialRepository } from "./data/credentials";
 import { createEventConfigRepository } from "./data/event-configs";
+import { createEventDeletionRepository } from "./data/event-deletion";
 import { createEventRepository } from "./data/events";
+import { createLoginAttemptRepository } from "./data/login-attempts";
 import { createPhotoRepository } from "./data/photos";
+import { createPricingRepository } from "./data/pricing";
+import { createSettingsRepository } from "./data/settings";
 import { createUserRepository } from "./data/users";
 import { createZipBatchRepository } from "./data/zip-batches";
 import { createLogger, type Logger } from "./logger";
@@ -206,6 +213,7 @@ async function assemble(parts: {
 }): Promise<Container> {
   const clock = systemClock;
   const ids = createIds(clock);
+  const credentials = createCredentialRepository(parts.table, clock);
   const deps: Deps = {
     config: parts.config,
     clock,
@@ -220,12 +228,20 @@ async function assemble(parts: {
       issuer: parts.config.JWT_ISSUER,
       ttlSeconds: parts.config.JWT_TTL_SECONDS,
       clock,
+      passwordVersion: (userId) => credentials.passwordVersion(userId),
     }),
     users: createUserRepository(parts.table, ids, clock),
+    credentials,
+    loginAttempts: createLoginAttemptRepository(parts.table),
+    settings: createSettingsRepository(parts.table),
+    assignments: createAssignmentRepository(parts.table, ids, clock),
     events: createEventRepository(parts.table),
     eventConfigs: createEventConfigRepository(parts.table),
+    eventDeletion: createEventDeletionRepository(parts.table),
     photos: createPhotoRepository(parts.table),
     zipBatches: createZipBatchRepository(parts.table),
+    pricing: createPricingRepository(parts.table),
+    applications: createApplicationRepository(parts.table),
   };
   let visionStarted = false;
   const vision = async () => {

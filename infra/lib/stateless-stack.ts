@@ -38,6 +38,8 @@ interface Access {
   zips?: string[];
   /** Asks whether an original exists: without s3:ListBucket, S3 answers 403 instead of 404. */
   headsOriginals?: boolean;
+  /** Lists an event's objects in both buckets (deleting the event). */
+  listsPhotos?: boolean;
   /** Reads the CloudFront private key to sign image URLs. */
   signsUrls?: boolean;
   /** Rekognition text and face detection. */
@@ -52,7 +54,18 @@ interface FunctionSpec extends Pick<DorsalFunctionProps, "memorySize" | "timeout
 const httpSpecs: Record<HttpHandlerName, FunctionSpec> = {
   // Password hashing is CPU-bound, and Lambda hands out CPU in proportion to memory.
   auth: { description: "HTTP: login and session", memorySize: 1024, access: { table: true } },
-  events: { description: "HTTP: events and dashboard", access: { table: true } },
+  events: {
+    description: "HTTP: events and dashboard",
+    // Deleting a 5000-photo event: batch deletes of its items and objects, within API Gateway's 30 s.
+    timeout: Duration.seconds(29),
+    access: {
+      table: true,
+      originals: ["s3:DeleteObject"],
+      derived: ["s3:DeleteObject"],
+      zips: ["s3:DeleteObject"],
+      listsPhotos: true,
+    },
+  },
   photos: {
     description: "HTTP: uploads, search and photo pages",
     memorySize: 1024,
@@ -76,6 +89,18 @@ const httpSpecs: Record<HttpHandlerName, FunctionSpec> = {
   admin: {
     description: "HTTP: processing progress, failed photos and their re-run",
     access: { table: true, headsOriginals: true, originals: ["s3:GetObject"], signsUrls: true },
+  },
+  applications: {
+    description: "HTTP: photographer applications and their review",
+    // Approving hashes the new photographer's password: CPU-bound, and memory buys CPU.
+    memorySize: 1024,
+    access: { table: true },
+  },
+  pricing: { description: "HTTP: event pricing", access: { table: true } },
+  settings: {
+    description: "HTTP: system settings, sales counter reset and storage status",
+    // The storage status counts the photo objects by listing them (prefix-limited ListBucket).
+    access: { table: true, listsPhotos: true },
   },
 };
 
@@ -106,7 +131,12 @@ const pipelineSpecs: Record<PipelineTask, FunctionSpec> = {
     timeout: Duration.seconds(30),
     access: { table: true },
   },
-  fail: { description: "Pipeline: record a failed photo", timeout: Duration.seconds(30), access: { table: true } },
+  fail: {
+    description: "Pipeline: record a failed photo",
+    timeout: Duration.seconds(30),
+    // A photo whose event was deleted meanwhile is removed instead, copies included.
+    access: { table: true, originals: ["s3:DeleteObject"], derived: ["s3:DeleteObject"] },
+  },
 };
 
 const unzipSpec: FunctionSpec = {
@@ -243,6 +273,15 @@ export class StatelessStack extends Stack {
       if (access.headsOriginals) {
         fn.fn.addToRolePolicy(
           new iam.PolicyStatement({ actions: ["s3:ListBucket"], resources: [originals.bucketArn] }),
+        );
+      }
+      if (access.listsPhotos) {
+        fn.fn.addToRolePolicy(
+          new iam.PolicyStatement({
+            actions: ["s3:ListBucket"],
+            resources: [originals.bucketArn, derived.bucketArn],
+            conditions: { StringLike: { "s3:prefix": [`${photoKeyPrefix}*`, `${zipUploadPrefix}*`] } },
+          }),
         );
       }
       if (access.vision) {

@@ -33,9 +33,10 @@ describe("signing keys", () => {
       issuer: "dorsal",
       ttlSeconds: 60,
       clock: { now: () => new Date() },
+      passwordVersion: async () => 0,
     });
     const claims = { userId: "u1", email: "a@b.co", role: "admin" } as const;
-    expect(await tokens.verify(await tokens.issue(claims))).toEqual(claims);
+    expect(await tokens.verify(await tokens.issue({ ...claims, passwordVersion: 0 }))).toEqual(claims);
   });
 });
 

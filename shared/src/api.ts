@@ -57,6 +57,34 @@ export interface EventDto {
   updatedAt: string;
 }
 
+/** DELETE /api/events/{id}: the calling admin's own password confirms the deletion (spec §5, §6). */
+export const deleteEventRequest = z.object({
+  adminPassword: z
+    .string({ error: messages.adminPasswordRequired })
+    .min(1, messages.adminPasswordRequired)
+    .max(200, messages.eventDeleteRefused),
+});
+export type DeleteEventRequest = z.infer<typeof deleteEventRequest>;
+
+/** What a deletion removed; a count is 0 when the event had none. */
+export interface DeleteEventResponse {
+  success: true;
+  eventId: number;
+  deleted: {
+    /** Photos in every state (processed, pending, failed, duplicate). */
+    photos: number;
+    /** Photo-under-bib links (what bib search reads). */
+    bibLinks: number;
+    /** Bibs of the event with their photo counts. */
+    participants: number;
+    /** Duplicate guards (one per distinct photo content). */
+    contentHashes: number;
+    zipBatches: number;
+    /** Stored files: originals, web copies, thumbnails, previews, GRATIS/DEMO copies, uploaded ZIPs. */
+    objects: number;
+  };
+}
+
 export const presignRequest = z.object({
   eventId: idParam,
   files: z
@@ -254,6 +282,14 @@ export interface DashboardStats {
   detectedDorsals: number;
   /** Whole COP of paid sales this calendar month. */
   monthlySales: number;
+  /** Events created this calendar month (Colombian time, UTC−5, as every day and month here), any status. */
+  eventsCreatedThisMonth: number;
+  /** Photos that became searchable today. */
+  processedToday: number;
+  /** Whole percent of processed photos with at least one bib; null while none is processed. */
+  photosWithBibPercent: number | null;
+  /** Whole COP of paid sales last calendar month. */
+  previousMonthSales: number;
 }
 
 /** Status of a ZIP batch (spec §4): polled every 2 s until `completed` or `error`. */
@@ -382,3 +418,101 @@ export const createUserRequest = z.object({
   assignedEventId: idParam,
 });
 export type CreateUserRequest = z.input<typeof createUserRequest>;
+
+/** GET /api/users: a photographer's row names the event of their newest assignment (spec §3 latestEventName). */
+export type UserListItem = PublicUser & { latestEventName: string | null };
+
+/** The roles an admin can give in the edit dialog (spec §3 users). */
+export const editableRoles = ["admin", "photographer", "user"] as const;
+
+/** PUT /api/users/{id} (spec §5 'Edit user'): name, email and role, all required. */
+export const updateUserRequest = z.object({
+  name: z.string({ error: messages.allFieldsRequired }).trim().min(1, messages.allFieldsRequired).max(200),
+  email: z
+    .string({ error: messages.allFieldsRequired })
+    .trim()
+    .toLowerCase()
+    .min(1, messages.allFieldsRequired)
+    .pipe(z.email(messages.emailInvalid)),
+  role: z.enum(editableRoles, { error: messages.allFieldsRequired }),
+});
+export type UpdateUserRequest = z.input<typeof updateUserRequest>;
+
+/** spec §3 photographer_event_assignments.role */
+export const assignmentRoles = ["photographer", "lead_photographer", "assistant"] as const;
+export type AssignmentRole = (typeof assignmentRoles)[number];
+
+/** POST /api/users/{id}/events: the event is required ('Debe seleccionar un evento'). */
+export const assignEventRequest = z.object({
+  eventId: z.coerce
+    .number({ error: messages.selectEventToAssign })
+    .int(messages.selectEventToAssign)
+    .positive(messages.selectEventToAssign),
+  role: z.enum(assignmentRoles).default("photographer"),
+  notes: z.string().trim().max(500).default(""),
+});
+export type AssignEventRequest = z.input<typeof assignEventRequest>;
+
+/** One event assigned to a photographer (GET /api/users/{id}/events), newest assignment first. */
+export interface EventAssignmentDto {
+  assignmentId: string;
+  eventId: number;
+  eventName: string;
+  eventLocation: string;
+  role: AssignmentRole;
+  notes: string | null;
+  assignedAt: string;
+}
+
+/** POST /api/admin/change-password (spec §5: at least 6 characters). */
+export const changePasswordRequest = z.object({
+  currentPassword: z.string().min(1).max(200),
+  newPassword: z.string().min(6, messages.passwordTooShort).max(200),
+});
+export type ChangePasswordRequest = z.infer<typeof changePasswordRequest>;
+
+/** PUT /api/users/{id}/password: an admin sets another account's password. */
+export const setUserPasswordRequest = z.object({
+  newPassword: z.string().min(6, messages.passwordTooShort).max(200),
+});
+export type SetUserPasswordRequest = z.infer<typeof setUserPasswordRequest>;
+
+/**
+ * A password change ends every session issued before it; `token` is a fresh one for the session
+ * that made the change (absent when an admin set someone else's password).
+ */
+export interface PasswordChangedResponse {
+  success: true;
+  token?: string;
+}
+
+/** GET /api/settings (spec §3 system_settings). */
+export interface SystemSettingsDto {
+  photoPrice: number;
+  currency: string;
+  currencySymbol: string;
+  maxDownloads: number;
+  downloadValidityDays: number;
+  updatedAt: string | null;
+}
+
+/** POST /api/admin/reset-sales: monthly sales count from this time on. */
+export interface ResetSalesResponse {
+  success: true;
+  salesResetAt: string;
+}
+
+/** GET /api/cloud/test (spec §3 storage status), about the originals bucket. */
+export interface StorageStatusDto {
+  connected: boolean;
+  bucketName: string;
+  /** Files and bytes under the photos prefix, counted up to a page cap. */
+  totalFiles: number;
+  totalSize: number;
+  /** The cap was reached: the totals are a lower bound. */
+  truncated: boolean;
+  /** "iam-role" on AWS (the function's own role), "local" for the embedded store. */
+  credentialsType: "iam-role" | "local";
+  credentialsConfigured: boolean;
+  error: string | null;
+}

@@ -7,6 +7,8 @@ export const messages = {
   invalidRequest: "Datos inválidos",
   internalError: "Error interno del servidor",
   eventNotFound: "Evento no encontrado",
+  adminPasswordRequired: "Ingresa la contraseña de administrador para confirmar la eliminación",
+  eventDeleteRefused: "No se pudo eliminar el evento. Verifica la contraseña de administrador",
   dateRequired: "Date is required",
   selectPhoto: "Selecciona al menos una foto para subir",
   selectEvent: "Selecciona un evento para subir las fotos",
@@ -25,8 +27,18 @@ export const messages = {
   emailTaken: "Ya existe un usuario con ese email",
   adminNotDeletable: "No se puede eliminar un administrador",
   userNotFound: "Usuario no encontrado",
+  allFieldsRequired: "Todos los campos son obligatorios",
+  emailInvalid: "El formato del correo electrónico no es válido",
+  photographerNeedsEvent: "Debe asignar un evento específico al fotógrafo",
+  selectEventToAssign: "Debe seleccionar un evento",
+  eventAlreadyAssigned: "Este evento ya está asignado al fotógrafo",
+  assignmentNotFound: "Ese evento no está asignado al fotógrafo",
+  onlyPhotographersAssigned: "Solo los fotógrafos pueden tener eventos asignados",
+  ownRoleLocked: "No puedes cambiar tu propio rol",
+  userChangedMeanwhile: "El usuario cambió mientras lo editabas. Vuelve a intentarlo.",
   uploadNeverArrived: "La subida no se completó",
   rerunNotStarted: "No se pudo reiniciar el procesamiento",
+  changePasswordFailed: "No se pudo cambiar la contraseña. Verifique la contraseña actual.",
 } as const;
 
 /** Why an entry of a ZIP was not imported (returned with the batch status). */
@@ -44,4 +56,9 @@ export const zipSkipReasons = {
 export function zipTooLargeMessage(maxBytes: number): string {
   const [unit, size] = maxBytes >= 1024 ** 3 ? ["GB", 1024 ** 3] : ["MB", 1024 ** 2];
   return messages.zipTooLarge.replace("2GB", `${Math.round((maxBytes / size) * 10) / 10}${unit}`);
+}
+
+/** A sign-in refused while the email is locked out after repeated failures. */
+export function tooManyLoginAttemptsMessage(minutes: number): string {
+  return `Demasiados intentos fallidos. Intenta de nuevo en ${minutes} ${minutes === 1 ? "minuto" : "minutos"}.`;
 }

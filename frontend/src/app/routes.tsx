@@ -5,7 +5,7 @@ import { ComingSoon } from "../components/ui/coming-soon";
 import { LoginPage } from "../features/auth/components/login-page";
 import { LandingPage } from "../features/landing/components/landing-page";
 import { SearchPage } from "../features/search/components/search-page";
-import { type SessionUser, useSession } from "../lib/session";
+import { type SessionUser, session, useSession } from "../lib/session";
 import { AdminLayout } from "./layouts/admin-layout";
 import { PhotographerLayout } from "./layouts/photographer-layout";
 import { PublicLayout, PublicPage } from "./layouts/public-layout";
@@ -29,17 +29,35 @@ const FailedPhotosPage = lazy(() =>
 const UploadPage = lazy(() =>
   import("../features/upload/components/upload-page").then((module) => ({ default: module.UploadPage })),
 );
+const UserManagementPage = lazy(() =>
+  import("../features/users/components/user-management-page").then((module) => ({
+    default: module.UserManagementPage,
+  })),
+);
+const SettingsPage = lazy(() =>
+  import("../features/settings/components/settings-page").then((module) => ({ default: module.SettingsPage })),
+);
 const MobileTestPage = lazy(() =>
   import("../features/mobile-test/components/mobile-test-page").then((module) => ({ default: module.MobileTestPage })),
+);
+const PricingPage = lazy(() =>
+  import("../features/pricing/components/pricing-page").then((module) => ({ default: module.PricingPage })),
+);
+const ApplicationsPage = lazy(() =>
+  import("../features/applications/components/applications-page").then((module) => ({
+    default: module.ApplicationsPage,
+  })),
+);
+const ApplicationFormPage = lazy(() =>
+  import("../features/applications/components/application-form-page").then((module) => ({
+    default: module.ApplicationFormPage,
+  })),
 );
 
 /** Admin screens of spec §2.1 that are not built yet, with the titles the spec gives them. */
 const adminComingSoon = [
   { path: "analytics", title: "Estadísticas y Análisis" },
-  { path: "settings", title: "Configuración" },
-  { path: "user-management", title: "Gestión de Usuarios" },
   { path: "cloud-storage-config", title: "Almacenamiento en la nube" },
-  { path: "event-pricing", title: "Precios por evento" },
   { path: "purchase", title: "Compra de fotos" },
   { path: "performance-dashboard", title: "Rendimiento" },
   { path: "preflight", title: "Preflight" },
@@ -72,7 +90,8 @@ function UserHome() {
 function roleRoutes(user: SessionUser | null) {
   switch (user?.role) {
     case undefined:
-      return <Route path="*" element={<Navigate to="/" replace />} />;
+      // A session the server refused goes back to its own login (lib/session.ts `expire`).
+      return <Route path="*" element={<Navigate to={session.expiredLoginPath() ?? "/"} replace />} />;
     case "admin":
       return (
         <Route element={<AdminLayout />}>
@@ -84,6 +103,10 @@ function roleRoutes(user: SessionUser | null) {
           <Route path="bulk-upload" element={<UploadPage />} />
           <Route path="processing" element={<FailedPhotosPage />} />
           <Route path="search" element={<SearchPage />} />
+          <Route path="event-pricing" element={<PricingPage />} />
+          <Route path="photographer-applications" element={<ApplicationsPage />} />
+          <Route path="settings" element={<SettingsPage />} />
+          <Route path="user-management" element={<UserManagementPage />} />
           {adminComingSoon.map(({ path, title }) => (
             <Route key={path} path={path} element={<ComingSoon title={title} backTo="/dashboard" />} />
           ))}
@@ -132,7 +155,14 @@ export function AppRoutes() {
         <Route element={<PublicPage />}>
           {!isAdmin && <Route path="search" element={<SearchPage />} />}
           <Route path="free-photos" element={<ComingSoon title="Fotos gratis" />} />
-          <Route path="soy-fotografo" element={<ComingSoon title="Soy fotógrafo" />} />
+          <Route
+            path="soy-fotografo"
+            element={
+              <Suspense fallback={null}>
+                <ApplicationFormPage />
+              </Suspense>
+            }
+          />
           <Route path="athlete-login" element={<ComingSoon title="Acceso deportistas" />} />
           <Route
             path="mobile-test"

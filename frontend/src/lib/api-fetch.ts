@@ -80,8 +80,9 @@ export async function apiFetch<T>(path: string, options: ApiFetchOptions = {}): 
 
   const text = await response.text();
   if (!response.ok) {
-    // The token expired or was revoked: keeping it would make every screen fail the same way.
-    if (response.status === 401 && token) session.clear();
+    // The token expired or was revoked: keeping it would make every screen fail the same way. A
+    // session replaced meanwhile (a password change issues a new token) is not this one to end.
+    if (response.status === 401 && token && session.get()?.token === token) session.expire();
     throw new ApiError(errorMessageFor(response.status, response.statusText, text), response.status, detailsOf(text));
   }
   if (!text) return undefined as T;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatBytes, formatCop, formatEventDate } from "./format";
+import { formatBytes, formatCop, formatDateTime, formatEventDate } from "./format";
 
 describe("formatCop", () => {
   it("writes pesos the Colombian way, without decimals", () => {
@@ -15,6 +15,17 @@ describe("formatEventDate", () => {
 
   it("shows unexpected values as they came", () => {
     expect(formatEventDate("pronto")).toBe("pronto");
+  });
+});
+
+describe("formatDateTime", () => {
+  it("shows day, month, year, hour and minute in the Spanish short form", () => {
+    const local = new Date(2026, 10, 23, 18, 5);
+    expect(formatDateTime(local.toISOString())).toMatch(/^23\/11\/26,? 6:05\sp\.\s?m\.$/);
+  });
+
+  it("shows unexpected values as they came", () => {
+    expect(formatDateTime("nunca")).toBe("nunca");
   });
 });
 

@@ -22,6 +22,14 @@ export function formatEventDate(value: string): string {
   return eventDate.format(new Date(Number(year), Number(month) - 1, Number(day)));
 }
 
+const dateTime = new Intl.DateTimeFormat("es-CO", { dateStyle: "short", timeStyle: "short" });
+
+/** Spec §2.7: moments (creation, last login) in the Spanish short form with hour and minute. */
+export function formatDateTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : dateTime.format(date);
+}
+
 const megabytes = new Intl.NumberFormat("es-CO", { maximumFractionDigits: 1 });
 
 export function formatBytes(bytes: number): string {

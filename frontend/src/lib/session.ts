@@ -1,4 +1,4 @@
-import { type PublicUser, publicUser } from "@dorsal/shared";
+import { type PublicUser, publicUser, type Role } from "@dorsal/shared";
 import { useSyncExternalStore } from "react";
 
 /** Spec §2.1: the session (user object plus token) lives under this local-storage key. */
@@ -23,6 +23,16 @@ export function toSessionUser(value: unknown): SessionUser | null {
 
 const listeners = new Set<Listener>();
 let current: SessionUser | null = null;
+/** The role of a session the server stopped accepting, until the next sign-in or logout. */
+let expiredRole: Role | null = null;
+
+/** Spec §2.2: each role signs in again where it signed in first. */
+const loginPaths: Record<Role, string> = {
+  admin: "/admin-login",
+  photographer: "/photographer-login",
+  athlete: "/athlete-login",
+  user: "/",
+};
 
 function parseStored(raw: string | null): { user: SessionUser | null; adminWithoutToken: boolean } {
   if (!raw) return { user: null, adminWithoutToken: false };
@@ -66,13 +76,28 @@ export function restoreSession(): void {
 export const session = {
   get: (): SessionUser | null => current,
   save(user: SessionUser): void {
+    expiredRole = null;
     localStorage.setItem(SESSION_KEY, JSON.stringify(user));
     emit(user);
   },
+  /** Logout, or a session that must not be trusted (render failure): no login to go back to. */
   clear(): void {
+    expiredRole = null;
     localStorage.removeItem(SESSION_KEY);
     emit(null);
   },
+  /**
+   * The server refused the token (expired, or the password changed since): the user is sent to
+   * their own login rather than to the landing page.
+   */
+  expire(): void {
+    // Set before listeners run: the redirect they render reads it.
+    expiredRole = current?.role ?? null;
+    localStorage.removeItem(SESSION_KEY);
+    emit(null);
+  },
+  /** Where to sign in again after `expire`, or null when the session simply ended. */
+  expiredLoginPath: (): string | null => (expiredRole ? loginPaths[expiredRole] : null),
   subscribe(listener: Listener): () => void {
     listeners.add(listener);
     return () => listeners.delete(listener);

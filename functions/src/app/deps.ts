@@ -1,7 +1,14 @@
 import type { Config } from "../config";
+import type { ApplicationRepository } from "../data/applications";
+import type { AssignmentRepository } from "../data/assignments";
+import type { CredentialRepository } from "../data/credentials";
 import type { EventConfigRepository } from "../data/event-configs";
+import type { EventDeletionRepository } from "../data/event-deletion";
 import type { EventRepository } from "../data/events";
+import type { LoginAttemptRepository } from "../data/login-attempts";
 import type { PhotoRepository } from "../data/photos";
+import type { PricingRepository } from "../data/pricing";
+import type { SettingsRepository } from "../data/settings";
 import type { UserRepository } from "../data/users";
 import type { ZipBatchRepository } from "../data/zip-batches";
 import type { Clock } from "../ports/clock";
@@ -26,8 +33,15 @@ export interface Deps {
   vision: () => Promise<Vision>;
   tokens: TokenService;
   users: UserRepository;
+  credentials: CredentialRepository;
+  loginAttempts: LoginAttemptRepository;
+  settings: SettingsRepository;
+  assignments: AssignmentRepository;
   events: EventRepository;
   eventConfigs: EventConfigRepository;
+  eventDeletion: EventDeletionRepository;
   photos: PhotoRepository;
   zipBatches: ZipBatchRepository;
+  pricing: PricingRepository;
+  applications: ApplicationRepository;
 }

@@ -6,6 +6,7 @@ import {
   type EventRecognitionConfig,
   messages,
 } from "@dorsal/shared";
+import { processedBetween, unbibbedCount } from "../data/dashboard";
 import type { EventRecord, EventStats } from "../data/events";
 import type { Deps } from "./deps";
 import { notFound } from "./errors";
@@ -65,15 +66,38 @@ export async function getEvent(deps: Deps, eventId: number): Promise<EventDto> {
   return toEventDto(event, stats.get(eventId));
 }
 
+/**
+ * The dashboard's four figures and what each card compares them with (README, Dashboard):
+ * events created this month, photos processed today (from the per-minute counters, only for
+ * events that processed something today), the share of processed photos with a bib (from the
+ * "Sin dorsal" index), and last month's sales.
+ */
 export async function dashboardStats(deps: Deps): Promise<DashboardStats> {
   const events = await deps.events.list();
   const stats = [...(await deps.events.stats(events.map((e) => e.id))).values()];
+  const now = deps.clock.now();
+  const { today, thisMonth } = colombianPeriods(now);
+  const processedPhotos = stats.reduce((sum, s) => sum + s.processedPhotos, 0);
+  const [processedToday, unbibbed] = await Promise.all([
+    sumOver(
+      stats.filter((s) => s.lastProcessedAt !== null && s.lastProcessedAt >= today.toISOString()),
+      (s) => processedBetween(deps.table, s.eventId, today, now),
+    ),
+    sumOver(
+      stats.filter((s) => s.processedPhotos > 0),
+      (s) => unbibbedCount(deps.table, s.eventId),
+    ),
+  ]);
   return {
     activeEvents: events.filter((e) => e.status === "active").length,
-    processedPhotos: stats.reduce((sum, s) => sum + s.processedPhotos, 0),
+    processedPhotos,
     detectedDorsals: stats.reduce((sum, s) => sum + s.dorsalsDetected, 0),
-    // Sales arrive with the purchase flow; until then there is nothing to add up.
+    // Sales arrive with the purchase flow; until then there is nothing to add up, this month or last.
     monthlySales: 0,
+    previousMonthSales: 0,
+    eventsCreatedThisMonth: events.filter((e) => e.createdAt >= thisMonth.toISOString()).length,
+    processedToday,
+    photosWithBibPercent: percentWithBib(processedPhotos, unbibbed),
   };
 }
 
@@ -112,4 +136,29 @@ export async function updateEventConfig(
 ): Promise<EventConfigDto> {
   if (!(await deps.events.get(eventId))) throw notFound(messages.eventNotFound);
   return deps.eventConfigs.update(eventId, changes, deps.clock.now());
+}
+
+/**
+ * Dorsal's organizers race in Colombia (UTC−5 all year, no daylight saving): "today" and "this
+ * month" on the dashboard are theirs, not UTC's, which would turn the day at 7 p.m.
+ */
+const colombiaOffsetMs = -5 * 60 * 60 * 1000;
+
+function colombianPeriods(now: Date): { today: Date; thisMonth: Date } {
+  const local = new Date(now.getTime() + colombiaOffsetMs);
+  const [year, month, day] = [local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate()];
+  return {
+    today: new Date(Date.UTC(year, month, day) - colombiaOffsetMs),
+    thisMonth: new Date(Date.UTC(year, month, 1) - colombiaOffsetMs),
+  };
+}
+
+async function sumOver<T>(items: T[], count: (item: T) => Promise<number>): Promise<number> {
+  return (await Promise.all(items.map(count))).reduce((sum, n) => sum + n, 0);
+}
+
+/** Clamped because the counters and the index are written apart and may briefly disagree by a photo. */
+function percentWithBib(processed: number, unbibbed: number): number | null {
+  if (processed === 0) return null;
+  return Math.min(100, Math.max(0, Math.round(((processed - unbibbed) / processed) * 100)));
 }

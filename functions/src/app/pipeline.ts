@@ -8,6 +8,7 @@ import type { TextDetection } from "../ports/vision";
 import { machineBibsFrom, setPhotoBibs } from "./bib-index";
 import type { Deps } from "./deps";
 import { PermanentError } from "./errors";
+import { discardPhotoOfDeletedEvent } from "./event-deletion";
 import { decodeHeic } from "./heic";
 import { contentTypes, type ImageType, sniffImageType, sniffLength } from "./image-types";
 import { reopenFailed } from "./processing";
@@ -73,6 +74,14 @@ interface ExecutionState extends PipelineInput {
  * retried task) leaves the same items and counts each photo once.
  */
 export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: ExecutionState) => Promise<unknown>> {
+  /**
+   * An event deleted while its photos are in flight: the step stops without a retry and `fail`
+   * removes what the execution wrote after the deletion's sweep. Checked where a step begins
+   * (before reading objects that may be gone) and after it writes (so nothing it re-created stays).
+   */
+  const requireEvent = async (eventId: number) => {
+    if (!(await deps.events.get(eventId))) throw new PermanentError(eventGoneReason(eventId));
+  };
   return {
     /**
      * 1. map the object key to its event and photo; 2. refuse what is too big or not an image (by
@@ -81,8 +90,7 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
     async prepare(input): Promise<PreparedPhoto> {
       const ids = parseOriginalKey(input.key);
       if (!ids) throw new PermanentError(`Clave de objeto inesperada: ${input.key}`);
-      const event = await deps.events.get(ids.eventId);
-      if (!event) throw new PermanentError(`El evento ${ids.eventId} no existe`);
+      await requireEvent(ids.eventId);
       const head = await deps.objects.head("originals", input.key);
       if (!head) throw new PermanentError("El archivo ya no existe en el almacenamiento");
 
@@ -109,6 +117,7 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
       const duplicate = await settleDuplicate(deps, ids, input.key, now);
       // A duplicate's execution ends here: it has settled.
       if (duplicate) await settleZipPhoto(deps, ids.photoId);
+      await requireEvent(ids.eventId);
       return { photoId: ids.photoId, eventId: ids.eventId, originalKey: input.key, imageType, duplicate };
     },
 
@@ -203,6 +212,8 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
      * configuration; faces from the web copy. The raw text is kept for re-indexing.
      */
     async detect({ photo, variants }): Promise<Detection> {
+      // Variants cannot tell (it has no table access on AWS): the first check after it is here.
+      await requireEvent(photo.eventId);
       const [vision, config] = await Promise.all([deps.vision(), deps.eventConfigs.get(photo.eventId)]);
       const textStarted = performance.now();
       const original = variants.workingKey
@@ -233,6 +244,7 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
      * 4. add the photo to the event's processing stats the first time only.
      */
     async record({ photo, variants, detection }) {
+      await requireEvent(photo.eventId);
       const now = deps.clock.now();
       await setPhotoBibs(deps, photo.photoId, () => ({ machineBibs: detection.bibs }));
       const first = await deps.photos.markSuccessful(
@@ -269,6 +281,7 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
       }
       // Last: a batch this photo completes is then complete in the event's numbers too.
       await settleZipPhoto(deps, stored);
+      await requireEvent(photo.eventId);
       return { photoId: photo.photoId, bibs: stored.detectedDorsals, firstTime: first };
     },
 
@@ -277,6 +290,11 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
       const ids = parseOriginalKey(input.key);
       const reason = failureReason(input.error);
       if (!ids) return { failed: false, reason };
+      // Not a failure of the photo: its event was deleted. It ends quietly, leaving nothing behind.
+      if (!(await deps.events.get(ids.eventId))) {
+        await discardPhotoOfDeletedEvent(deps, { ...ids, originalKey: input.key });
+        return { failed: false, reason: eventGoneReason(ids.eventId) };
+      }
       const counted = await deps.photos.markFailed(ids.photoId, reason.slice(0, 500), deps.clock.now(), ids.eventId);
       if (counted) await deps.events.addStats(ids.eventId, { failedPhotos: 1 }, deps.clock.now());
       await settleZipPhoto(deps, ids.photoId);
@@ -345,6 +363,8 @@ async function markedCopies(
   ]);
   return { preview, previewThumbnail, gratis };
 }
+
+const eventGoneReason = (eventId: number) => `El evento ${eventId} no existe`;
 
 /** Step Functions wraps a Lambda error's message in a JSON `Cause`; the local runner passes it plain. */
 function failureReason(error: ExecutionState["error"]): string {

@@ -5,6 +5,8 @@
  * about without any lookup.
  */
 export const storagePaths = {
+  /** Every object of an event, in either bucket, starts with this (deleting the event removes them all). */
+  event: (eventId: number) => `eventos/${eventId}/`,
   original: (eventId: number, photoId: string, extension: string) =>
     `eventos/${eventId}/originales/${photoId}.${extension}`,
   web: (eventId: number, photoId: string) => `eventos/${eventId}/web/${photoId}.jpg`,

@@ -7,26 +7,33 @@ describe("token service", () => {
   let now = new Date("2026-11-22T10:00:00Z");
   const clock = { now: () => now };
   let tokens: TokenService;
+  const versions = new Map<string, number>();
 
   beforeAll(async () => {
     const { privateKey } = await generateKeyPair("RS256", { extractable: true });
     jwk = { ...(await exportJWK(privateKey)), kid: "k1", alg: "RS256" };
-    tokens = createTokenService({ privateJwk: async () => jwk, issuer: "dorsal", ttlSeconds: 3600, clock });
+    tokens = createTokenService({
+      privateJwk: async () => jwk,
+      issuer: "dorsal",
+      ttlSeconds: 3600,
+      clock,
+      passwordVersion: async (userId) => versions.get(userId),
+    });
   });
 
   it("issues tokens it verifies back to the same claims", async () => {
     now = new Date();
-    const token = await tokens.issue({ userId: "u1", email: "a@b.co", role: "admin" });
+    const token = await tokens.issue({ userId: "u1", email: "a@b.co", role: "admin", passwordVersion: 0 });
     expect(await tokens.verify(token)).toEqual({ userId: "u1", email: "a@b.co", role: "admin" });
   });
 
   it("rejects expired, tampered and foreign tokens", async () => {
     now = new Date(Date.now() - 2 * 3600 * 1000);
-    const expired = await tokens.issue({ userId: "u1", email: "a@b.co", role: "admin" });
+    const expired = await tokens.issue({ userId: "u1", email: "a@b.co", role: "admin", passwordVersion: 0 });
     now = new Date();
     expect(await tokens.verify(expired)).toBeUndefined();
 
-    const token = await tokens.issue({ userId: "u1", email: "a@b.co", role: "photographer" });
+    const token = await tokens.issue({ userId: "u1", email: "a@b.co", role: "photographer", passwordVersion: 0 });
     const [header, , signature] = token.split(".");
     const forgedPayload = Buffer.from(
       JSON.stringify({ sub: "u1", email: "a@b.co", role: "admin", iss: "dorsal", aud: "dorsal", exp: 9e9 }),
@@ -43,5 +50,16 @@ describe("token service", () => {
       .sign(otherKey);
     expect(await tokens.verify(foreign)).toBeUndefined();
     expect(await tokens.verify("not-a-jwt")).toBeUndefined();
+  });
+
+  it("stops verifying a token once the account's password changed, and accepts the next one", async () => {
+    now = new Date();
+    versions.set("u2", 0);
+    const before = await tokens.issue({ userId: "u2", email: "c@d.co", role: "admin", passwordVersion: 0 });
+    expect(await tokens.verify(before)).toEqual({ userId: "u2", email: "c@d.co", role: "admin" });
+    versions.set("u2", 1);
+    expect(await tokens.verify(before)).toBeUndefined();
+    const after = await tokens.issue({ userId: "u2", email: "c@d.co", role: "admin", passwordVersion: 1 });
+    expect(await tokens.verify(after)).toEqual({ userId: "u2", email: "c@d.co", role: "admin" });
   });
 });

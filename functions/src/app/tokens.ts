@@ -11,8 +11,12 @@ export interface SessionClaims {
 }
 
 export interface TokenService {
-  issue(claims: SessionClaims): Promise<string>;
-  /** Returns the claims of a valid, unexpired token signed by us, or undefined. */
+  /** `passwordVersion` is the account's at issue time (data/credentials.ts). */
+  issue(claims: SessionClaims & { passwordVersion: number }): Promise<string>;
+  /**
+   * Returns the claims of a valid, unexpired token signed by us, or undefined — also when the
+   * account's password changed after the token was issued.
+   */
   verify(token: string): Promise<SessionClaims | undefined>;
 }
 
@@ -28,6 +32,12 @@ export function createTokenService(options: {
   issuer: string;
   ttlSeconds: number;
   clock: Clock;
+  /**
+   * The account's current password version, or undefined when the account is gone. A missing
+   * account is left to the use cases (they answer 403/404 as the route requires); only a changed
+   * password revokes here.
+   */
+  passwordVersion: (userId: string) => Promise<number | undefined>;
 }): TokenService {
   const { issuer, ttlSeconds, clock } = options;
   let keys: Promise<Awaited<ReturnType<typeof loadKeys>>> | undefined;
@@ -43,7 +53,7 @@ export function createTokenService(options: {
     async issue(claims) {
       const { signingKey, kid } = await loaded();
       const now = Math.floor(clock.now().getTime() / 1000);
-      return new SignJWT({ email: claims.email, role: claims.role })
+      return new SignJWT({ email: claims.email, role: claims.role, pwv: claims.passwordVersion })
         .setProtectedHeader({ alg: "RS256", kid })
         .setSubject(claims.userId)
         .setIssuer(issuer)
@@ -54,16 +64,28 @@ export function createTokenService(options: {
     },
     async verify(token) {
       const { verifier } = await loaded();
-      try {
-        const payload = await verifier.verify(token);
-        const role = roles.find((r) => r === payload.role);
-        if (!role || typeof payload.sub !== "string" || typeof payload.email !== "string") return undefined;
-        return { userId: payload.sub, email: payload.email, role };
-      } catch {
-        return undefined;
-      }
+      const claims = await decode(verifier, token);
+      if (!claims) return undefined;
+      // Outside the verification's error handling: a table outage must be a 500, not "signed out".
+      const current = await options.passwordVersion(claims.userId);
+      if (current !== undefined && current !== claims.passwordVersion) return undefined;
+      return { userId: claims.userId, email: claims.email, role: claims.role };
     },
   };
+}
+
+/** The claims of a token that is ours, unexpired and well-formed; undefined for anything else. */
+async function decode(verifier: Awaited<ReturnType<typeof loadKeys>>["verifier"], token: string) {
+  try {
+    const payload = await verifier.verify(token);
+    const role = roles.find((r) => r === payload.role);
+    if (!role || typeof payload.sub !== "string" || typeof payload.email !== "string") return undefined;
+    // Tokens issued before versions existed carry none: they belong to version 0.
+    const passwordVersion = typeof payload.pwv === "number" ? payload.pwv : 0;
+    return { userId: payload.sub, email: payload.email, role, passwordVersion };
+  } catch {
+    return undefined;
+  }
 }
 
 /**

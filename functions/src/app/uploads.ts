@@ -9,17 +9,20 @@ import { extensionOf, storagePaths } from "./storage-paths";
 import type { SessionClaims } from "./tokens";
 
 /**
- * Who may upload where: admins to any event; photographers only to the event assigned to them
- * (stricter than the spec's client, which lets them pick any event — the server decides).
+ * Who may upload where (and follow that event's processing): admins to any event; photographers
+ * to the events assigned to them (spec §3 photographer_event_assignments) — stricter than the
+ * spec's client, which lets them pick any event: the server decides. The account and its
+ * assignments come from one consistent query, so a deleted account, a role changed away from
+ * photographer or a removed assignment is refused from the next request on.
  */
 export async function assertCanUpload(deps: Deps, session: SessionClaims, eventId: number): Promise<void> {
-  const event = await deps.events.get(eventId);
+  const [event, access] = await Promise.all([
+    deps.events.get(eventId),
+    session.role === "photographer" ? deps.assignments.accountWithEvents(session.userId) : undefined,
+  ]);
   if (!event) throw notFound(messages.eventNotFound);
   if (session.role === "admin") return;
-  if (session.role === "photographer") {
-    const user = await deps.users.findByEmail(session.email);
-    if (user?.assignedEventId === eventId) return;
-  }
+  if (access?.user?.role === "photographer" && access.eventIds.includes(eventId)) return;
   throw forbidden(messages.forbidden);
 }
 

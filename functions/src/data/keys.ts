@@ -15,6 +15,10 @@ export const failedPhotosOfEventPrefix = (eventId: number) => `${pad(eventId, 10
 /** Partition of the sparse index of ZIP batches still in progress. */
 export const activeZipBatchesPartition = "ZIPBATCHES#ACTIVE";
 
+/** Partitions listing photographer applications: all of them (gsi2), or those of one status (gsi1). */
+export const applicationsPartition = "APPLICATIONS";
+export const applicationsByStatusPartition = (status: string) => `APPLICATIONS#${status}`;
+
 export const keys = {
   counter: (name: string) => ({ pk: `COUNTER#${name}`, sk: "COUNTER" }),
 
@@ -22,6 +26,19 @@ export const keys = {
   /** Uniqueness guard: written first with a condition, since dynalite has no transactions. */
   userEmail: (email: string) => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: "EMAIL" }),
   usersIndex: (createdAt: string, userId: string) => ({ gsi1pk: "USERS", gsi1sk: `${createdAt}#${userId}` }),
+  /**
+   * A photographer's assignment to an event (spec §3 photographer_event_assignments), in the user's
+   * partition: one query reads the account and all its events, which is what the upload check needs.
+   */
+  assignment: (userId: string, eventId: number) => ({
+    pk: userPartition(userId),
+    sk: `${assignmentSortPrefix}${pad(eventId, 10)}`,
+  }),
+  /** The same assignment seen from the event, so deleting an event finds its photographers. */
+  photographersOfEventIndex: (eventId: number, userId: string) => ({
+    gsi1pk: photographersOfEventPartition(eventId),
+    gsi1sk: userId,
+  }),
 
   event: (eventId: number) => ({ pk: `EVENT#${eventId}`, sk: "EVENT" }),
   eventsIndex: (eventId: number) => ({ gsi1pk: "EVENTS", gsi1sk: pad(eventId, 10) }),
@@ -63,15 +80,39 @@ export const keys = {
    * claims it with a conditional put and stores its photoId; a later copy finds it taken.
    */
   contentHash: (eventId: number, sha256: string) => ({ pk: `EVENT#${eventId}#HASH#${sha256}`, sk: "HASH" }),
+  /** The same guards listed per event, so deleting the event finds them without a scan. */
+  contentHashesOfEventIndex: (eventId: number, sha256: string) => ({
+    gsi1pk: contentHashesOfEventPartition(eventId),
+    gsi1sk: sha256,
+  }),
 
   /** Photos an event finished processing in one UTC minute (`YYYY-MM-DDTHH:MM`), for its recent rate; expires. */
   eventProcessedMinute: (eventId: number, minute: string) => ({ pk: `EVENT#${eventId}`, sk: `RATE#${minute}` }),
 
   /** The event's configuration (spec §3 event_configs), absent until first changed. */
   eventConfig: (eventId: number) => ({ pk: `EVENT#${eventId}`, sk: "CONFIG" }),
+  /** The event's pricing (spec §3 event_pricing), absent until an admin first saves it. */
+  eventPricing: (eventId: number) => ({ pk: `EVENT#${eventId}`, sk: "PRICING" }),
+
+  /** A photographer's application (spec §3 photographer_applications). */
+  photographerApplication: (applicationId: string) => ({ pk: `APPLICATION#${applicationId}`, sk: "APPLICATION" }),
+  /** Newest first per status (gsi1) and across statuses (gsi2); the gsi1 partition moves with the status. */
+  applicationsByStatusIndex: (status: string, createdAt: string, applicationId: string) => ({
+    gsi1pk: applicationsByStatusPartition(status),
+    gsi1sk: `${createdAt}#${applicationId}`,
+  }),
+  applicationsIndex: (createdAt: string, applicationId: string) => ({
+    gsi2pk: applicationsPartition,
+    gsi2sk: `${createdAt}#${applicationId}`,
+  }),
 
   /** A ZIP import and its counters (one item per batch). */
   zipBatch: (batchId: string) => ({ pk: `ZIPBATCH#${batchId}`, sk: "ZIPBATCH" }),
+  /** An event's batches, whatever their state, so deleting the event finds them. */
+  zipBatchesOfEventIndex: (eventId: number, createdAt: string, batchId: string) => ({
+    gsi1pk: zipBatchesOfEventPartition(eventId),
+    gsi1sk: `${createdAt}#${batchId}`,
+  }),
   /** Sparse index: only batches not yet `completed` or `error` carry it, so a restart can resume them. */
   activeZipBatchesIndex: (createdAt: string, batchId: string) => ({
     gsi2pk: activeZipBatchesPartition,
@@ -80,8 +121,21 @@ export const keys = {
 
   /** The participant (bib) of an event with its photo count; the event partition lists them in bib order. */
   participant: (eventId: number, bib: string) => ({ pk: `EVENT#${eventId}`, sk: `BIB#${bibSortKey(bib)}` }),
+
+  /** The one system_settings item (spec §3): stored values over the defaults, and when sales were last reset. */
+  systemSettings: () => ({ pk: "SETTINGS", sk: "SYSTEM" }),
+  /** Sign-in attempts of one email in one fixed window (numbered from the epoch); expires. */
+  loginAttempts: (email: string, window: number) => ({ pk: `LOGIN#${email.toLowerCase()}`, sk: `WINDOW#${window}` }),
+  /** An email locked out after too many failed sign-ins, until `lockedUntil`; expires. */
+  loginLock: (email: string) => ({ pk: `LOGIN#${email.toLowerCase()}`, sk: "LOCK" }),
 } as const;
 
 export const usersIndexPartition = "USERS";
+export const userPartition = (userId: string) => `USER#${userId}`;
+/** Sort-key prefix of a user's assignments; they sort before the `USER` item of the same partition. */
+export const assignmentSortPrefix = "ASSIGN#";
+export const photographersOfEventPartition = (eventId: number) => `EVENT#${eventId}#PHOTOGRAPHERS`;
 export const eventsIndexPartition = "EVENTS";
 export const photosOfEventPartition = (eventId: number) => `EVENT#${eventId}#PHOTOS`;
+export const contentHashesOfEventPartition = (eventId: number) => `EVENT#${eventId}#HASHES`;
+export const zipBatchesOfEventPartition = (eventId: number) => `EVENT#${eventId}#ZIPBATCHES`;

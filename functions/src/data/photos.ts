@@ -176,7 +176,15 @@ export function createPhotoRepository(table: Table) {
     async claimContentHash(eventId: number, sha256: string, photoId: string, now: Date): Promise<string> {
       const key = keys.contentHash(eventId, sha256);
       const claimed = await table.put(
-        { ...key, type: "photoHash", eventId, sha256, photoId, createdAt: now.toISOString() },
+        {
+          ...key,
+          ...keys.contentHashesOfEventIndex(eventId, sha256),
+          type: "photoHash",
+          eventId,
+          sha256,
+          photoId,
+          createdAt: now.toISOString(),
+        },
         { ifAbsent: true },
       );
       if (claimed) return photoId;

@@ -27,10 +27,15 @@ export const toPublicUser = (user: UserRecord): PublicUser => ({
 
 export function createUserRepository(table: Table, ids: Ids, clock: Clock) {
   return {
+    /**
+     * The guard names the user; the user must still have that email, since a crash in the middle of
+     * an email change can leave a guard whose user has moved on (see `update`).
+     */
     async findByEmail(email: string): Promise<UserRecord | undefined> {
       const guard = await table.get<{ userId: string }>(keys.userEmail(email));
       if (!guard) return undefined;
-      return table.get<UserRecord & { pk: string; sk: string }>(keys.user(guard.userId));
+      const user = await table.get<UserRecord & { pk: string; sk: string }>(keys.user(guard.userId));
+      return user?.email === email.toLowerCase() ? user : undefined;
     },
 
     /**
@@ -50,6 +55,40 @@ export function createUserRepository(table: Table, ids: Ids, clock: Clock) {
     },
 
     get: (userId: string) => table.get<UserRecord & { pk: string; sk: string }>(keys.user(userId)),
+
+    /**
+     * Changes name, email and role without transactions:
+     * 1. a new email is claimed first with a conditional put, so it stays unique even when two
+     *    changes race (a guard already naming this user is one a crashed attempt left: ours to use);
+     * 2. the user is updated only if its email is still the one read, so a concurrent change wins;
+     * 3. only then is the old email released.
+     * A crash after 1 leaves the new email blocked (`findByEmail` ignores the guard, a retry of the
+     * same change reuses it); a crash after 2 leaves the old one blocked. Neither loses the account.
+     */
+    async update(
+      user: Pick<UserRecord, "id" | "email">,
+      changes: Pick<UserRecord, "name" | "email" | "role">,
+    ): Promise<{ status: "updated"; user: UserRecord } | { status: "email_taken" } | { status: "stale" }> {
+      const email = changes.email.toLowerCase();
+      const moving = email !== user.email;
+      if (moving && !(await table.put({ ...keys.userEmail(email), userId: user.id }, { ifAbsent: true }))) {
+        const guard = await table.get<{ userId: string }>(keys.userEmail(email));
+        if (guard?.userId !== user.id) return { status: "email_taken" };
+      }
+      const updated = await table.update<UserRecord & { pk: string; sk: string }>({
+        key: keys.user(user.id),
+        set: { name: changes.name, email, role: changes.role },
+        conditions: [{ attribute: "email", op: "=", value: user.email }],
+      });
+      if (!updated) {
+        // Release the claim unless a concurrent change of this same user already moved to it.
+        const current = await table.get<UserRecord>(keys.user(user.id));
+        if (moving && current?.email !== email) await table.delete(keys.userEmail(email));
+        return { status: "stale" };
+      }
+      if (moving) await table.delete(keys.userEmail(user.email));
+      return { status: "updated", user: updated };
+    },
 
     /** Every account, oldest first (an organizer has tens, not thousands). */
     async list(): Promise<UserRecord[]> {

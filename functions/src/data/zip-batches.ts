@@ -49,6 +49,7 @@ export function createZipBatchRepository(table: Table) {
           ...batch,
           ...keys.zipBatch(batch.batchId),
           ...keys.activeZipBatchesIndex(batch.createdAt, batch.batchId),
+          ...keys.zipBatchesOfEventIndex(batch.eventId, batch.createdAt, batch.batchId),
         },
         { ifAbsent: true },
       );

@@ -111,7 +111,7 @@ export function createHttpHandler(
     };
   };
 
-  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>(base).use({
+  const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>(base).use({
     onError: async (request) => {
       const loaded = await loadDeps().catch(() => undefined);
       request.response = errorResponse(request.error, (message, cause) =>
@@ -119,4 +119,6 @@ export function createHttpHandler(
       );
     },
   });
+  // The route table travels with the handler so the access-matrix test checks every declared route.
+  return Object.assign(handler, { routes });
 }

@@ -3,7 +3,16 @@
  * matches requests against it, so both runtimes expose exactly the same API.
  * `handler` names the file in handlers/http/ (one Lambda function per file).
  */
-export const httpHandlers = ["auth", "events", "photos", "users", "admin"] as const;
+export const httpHandlers = [
+  "auth",
+  "events",
+  "photos",
+  "users",
+  "admin",
+  "applications",
+  "pricing",
+  "settings",
+] as const;
 export type HttpHandlerName = (typeof httpHandlers)[number];
 
 export interface RouteDefinition {
@@ -16,9 +25,15 @@ export interface RouteDefinition {
 export const httpRoutes = [
   { method: "POST", path: "/api/auth/login", handler: "auth" },
   { method: "GET", path: "/api/auth/me", handler: "auth" },
+  { method: "POST", path: "/api/admin/change-password", handler: "auth" },
+  { method: "PUT", path: "/api/users/{id}/password", handler: "auth" },
+  { method: "GET", path: "/api/settings", handler: "settings" },
+  { method: "POST", path: "/api/admin/reset-sales", handler: "settings" },
+  { method: "GET", path: "/api/cloud/test", handler: "settings" },
   { method: "GET", path: "/api/events", handler: "events" },
   { method: "POST", path: "/api/events", handler: "events" },
   { method: "GET", path: "/api/events/{id}", handler: "events" },
+  { method: "DELETE", path: "/api/events/{id}", handler: "events" },
   { method: "GET", path: "/api/dashboard/stats", handler: "events" },
   { method: "GET", path: "/api/events/{id}/config", handler: "events" },
   { method: "PUT", path: "/api/events/{id}/config", handler: "events" },
@@ -42,6 +57,17 @@ export const httpRoutes = [
   { method: "GET", path: "/api/users", handler: "users" },
   { method: "POST", path: "/api/users", handler: "users" },
   { method: "DELETE", path: "/api/users/{id}", handler: "users" },
+  { method: "PUT", path: "/api/users/{id}", handler: "users" },
+  { method: "GET", path: "/api/users/me/events", handler: "users" },
+  { method: "GET", path: "/api/users/{id}/events", handler: "users" },
+  { method: "POST", path: "/api/users/{id}/events", handler: "users" },
+  { method: "DELETE", path: "/api/users/{id}/events/{eventId}", handler: "users" },
+  { method: "POST", path: "/api/photographer-applications", handler: "applications" },
+  { method: "GET", path: "/api/admin/photographer-applications", handler: "applications" },
+  { method: "POST", path: "/api/admin/photographer-applications/{id}/approve", handler: "applications" },
+  { method: "POST", path: "/api/admin/photographer-applications/{id}/reject", handler: "applications" },
+  { method: "GET", path: "/api/events/{id}/pricing", handler: "pricing" },
+  { method: "POST", path: "/api/events/{id}/pricing", handler: "pricing" },
   { method: "GET", path: "/api/admin/failed-photos", handler: "admin" },
   { method: "POST", path: "/api/admin/failed-photos/rerun", handler: "admin" },
   { method: "GET", path: "/api/events/{id}/processing", handler: "admin" },

@@ -30,6 +30,14 @@ export interface ObjectStore {
   getRangeStream(bucket: BucketRole, key: string, start: number, endInclusive: number): Promise<Readable>;
   head(bucket: BucketRole, key: string): Promise<StoredObjectInfo | undefined>;
   delete(bucket: BucketRole, key: string): Promise<void>;
+  /** Deletes every object whose key starts with `prefix`, a page at a time; returns how many there were. */
+  deletePrefix(bucket: BucketRole, prefix: string): Promise<number>;
+  /** One page (up to 1000) of the objects under `prefix`; pass the returned cursor back for the next. */
+  list(
+    bucket: BucketRole,
+    prefix: string,
+    cursor?: string,
+  ): Promise<{ objects: { key: string; size: number }[]; cursor?: string }>;
   /** A URL the browser can PUT the file to directly, valid for `expiresInSeconds`. */
   presignPut(bucket: BucketRole, key: string, contentType: string, expiresInSeconds: number): Promise<string>;
   /** A URL for one multipart-upload request of `key`, valid for `expiresInSeconds`. */

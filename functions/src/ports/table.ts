@@ -15,6 +15,8 @@ export interface QueryInput {
   limit?: number;
   descending?: boolean;
   cursor?: Item;
+  /** Strongly consistent read (base table only; indexes cannot): for permission checks that must see a revocation at once. */
+  consistent?: boolean;
 }
 export interface QueryPage<T extends object = Item> {
   items: T[];
@@ -46,4 +48,6 @@ export interface Table {
   delete(key: Key): Promise<boolean>;
   query<T extends object>(input: QueryInput): Promise<QueryPage<T>>;
   batchGet<T extends object>(keys: Key[]): Promise<T[]>;
+  /** Deletes many items in batches, unconditionally: for sweeps that need no count of what was there. */
+  batchDelete(keys: Key[]): Promise<void>;
 }

@@ -74,3 +74,8 @@ export const ArrowLeftIcon = createIcon({
   displayName: "ArrowLeftIcon",
   path: <path {...stroke} d="M19 12H5m0 0 6-6m-6 6 6 6" />,
 });
+
+export const TrashIcon = createIcon({
+  displayName: "TrashIcon",
+  path: <path {...stroke} d="M4 7h16M10 11v6M14 11v6M5 7l1 12a2 2 0 0 0 2 2h8a2 2 0 0 0 2-2l1-12M9 7V4h6v3" />,
+});

@@ -1,6 +1,8 @@
 import { ConditionalCheckFailedException, type DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import {
   BatchGetCommand,
+  BatchWriteCommand,
+  type BatchWriteCommandOutput,
   DeleteCommand,
   DynamoDBDocumentClient,
   GetCommand,
@@ -133,6 +135,7 @@ export function createDynamoTable(client: DynamoDBClient, tableName: string): Ta
           ExpressionAttributeValues: values,
           ...(input.limit ? { Limit: input.limit } : {}),
           ScanIndexForward: !input.descending,
+          ...(input.consistent ? { ConsistentRead: true } : {}),
           ...(input.cursor ? { ExclusiveStartKey: input.cursor } : {}),
         }),
       );
@@ -154,6 +157,27 @@ export function createDynamoTable(client: DynamoDBClient, tableName: string): Ta
         }
       }
       return results;
+    },
+
+    async batchDelete(keys) {
+      const deleteChunk = async (chunk: Key[]) => {
+        let pending: Key[] | undefined = chunk;
+        // As with batchGet: throttled deletes come back unprocessed and are sent again.
+        while (pending && pending.length > 0) {
+          const out: BatchWriteCommandOutput = await doc.send(
+            new BatchWriteCommand({
+              RequestItems: { [tableName]: pending.map((key) => ({ DeleteRequest: { Key: key } })) },
+            }),
+          );
+          pending = out.UnprocessedItems?.[tableName]?.flatMap((request) =>
+            request.DeleteRequest?.Key ? [request.DeleteRequest.Key as Key] : [],
+          );
+        }
+      };
+      // BatchWriteItem takes 25 items; the chunks of one call go out together.
+      const chunks: Key[][] = [];
+      for (let i = 0; i < keys.length; i += 25) chunks.push(keys.slice(i, i + 25));
+      await Promise.all(chunks.map(deleteChunk));
     },
   };
 }

@@ -4,8 +4,10 @@ import {
   CompleteMultipartUploadCommand,
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
+  DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   ListPartsCommand,
   NotFound,
   PutObjectCommand,
@@ -71,6 +73,52 @@ export function createS3ObjectStore(client: S3Client, buckets: Record<BucketRole
 
     async delete(bucket, key) {
       await client.send(new DeleteObjectCommand({ Bucket: buckets[bucket], Key: key }));
+    },
+
+    async deletePrefix(bucket, prefix) {
+      const deleteBatch = async (objects: { Key: string }[]) => {
+        const out = await client.send(
+          new DeleteObjectsCommand({ Bucket: buckets[bucket], Delete: { Objects: objects, Quiet: true } }),
+        );
+        const failed = out.Errors ?? [];
+        if (failed.length > 0) {
+          throw new Error(`Could not delete ${failed.length} objects under ${prefix}: ${failed[0]?.Message ?? ""}`);
+        }
+        return objects.length;
+      };
+      const batches: Promise<number>[] = [];
+      let token: string | undefined;
+      do {
+        // Up to 1000 keys a page, which is also what one DeleteObjects request takes. Each page is
+        // deleted while the next is listed: the continuation token does not depend on the keys.
+        const page = await client.send(
+          new ListObjectsV2Command({
+            Bucket: buckets[bucket],
+            Prefix: prefix,
+            ...(token ? { ContinuationToken: token } : {}),
+          }),
+        );
+        const objects = (page.Contents ?? []).flatMap((object) => (object.Key ? [{ Key: object.Key }] : []));
+        if (objects.length > 0) batches.push(deleteBatch(objects));
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+      const counts = await Promise.all(batches);
+      return counts.reduce((sum, count) => sum + count, 0);
+    },
+
+    async list(bucket, prefix, cursor) {
+      const page = await client.send(
+        new ListObjectsV2Command({
+          Bucket: buckets[bucket],
+          Prefix: prefix,
+          ...(cursor ? { ContinuationToken: cursor } : {}),
+        }),
+      );
+      const objects = (page.Contents ?? []).flatMap((object) =>
+        object.Key ? [{ key: object.Key, size: object.Size ?? 0 }] : [],
+      );
+      const next = page.IsTruncated ? page.NextContinuationToken : undefined;
+      return { objects, ...(next ? { cursor: next } : {}) };
     },
 
     presignPut: (bucket, key, contentType, expiresInSeconds) =>

@@ -1,8 +1,13 @@
-import { loginRequest } from "@dorsal/shared";
-import { currentUser, login } from "../../app/auth";
+import { changePasswordRequest, loginRequest, setUserPasswordRequest } from "@dorsal/shared";
+import { z } from "zod";
+import { changePassword, currentUser, login, setUserPassword } from "../../app/auth";
 import { getContainer } from "../../compose";
 import { createHttpHandler, route } from "../../http/handler";
 
+/** Account ids as the ids port makes them (the same check as the users routes). */
+const userId = z.string().regex(/^[A-Za-z0-9_-]{6,64}$/);
+
+/** Everything that hashes or checks a password lives here, on the function sized for scrypt. */
 export const handler = createHttpHandler(
   {
     "POST /api/auth/login": route({
@@ -13,6 +18,18 @@ export const handler = createHttpHandler(
     "GET /api/auth/me": route({
       access: ["admin", "photographer", "user", "athlete"],
       run: async ({ deps, session }) => ({ user: await currentUser(deps, session as NonNullable<typeof session>) }),
+    }),
+    "POST /api/admin/change-password": route({
+      access: ["admin"],
+      body: changePasswordRequest,
+      run: ({ deps, session, body }) => changePassword(deps, session as NonNullable<typeof session>, body),
+    }),
+    "PUT /api/users/{id}/password": route({
+      access: ["admin"],
+      params: z.object({ id: userId }),
+      body: setUserPasswordRequest,
+      run: ({ deps, session, params, body }) =>
+        setUserPassword(deps, session as NonNullable<typeof session>, params.id, body.newPassword),
     }),
   },
   getContainer,

@@ -1,5 +1,6 @@
-import { createEventRequest, eventRecognitionConfig, idParam } from "@dorsal/shared";
+import { createEventRequest, deleteEventRequest, eventRecognitionConfig, idParam } from "@dorsal/shared";
 import { z } from "zod";
+import { deleteEvent } from "../../app/event-deletion";
 import {
   createEvent,
   dashboardStats,
@@ -24,6 +25,13 @@ export const handler = createHttpHandler(
       access: "public",
       params: z.object({ id: idParam }),
       run: ({ deps, params }) => getEvent(deps, params.id),
+    }),
+    "DELETE /api/events/{id}": route({
+      access: ["admin"],
+      params: z.object({ id: idParam }),
+      body: deleteEventRequest,
+      run: ({ deps, session, params, body }) =>
+        deleteEvent(deps, session as NonNullable<typeof session>, params.id, body.adminPassword),
     }),
     "GET /api/dashboard/stats": route({ access: ["admin"], run: ({ deps }) => dashboardStats(deps) }),
     "GET /api/events/{id}/config": route({

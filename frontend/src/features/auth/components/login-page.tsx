@@ -14,12 +14,14 @@ const variants = {
   admin: {
     title: "Acceso Administrador",
     subtitle: "Ingresa con tu cuenta de organizador",
+    path: "/admin-login",
     destination: "/dashboard",
     wrongRole: "Solo administradores pueden acceder a esta página",
   },
   photographer: {
     title: "Acceso Fotógrafos",
     subtitle: "Ingresa para subir las fotos de tu evento",
+    path: "/photographer-login",
     destination: "/upload",
     wrongRole: "Solo fotógrafos pueden acceder a esta página",
   },
@@ -35,6 +37,8 @@ export function LoginPage({ requiredRole }: LoginPageProps) {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
+  // Read once: the notice is about how the visitor got here, not about later attempts.
+  const [expired] = useState(() => session.expiredLoginPath() === variant.path);
   const navigationTimer = useRef<number | undefined>(undefined);
 
   useEffect(() => () => window.clearTimeout(navigationTimer.current), []);
@@ -75,11 +79,18 @@ export function LoginPage({ requiredRole }: LoginPageProps) {
         <Card.Body>
           <form onSubmit={submit}>
             <Stack gap="4">
-              {error && (
+              {error ? (
                 <Alert.Root status="error">
                   <Alert.Indicator />
                   <Alert.Title>{error}</Alert.Title>
                 </Alert.Root>
+              ) : (
+                expired && (
+                  <Alert.Root status="info">
+                    <Alert.Indicator />
+                    <Alert.Title>Tu sesión terminó. Ingresa de nuevo para continuar.</Alert.Title>
+                  </Alert.Root>
+                )
               )}
               <Field.Root required>
                 <Field.Label>Correo electrónico</Field.Label>

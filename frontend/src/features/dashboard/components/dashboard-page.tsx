@@ -4,6 +4,7 @@ import { Link as RouterLink } from "react-router";
 import { LinkCards } from "../../../components/ui/link-cards";
 import { PageHeader } from "../../../components/ui/page-header";
 import { formatCop, formatCount } from "../../../lib/format";
+import { statCaptions } from "../api/captions";
 import { useDashboardStats } from "../api/get-dashboard-stats";
 import { ProcessingCard } from "./processing-card";
 import { StatCard } from "./stat-card";
@@ -12,10 +13,23 @@ const shortcuts = [
   { to: "/events", title: "Gestión de Eventos", text: "Crea eventos y revisa su estado.", action: "Ver eventos" },
   { to: "/upload", title: "Carga Masiva de Fotos", text: "Sube las fotos de un evento.", action: "Subir fotos" },
   { to: "/search", title: "Búsqueda por dorsal", text: "Encuentra las fotos de un participante.", action: "Buscar" },
+  {
+    to: "/event-pricing",
+    title: "Precios por evento",
+    text: "Precio por foto y descuentos por volumen.",
+    action: "Configurar precios",
+  },
+  {
+    to: "/photographer-applications",
+    title: "Aplicaciones de fotógrafos",
+    text: "Revisa quién quiere fotografiar tus eventos.",
+    action: "Ver aplicaciones",
+  },
 ] as const;
 
 export function DashboardPage() {
   const stats = useDashboardStats();
+  const captions = stats.data && statCaptions(stats.data);
 
   useEffect(() => {
     if (stats.error) console.error("Error cargando estadísticas del dashboard", stats.error);
@@ -52,25 +66,25 @@ export function DashboardPage() {
           <StatCard
             label="Eventos Activos"
             value={stats.data && formatCount(stats.data.activeEvents)}
-            caption="Eventos con estado Activo"
+            caption={captions?.activeEvents}
             accent="blue.500"
           />
           <StatCard
             label="Fotos Procesadas"
             value={stats.data && formatCount(stats.data.processedPhotos)}
-            caption="Fotos con reconocimiento terminado"
+            caption={captions?.processedPhotos}
             accent="green.500"
           />
           <StatCard
             label="Dorsales Detectados"
             value={stats.data && formatCount(stats.data.detectedDorsals)}
-            caption="Dorsales reconocidos en las fotos"
+            caption={captions?.detectedDorsals}
             accent="purple.500"
           />
           <StatCard
             label="Ventas del Mes"
             value={stats.data && formatCop(stats.data.monthlySales)}
-            caption="Total vendido este mes"
+            caption={captions?.monthlySales}
             accent="orange.500"
           />
         </SimpleGrid>

@@ -3,7 +3,8 @@ import { Card, Skeleton, Stat } from "@chakra-ui/react";
 interface StatCardProps {
   label: string;
   value: string | undefined;
-  caption: string;
+  /** What the figure is compared with; undefined while the stats load. */
+  caption: string | undefined;
   accent: string;
 }
 
@@ -18,7 +19,7 @@ export function StatCard({ label, value, caption, accent }: StatCardProps) {
           ) : (
             <Stat.ValueText fontSize={{ base: "2xl", md: "3xl" }}>{value}</Stat.ValueText>
           )}
-          <Stat.HelpText>{caption}</Stat.HelpText>
+          {caption === undefined ? <Skeleton height="4" width="32" mt="2" /> : <Stat.HelpText>{caption}</Stat.HelpText>}
         </Stat.Root>
       </Card.Body>
     </Card.Root>

@@ -1,10 +1,12 @@
-import { Alert, Box, Button, EmptyState, HStack, Skeleton, Stack, Text } from "@chakra-ui/react";
+import { Alert, Badge, Box, Button, EmptyState, HStack, Skeleton, Stack, Text } from "@chakra-ui/react";
 import type { EventDto } from "@dorsal/shared";
 import { Link as RouterLink } from "react-router";
 import { CalendarIcon, TagIcon } from "../../../components/ui/icons";
 import { formatCount, formatEventDate } from "../../../lib/format";
 import { useEvents } from "../api/get-events";
+import { DeleteEventDialog } from "./delete-event-dialog";
 import { EventStatusBadge } from "./event-status-badge";
+import { FreePhotosButton } from "./free-photos-button";
 
 function EventRow({ event }: { event: EventDto }) {
   return (
@@ -19,7 +21,10 @@ function EventRow({ event }: { event: EventDto }) {
             {event.location && ` · ${event.location}`}
           </Text>
         </Box>
-        <EventStatusBadge status={event.status} />
+        <HStack gap="2" wrap="wrap" justify="flex-end">
+          {event.freePhotosEnabled && <Badge colorPalette="purple">Fotos gratis</Badge>}
+          <EventStatusBadge status={event.status} />
+        </HStack>
       </HStack>
       <HStack gap="4" mt="2" textStyle="sm" color="fg.muted" wrap="wrap">
         <Text>{formatCount(event.expectedParticipants)} participantes esperados</Text>
@@ -27,12 +32,14 @@ function EventRow({ event }: { event: EventDto }) {
           {formatCount(event.photoCount)} de {formatCount(event.totalPhotos)} fotos procesadas
         </Text>
       </HStack>
-      <HStack mt="3">
+      <HStack mt="3" gap="2" wrap="wrap">
         <Button asChild size="xs" variant="outline" colorPalette="blue">
           <RouterLink to={`/events/${event.id}/dorsales`} aria-label={`Revisar dorsales de ${event.name}`}>
             <TagIcon /> Revisar dorsales
           </RouterLink>
         </Button>
+        <FreePhotosButton event={event} />
+        <DeleteEventDialog event={event} />
       </HStack>
     </Box>
   );

@@ -8,6 +8,7 @@ import { formatBytes, formatCount } from "../../../lib/format";
 import { type SessionUser, useSession } from "../../../lib/session";
 import { eventQueryOptions } from "../../events/api/get-event";
 import { newestEvent, useEvents } from "../../events/api/get-events";
+import { useMyAssignments } from "../../users/api/assignments";
 import { uploadCancelledMessage } from "../api/direct-upload";
 import { uploadsAtOnce } from "../api/upload-settings";
 import { type UploadRun, useUploader } from "../hooks/use-uploader";
@@ -16,10 +17,13 @@ import { ProcessingStatus, type ProcessingWatch } from "./processing-status";
 import { SelectedPhotosGrid } from "./selected-photos-grid";
 import { ZipUploadCard } from "./zip-upload-card";
 
-/** Spec §2.5: photographers start on their assigned event, admins on the newest one. */
+/**
+ * Spec §2.5: photographers start on their assigned event (or, once it was taken from them, on the
+ * newest event they still have), admins on the newest one.
+ */
 function defaultEventId(events: EventDto[], user: SessionUser | null): number | null {
-  if (user?.role === "photographer") {
-    return events.some((event) => event.id === user.assignedEventId) ? user.assignedEventId : null;
+  if (user?.role === "photographer" && events.some((event) => event.id === user.assignedEventId)) {
+    return user.assignedEventId;
   }
   return newestEvent(events)?.id ?? null;
 }
@@ -80,6 +84,13 @@ const pickAgainMessage =
 export function UploadPage() {
   const user = useSession();
   const events = useEvents();
+  // Photographers are offered only the events assigned to them: the server refuses any other.
+  const photographerId = user?.role === "photographer" ? user.id : null;
+  const assignments = useMyAssignments(photographerId);
+  const assigned = new Set(assignments.data?.map((assignment) => assignment.eventId));
+  const offered = photographerId ? events.data?.filter((event) => assigned.has(event.id)) : events.data;
+  const loadingEvents = events.isPending || (photographerId !== null && assignments.isPending);
+  const eventsError = events.error ?? (photographerId ? assignments.error : null);
   const queryClient = useQueryClient();
   const uploader = useUploader();
   const [chosenEventId, setChosenEventId] = useState<number | null | undefined>(undefined);
@@ -91,7 +102,7 @@ export function UploadPage() {
   // Spec §9: phones compress before sending unless the quick-upload box is ticked.
   const [skipCompression, setSkipCompression] = useState(false);
 
-  const eventId = chosenEventId !== undefined ? chosenEventId : defaultEventId(events.data ?? [], user);
+  const eventId = chosenEventId !== undefined ? chosenEventId : defaultEventId(offered ?? [], user);
   const pending = uploader.photos.filter((photo) => photo.status !== "success");
 
   const addFiles = (files: File[]) => {
@@ -148,19 +159,19 @@ export function UploadPage() {
       <Stack gap="6">
         <Card.Root>
           <Card.Body gap="5">
-            {events.isPending ? (
+            {loadingEvents ? (
               <Skeleton height="16" />
-            ) : events.isError ? (
+            ) : eventsError ? (
               <Alert.Root status="error">
                 <Alert.Indicator />
                 <Alert.Content>
                   <Alert.Title>Error cargando eventos</Alert.Title>
-                  <Alert.Description>{events.error.message}</Alert.Description>
+                  <Alert.Description>{eventsError.message}</Alert.Description>
                 </Alert.Content>
               </Alert.Root>
             ) : (
               <EventSelect
-                events={events.data}
+                events={offered ?? []}
                 value={eventId}
                 onChange={(id) => {
                   setChosenEventId(id);

@@ -1,0 +1,29 @@
+import type { DeleteEventRequest, DeleteEventResponse } from "@dorsal/shared";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { apiFetch } from "../../../lib/api-fetch";
+import { dashboardStatsQueryOptions } from "../../dashboard/api/get-dashboard-stats";
+import { eventQueryOptions } from "./get-event";
+import { eventsQueryOptions } from "./get-events";
+
+export function deleteEvent({
+  eventId,
+  adminPassword,
+}: { eventId: number } & DeleteEventRequest): Promise<DeleteEventResponse> {
+  return apiFetch<DeleteEventResponse>(`/api/events/${eventId}`, { method: "DELETE", body: { adminPassword } });
+}
+
+export function useDeleteEvent() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteEvent,
+    onSuccess: async (_, { eventId }) => {
+      // Removed, not invalidated: a refetch of the deleted event (its photos, its config) could only 404.
+      queryClient.removeQueries({ queryKey: eventQueryOptions(eventId).queryKey });
+      // Spec §7: the dashboard figures count events too, so both caches go stale together.
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: eventsQueryOptions().queryKey, exact: true }),
+        queryClient.invalidateQueries({ queryKey: dashboardStatsQueryOptions().queryKey }),
+      ]);
+    },
+  });
+}

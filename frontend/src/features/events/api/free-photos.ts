@@ -1,0 +1,31 @@
+import type { EventDto } from "@dorsal/shared";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { apiFetch } from "../../../lib/api-fetch";
+import { dashboardStatsQueryOptions } from "../../dashboard/api/get-dashboard-stats";
+import { eventQueryOptions } from "./get-event";
+import { eventsQueryOptions } from "./get-events";
+
+/** 'Liberar Fotos Gratis' (enabled) / 'Proteger Fotos' (disabled): the public copies switch at once. */
+export function setFreePhotos({ eventId, enabled }: { eventId: number; enabled: boolean }): Promise<EventDto> {
+  const action = enabled ? "enable-free-photos" : "disable-free-photos";
+  return apiFetch<EventDto>(`/api/events/${eventId}/${action}`, { method: "POST" });
+}
+
+export function useSetFreePhotos() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: setFreePhotos,
+    onSuccess: async (updated) => {
+      // The answer is the event as stored now: the list shows it without waiting for a refetch.
+      queryClient.setQueryData(eventsQueryOptions().queryKey, (events) =>
+        events?.map((event) => (event.id === updated.id ? updated : event)),
+      );
+      queryClient.setQueryData(eventQueryOptions(updated.id).queryKey, updated);
+      // Spec §7: the dashboard is refreshed after any event change.
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: eventsQueryOptions().queryKey, exact: true }),
+        queryClient.invalidateQueries({ queryKey: dashboardStatsQueryOptions().queryKey }),
+      ]);
+    },
+  });
+}

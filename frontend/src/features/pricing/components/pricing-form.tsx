@@ -1,0 +1,232 @@
+import {
+  Box,
+  Button,
+  Card,
+  Field,
+  Grid,
+  Heading,
+  HStack,
+  Input,
+  NativeSelect,
+  Separator,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+} from "@chakra-ui/react";
+import {
+  type EventPricingDto,
+  formatPrice,
+  type PricingCurrency,
+  priceForPhotoCount,
+  pricingCurrencies,
+  pricingMessages,
+  pricingTiers,
+} from "@dorsal/shared";
+import { type FormEvent, useState } from "react";
+import { toaster } from "../../../components/ui/toaster";
+import { ApiError } from "../../../lib/api-fetch";
+import { useSaveEventPricing } from "../api/event-pricing";
+import { type Draft, draftRules, type FieldErrors, type NumberField, parseDraft, toDraft } from "../api/pricing-draft";
+
+const savedAtFormat = new Intl.DateTimeFormat("es-CO", { dateStyle: "medium", timeStyle: "short" });
+
+interface PricingFormProps {
+  eventId: number;
+  eventName: string;
+  pricing: EventPricingDto;
+}
+
+export function PricingForm({ eventId, eventName, pricing }: PricingFormProps) {
+  const [draft, setDraft] = useState<Draft>(() => toDraft(pricing));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const save = useSaveEventPricing(eventId);
+  const rules = draftRules(draft);
+
+  const change = (field: NumberField) => (event: { currentTarget: { value: string } }) => {
+    const { value } = event.currentTarget;
+    setDraft((current) => ({ ...current, [field]: value }));
+    setErrors((current) => ({ ...current, [field]: undefined }));
+  };
+
+  const numberInput = (field: NumberField, props: { label?: string; min: number; step: number; max?: number }) => (
+    <Input
+      type="number"
+      inputMode="numeric"
+      value={draft[field]}
+      onChange={change(field)}
+      min={props.min}
+      max={props.max}
+      step={props.step}
+      aria-label={props.label}
+      bg="white"
+    />
+  );
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const result = parseDraft(draft);
+    if ("errors" in result) {
+      setErrors(result.errors);
+      return;
+    }
+    save.mutate(result.pricing, {
+      onSuccess: (stored) => {
+        setDraft(toDraft(stored));
+        toaster.create({ type: "success", title: "Configuración de precios guardada", description: eventName });
+      },
+      onError: (error) => {
+        if (error instanceof ApiError && error.details) {
+          const fromServer: FieldErrors = {};
+          for (const detail of error.details) fromServer[detail.path as keyof FieldErrors] ??= detail.message;
+          setErrors(fromServer);
+        }
+        toaster.create({ type: "error", title: pricingMessages.saveFailed, description: error.message });
+      },
+    });
+  };
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="Configuración de precios">
+      <Stack gap="6">
+        <Card.Root as="section" aria-labelledby="base-price-title">
+          <Card.Header>
+            <Heading as="h2" size="md" id="base-price-title">
+              Precio por foto
+            </Heading>
+          </Card.Header>
+          <Card.Body>
+            <SimpleGrid columns={{ base: 1, md: 3 }} gap="4">
+              <Field.Root required invalid={Boolean(errors.basePrice)}>
+                <Field.Label>
+                  Precio base por foto <Field.RequiredIndicator />
+                </Field.Label>
+                {numberInput("basePrice", { min: 1000, step: 1000 })}
+                <Field.HelperText>Mínimo $ 1.000, en múltiplos de 1.000.</Field.HelperText>
+                <Field.ErrorText>{errors.basePrice}</Field.ErrorText>
+              </Field.Root>
+              <Field.Root invalid={Boolean(errors.currency)}>
+                <Field.Label>Moneda</Field.Label>
+                <NativeSelect.Root>
+                  <NativeSelect.Field
+                    value={draft.currency}
+                    onChange={(event) => {
+                      const currency = event.currentTarget.value as PricingCurrency;
+                      setDraft((current) => ({ ...current, currency }));
+                    }}
+                    bg="white"
+                  >
+                    {pricingCurrencies.map((currency) => (
+                      <option key={currency} value={currency}>
+                        {currency}
+                      </option>
+                    ))}
+                  </NativeSelect.Field>
+                  <NativeSelect.Indicator />
+                </NativeSelect.Root>
+                <Field.ErrorText>{errors.currency}</Field.ErrorText>
+              </Field.Root>
+              <Field.Root invalid={Boolean(errors.downloadValidityDays)}>
+                <Field.Label>Validez de la descarga (días)</Field.Label>
+                {numberInput("downloadValidityDays", { min: 1, max: 365, step: 1 })}
+                <Field.HelperText>De 1 a 365 días; vacío usa 7.</Field.HelperText>
+                <Field.ErrorText>{errors.downloadValidityDays}</Field.ErrorText>
+              </Field.Root>
+            </SimpleGrid>
+          </Card.Body>
+        </Card.Root>
+
+        <Card.Root as="section" aria-labelledby="tiers-title">
+          <Card.Header>
+            <HStack justify="space-between" gap="3" wrap="wrap">
+              <Box>
+                <Heading as="h2" size="md" id="tiers-title">
+                  Descuentos por volumen
+                </Heading>
+                <Text textStyle="sm" color="fg.muted">
+                  Al llegar al mínimo de fotos, cada foto de la compra cuesta el precio del nivel.
+                </Text>
+              </Box>
+              <Switch.Root
+                checked={draft.volumeDiscountEnabled}
+                onCheckedChange={(details) =>
+                  setDraft((current) => ({ ...current, volumeDiscountEnabled: details.checked }))
+                }
+                colorPalette="blue"
+              >
+                <Switch.HiddenInput />
+                <Switch.Control>
+                  <Switch.Thumb />
+                </Switch.Control>
+                <Switch.Label>Descuento por volumen</Switch.Label>
+              </Switch.Root>
+            </HStack>
+          </Card.Header>
+          <Card.Body>
+            {/* A grid rather than a table: on a phone each tier wraps onto two lines and its savings stay in view. */}
+            <Stack gap="0" opacity={draft.volumeDiscountEnabled ? 1 : 0.6} separator={<Separator />}>
+              {([2, 3, 4] as const).map((tier, index) => {
+                const photosField = `tier${tier}Photos` as const;
+                const priceField = `tier${tier}Price` as const;
+                const shown = rules && pricingTiers(rules)[index];
+                // What the tier charges, shown even while discounts are off so the ladder can be set up first.
+                const example =
+                  rules && shown && priceForPhotoCount({ ...rules, volumeDiscountEnabled: true }, shown.minPhotos);
+                return (
+                  <Grid
+                    key={tier}
+                    data-testid="pricing-tier"
+                    templateColumns={{ base: "1fr 1fr", md: "5rem 1fr 1fr 1.4fr" }}
+                    columnGap="4"
+                    rowGap="2"
+                    alignItems="start"
+                    py="3"
+                  >
+                    <Text fontWeight="medium" gridColumn={{ base: "1 / -1", md: "auto" }} pt={{ md: "7" }}>
+                      Nivel {tier}
+                    </Text>
+                    <Field.Root invalid={Boolean(errors[photosField])}>
+                      <Field.Label textStyle="xs">Fotos mínimas</Field.Label>
+                      {numberInput(photosField, { label: `Fotos mínimas del nivel ${tier}`, min: 2, step: 1 })}
+                      <Field.ErrorText>{errors[photosField]}</Field.ErrorText>
+                    </Field.Root>
+                    <Field.Root invalid={Boolean(errors[priceField])}>
+                      <Field.Label textStyle="xs">Precio por foto</Field.Label>
+                      {numberInput(priceField, { label: `Precio por foto del nivel ${tier}`, min: 1000, step: 1000 })}
+                      <Field.ErrorText>{errors[priceField]}</Field.ErrorText>
+                    </Field.Root>
+                    <Box gridColumn={{ base: "1 / -1", md: "auto" }} pt={{ md: "6" }} data-testid="tier-savings">
+                      {shown && example ? (
+                        <Stack gap="0.5">
+                          <Text>
+                            Ahorro: {formatPrice(shown.savings, draft.currency)} por foto ({shown.savingsPercent}%)
+                          </Text>
+                          <Text textStyle="xs" color="fg.muted">
+                            {shown.minPhotos} fotos: {formatPrice(example.total, draft.currency)}
+                          </Text>
+                        </Stack>
+                      ) : (
+                        <Text color="fg.muted">—</Text>
+                      )}
+                    </Box>
+                  </Grid>
+                );
+              })}
+            </Stack>
+          </Card.Body>
+        </Card.Root>
+
+        <HStack justify="space-between" gap="3" wrap="wrap">
+          <Text textStyle="sm" color="fg.muted">
+            {pricing.updatedAt
+              ? `Guardado el ${savedAtFormat.format(new Date(pricing.updatedAt))}`
+              : "Valores predeterminados: este evento aún no tiene precios guardados"}
+          </Text>
+          <Button type="submit" colorPalette="blue" loading={save.isPending} loadingText="Guardando...">
+            Guardar precios
+          </Button>
+        </HStack>
+      </Stack>
+    </form>
+  );
+}

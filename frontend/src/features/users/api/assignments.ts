@@ -1,0 +1,43 @@
+import type { AssignEventRequest, EventAssignmentDto } from "@dorsal/shared";
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { apiFetch } from "../../../lib/api-fetch";
+import { usersKey, useUsersMutation } from "./users";
+
+export function getAssignments(userId: string, signal?: AbortSignal): Promise<EventAssignmentDto[]> {
+  return apiFetch<EventAssignmentDto[]>(`/api/users/${encodeURIComponent(userId)}/events`, { signal });
+}
+
+export const assignmentsQueryOptions = (userId: string) =>
+  queryOptions({
+    queryKey: [...usersKey, userId, "events"],
+    queryFn: ({ signal }) => getAssignments(userId, signal),
+  });
+
+export function useAssignments(userId: string) {
+  return useQuery(assignmentsQueryOptions(userId));
+}
+
+/**
+ * The signed-in photographer's own events: the upload screen offers only these. Keyed by the
+ * account, since signing out does not empty the cache and another photographer may sign in next.
+ */
+export const myAssignmentsQueryOptions = (userId: string) =>
+  queryOptions({
+    queryKey: ["my-assignments", userId],
+    queryFn: ({ signal }) => apiFetch<EventAssignmentDto[]>("/api/users/me/events", { signal }),
+  });
+
+/** Asks only for a photographer (`userId` null otherwise). */
+export function useMyAssignments(userId: string | null) {
+  return useQuery({ ...myAssignmentsQueryOptions(userId ?? ""), enabled: userId !== null });
+}
+
+export const useAssignEvent = () =>
+  useUsersMutation(({ userId, ...input }: AssignEventRequest & { userId: string }) =>
+    apiFetch(`/api/users/${encodeURIComponent(userId)}/events`, { method: "POST", body: input }),
+  );
+
+export const useUnassignEvent = () =>
+  useUsersMutation(({ userId, eventId }: { userId: string; eventId: number }) =>
+    apiFetch(`/api/users/${encodeURIComponent(userId)}/events/${eventId}`, { method: "DELETE" }),
+  );

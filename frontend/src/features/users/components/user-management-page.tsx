@@ -1,0 +1,76 @@
+import { Alert, Box, Button, EmptyState, HStack, Spinner, Text } from "@chakra-ui/react";
+import type { UserListItem } from "@dorsal/shared";
+import { useEffect, useState } from "react";
+import { PageHeader } from "../../../components/ui/page-header";
+import { toaster } from "../../../components/ui/toaster";
+import { useEvents } from "../../events/api/get-events";
+import { useUsers } from "../api/users";
+import { CreateUserForm } from "./create-user-form";
+import { DeleteUserDialog } from "./delete-user-dialog";
+import { EditUserDialog } from "./edit-user-dialog";
+import { UsersTable } from "./users-table";
+
+/** Spec §2.7 'Gestión de Usuarios': photographer accounts and every other user of the system. */
+export function UserManagementPage() {
+  const users = useUsers();
+  const events = useEvents();
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<UserListItem | null>(null);
+  const [editOpen, setEditOpen] = useState(false);
+  const [deleting, setDeleting] = useState<UserListItem | null>(null);
+
+  const loadError = users.error;
+  useEffect(() => {
+    if (loadError) toaster.create({ type: "error", title: "Error cargando usuarios", description: loadError.message });
+  }, [loadError]);
+
+  const edit = (user: UserListItem) => {
+    setEditing(user);
+    setEditOpen(true);
+  };
+
+  return (
+    <Box>
+      <PageHeader
+        title="Gestión de Usuarios"
+        subtitle="Administra fotógrafos y usuarios del sistema"
+        actions={
+          !creating && (
+            <Button colorPalette="blue" onClick={() => setCreating(true)}>
+              Crear Usuario Fotógrafo
+            </Button>
+          )
+        }
+      />
+      {/* Unmounted on close, which is what resets it (spec §4: success or 'Cancelar' close and reset). */}
+      {creating && <CreateUserForm events={events.data ?? []} onClose={() => setCreating(false)} />}
+
+      {users.isPending ? (
+        <HStack gap="3" py="10" justify="center">
+          <Spinner color="blue.500" />
+          <Text>Cargando usuarios...</Text>
+        </HStack>
+      ) : users.isError ? (
+        <Alert.Root status="error">
+          <Alert.Indicator />
+          <Alert.Content>
+            <Alert.Title>Error cargando usuarios</Alert.Title>
+            <Alert.Description>{users.error.message}</Alert.Description>
+          </Alert.Content>
+        </Alert.Root>
+      ) : users.data.length === 0 ? (
+        <EmptyState.Root borderWidth="1px" borderStyle="dashed" borderRadius="lg" bg="white">
+          <EmptyState.Content>
+            <EmptyState.Title>No hay usuarios</EmptyState.Title>
+            <EmptyState.Description>Crea el primer usuario fotógrafo para comenzar</EmptyState.Description>
+          </EmptyState.Content>
+        </EmptyState.Root>
+      ) : (
+        <UsersTable users={users.data} onEdit={edit} onDelete={setDeleting} />
+      )}
+
+      <EditUserDialog user={editing} open={editOpen} events={events.data ?? []} onClose={() => setEditOpen(false)} />
+      <DeleteUserDialog user={deleting} onClose={() => setDeleting(null)} />
+    </Box>
+  );
+}

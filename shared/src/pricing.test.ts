@@ -1,0 +1,126 @@
+import { describe, expect, it } from "vitest";
+import {
+  defaultEventPricing,
+  eventPricingRequest,
+  formatPrice,
+  priceForPhotoCount,
+  pricingMessages,
+  pricingTiers,
+} from "./pricing";
+
+const issuesOf = (input: unknown) => {
+  const parsed = eventPricingRequest.safeParse(input);
+  const first: Record<string, string> = {};
+  for (const issue of parsed.success ? [] : parsed.error.issues) first[issue.path.join(".")] ??= issue.message;
+  return first;
+};
+
+describe("priceForPhotoCount", () => {
+  it("charges the base price below the first tier", () => {
+    expect(priceForPhotoCount(defaultEventPricing, 1)).toEqual({
+      count: 1,
+      unitPrice: 10000,
+      total: 10000,
+      tier: null,
+      savings: 0,
+    });
+    expect(priceForPhotoCount(defaultEventPricing, 2).total).toBe(20000);
+  });
+
+  it("charges every photo at the highest tier the count reaches (3+, 5+, 10+ by default)", () => {
+    expect(priceForPhotoCount(defaultEventPricing, 3)).toMatchObject({ unitPrice: 8000, total: 24000, tier: 2 });
+    expect(priceForPhotoCount(defaultEventPricing, 4)).toMatchObject({ unitPrice: 8000, total: 32000, tier: 2 });
+    expect(priceForPhotoCount(defaultEventPricing, 5)).toMatchObject({ unitPrice: 6000, total: 30000, tier: 3 });
+    expect(priceForPhotoCount(defaultEventPricing, 10)).toMatchObject({
+      unitPrice: 5000,
+      total: 50000,
+      tier: 4,
+      savings: 50000,
+    });
+  });
+
+  it("ignores the tiers while volume discounts are off", () => {
+    const off = { ...defaultEventPricing, volumeDiscountEnabled: false };
+    expect(priceForPhotoCount(off, 10)).toMatchObject({ unitPrice: 10000, total: 100000, tier: null, savings: 0 });
+  });
+
+  it("costs nothing for no photos and refuses a count that is not a whole number", () => {
+    expect(priceForPhotoCount(defaultEventPricing, 0).total).toBe(0);
+    expect(() => priceForPhotoCount(defaultEventPricing, -1)).toThrow(RangeError);
+    expect(() => priceForPhotoCount(defaultEventPricing, 2.5)).toThrow(RangeError);
+  });
+});
+
+describe("pricingTiers", () => {
+  it("gives each tier's saving per photo and its percent of the base price", () => {
+    expect(pricingTiers(defaultEventPricing)).toEqual([
+      { tier: 2, minPhotos: 3, price: 8000, savings: 2000, savingsPercent: 20 },
+      { tier: 3, minPhotos: 5, price: 6000, savings: 4000, savingsPercent: 40 },
+      { tier: 4, minPhotos: 10, price: 5000, savings: 5000, savingsPercent: 50 },
+    ]);
+  });
+
+  it("rounds the percent to a whole number", () => {
+    const [tier2] = pricingTiers({ ...defaultEventPricing, basePrice: 15000, tier2Price: 13000 });
+    expect(tier2).toMatchObject({ savings: 2000, savingsPercent: 13 });
+  });
+});
+
+describe("formatPrice", () => {
+  it("formats in es-CO without decimals, as '$ … COP'", () => {
+    expect(formatPrice(10000)).toBe("$ 10.000 COP");
+    expect(formatPrice(1234567, "USD")).toBe("$ 1.234.567 USD");
+  });
+});
+
+describe("eventPricingRequest", () => {
+  it("accepts the defaults and fills the currency", () => {
+    const { currency: _currency, ...withoutCurrency } = defaultEventPricing;
+    expect(eventPricingRequest.parse(withoutCurrency)).toEqual(defaultEventPricing);
+  });
+
+  it("applies spec §5: prices from 1000 in steps of 1000, validity 1 to 365 days", () => {
+    // The ladder is still checked against the base price typed, so the tier above it is named too.
+    expect(issuesOf({ ...defaultEventPricing, basePrice: 500 })).toEqual({
+      basePrice: pricingMessages.priceMin,
+      tier2Price: pricingMessages.tierPriceAboveBase,
+    });
+    expect(issuesOf({ ...defaultEventPricing, basePrice: 10500 })).toEqual({ basePrice: pricingMessages.priceStep });
+    expect(issuesOf({ ...defaultEventPricing, downloadValidityDays: 0 })).toEqual({
+      downloadValidityDays: pricingMessages.validityDays,
+    });
+    expect(issuesOf({ ...defaultEventPricing, downloadValidityDays: 366 })).toEqual({
+      downloadValidityDays: pricingMessages.validityDays,
+    });
+    expect(issuesOf({ ...defaultEventPricing, currency: "GBP" })).toEqual({ currency: pricingMessages.currency });
+    expect(issuesOf({ ...defaultEventPricing, basePrice: "10000" })).toEqual({ basePrice: pricingMessages.notANumber });
+  });
+
+  it("requires tier minimums of at least 2, 3 and 5 photos, strictly increasing", () => {
+    expect(issuesOf({ ...defaultEventPricing, tier2Photos: 1 })).toEqual({
+      tier2Photos: "El nivel 2 debe empezar en al menos 2 fotos",
+    });
+    expect(issuesOf({ ...defaultEventPricing, tier4Photos: 4 })).toEqual({
+      tier4Photos: "El nivel 4 debe empezar en al menos 5 fotos",
+    });
+    expect(issuesOf({ ...defaultEventPricing, tier2Photos: 5, tier3Photos: 5 })).toEqual({
+      tier3Photos: pricingMessages.tierPhotosIncreasing,
+    });
+    expect(issuesOf({ ...defaultEventPricing, tier3Photos: 12 })).toEqual({
+      tier4Photos: pricingMessages.tierPhotosIncreasing,
+    });
+  });
+
+  it("refuses a tier price above the base price or the previous tier, and allows an equal one", () => {
+    expect(issuesOf({ ...defaultEventPricing, tier2Price: 11000 })).toEqual({
+      tier2Price: pricingMessages.tierPriceAboveBase,
+    });
+    expect(issuesOf({ ...defaultEventPricing, tier3Price: 9000 })).toEqual({
+      tier3Price: pricingMessages.tierPriceAbovePrevious,
+    });
+    expect(issuesOf({ ...defaultEventPricing, tier4Price: 7000 })).toEqual({
+      tier4Price: pricingMessages.tierPriceAbovePrevious,
+    });
+    expect(issuesOf({ ...defaultEventPricing, tier2Price: 10000, tier3Price: 10000, tier4Price: 10000 })).toEqual({});
+  });
+});

@@ -1,0 +1,193 @@
+import { z } from "zod";
+
+/**
+ * Event pricing (spec §3 event_pricing, §5 pricing inputs, §9): the per-photo price and up to three
+ * volume tiers. The schema validates the admin's form on both sides; the pure functions below are
+ * what the pricing screen shows and what the athlete's purchase charges, so both agree.
+ */
+
+export const pricingCurrencies = ["COP", "USD", "EUR"] as const;
+export type PricingCurrency = (typeof pricingCurrencies)[number];
+
+/** Spec §3/§9 defaults: what an event charges until an admin saves its own pricing. */
+export const defaultEventPricing = {
+  basePrice: 10000,
+  currency: "COP",
+  tier2Photos: 3,
+  tier2Price: 8000,
+  tier3Photos: 5,
+  tier3Price: 6000,
+  tier4Photos: 10,
+  tier4Price: 5000,
+  volumeDiscountEnabled: true,
+  downloadValidityDays: 7,
+} as const satisfies EventPricing;
+
+/** Spec §5: prices move in steps of 1000; tiers 2, 3 and 4 start at no fewer than 2, 3 and 5 photos. */
+export const pricingLimits = {
+  priceStep: 1000,
+  minPrice: 1000,
+  maxPrice: 10_000_000,
+  tierMinPhotos: { 2: 2, 3: 3, 4: 5 },
+  maxTierPhotos: 1000,
+  minValidityDays: 1,
+  maxValidityDays: 365,
+} as const;
+
+/**
+ * Spanish texts of the pricing rules. They live with the schema rather than in messages.ts because
+ * they are built from the limits above and only this schema uses them.
+ */
+export const pricingMessages = {
+  notANumber: "Ingresa un número entero",
+  priceMin: "El precio mínimo es $ 1.000",
+  priceMax: "El precio máximo es $ 10.000.000",
+  priceStep: "El precio debe ser múltiplo de 1.000",
+  tierPhotosMin: (tier: 2 | 3 | 4) =>
+    `El nivel ${tier} debe empezar en al menos ${pricingLimits.tierMinPhotos[tier]} fotos`,
+  tierPhotosMax: "Máximo 1.000 fotos",
+  tierPhotosIncreasing: "Debe ser mayor que las fotos del nivel anterior",
+  tierPriceAboveBase: "No puede ser mayor que el precio base",
+  tierPriceAbovePrevious: "No puede ser mayor que el precio del nivel anterior",
+  validityDays: "La validez debe ser de 1 a 365 días",
+  currency: "Selecciona COP, USD o EUR",
+  loadFailed: "Error cargando configuración de precios",
+  saveFailed: "No se pudo guardar la configuración de precios",
+} as const;
+
+const wholeNumber = () => z.number({ error: pricingMessages.notANumber }).int(pricingMessages.notANumber);
+
+const price = () =>
+  wholeNumber()
+    .min(pricingLimits.minPrice, pricingMessages.priceMin)
+    .max(pricingLimits.maxPrice, pricingMessages.priceMax)
+    .multipleOf(pricingLimits.priceStep, pricingMessages.priceStep);
+
+const tierPhotos = (tier: 2 | 3 | 4) =>
+  wholeNumber()
+    .min(pricingLimits.tierMinPhotos[tier], pricingMessages.tierPhotosMin(tier))
+    .max(pricingLimits.maxTierPhotos, pricingMessages.tierPhotosMax);
+
+/**
+ * POST /api/events/{id}/pricing. Beyond spec §5's per-field rules, tiers must make sense as a
+ * ladder: each starts at more photos than the one before, and its price is not above the base
+ * price or the previous tier's (equal is allowed, so a tier can be left without a discount). The
+ * tiers are validated even while volume discounts are off: they are kept, and switching discounts
+ * back on must not bring back a ladder that was never valid.
+ */
+export const eventPricingRequest = z
+  .object({
+    basePrice: price(),
+    currency: z.enum(pricingCurrencies, { error: pricingMessages.currency }).default("COP"),
+    tier2Photos: tierPhotos(2),
+    tier2Price: price(),
+    tier3Photos: tierPhotos(3),
+    tier3Price: price(),
+    tier4Photos: tierPhotos(4),
+    tier4Price: price(),
+    volumeDiscountEnabled: z.boolean(),
+    downloadValidityDays: wholeNumber()
+      .min(pricingLimits.minValidityDays, pricingMessages.validityDays)
+      .max(pricingLimits.maxValidityDays, pricingMessages.validityDays),
+  })
+  .superRefine((pricing, context) => {
+    const issue = (path: keyof EventPricing, message: string) =>
+      context.addIssue({ code: "custom", path: [path], message });
+    if (pricing.tier3Photos <= pricing.tier2Photos) issue("tier3Photos", pricingMessages.tierPhotosIncreasing);
+    if (pricing.tier4Photos <= pricing.tier3Photos) issue("tier4Photos", pricingMessages.tierPhotosIncreasing);
+    if (pricing.tier2Price > pricing.basePrice) issue("tier2Price", pricingMessages.tierPriceAboveBase);
+    if (pricing.tier3Price > pricing.tier2Price) issue("tier3Price", pricingMessages.tierPriceAbovePrevious);
+    if (pricing.tier4Price > pricing.tier3Price) issue("tier4Price", pricingMessages.tierPriceAbovePrevious);
+  });
+export type EventPricingRequest = z.input<typeof eventPricingRequest>;
+
+export interface EventPricing {
+  basePrice: number;
+  currency: PricingCurrency;
+  tier2Photos: number;
+  tier2Price: number;
+  tier3Photos: number;
+  tier3Price: number;
+  tier4Photos: number;
+  tier4Price: number;
+  volumeDiscountEnabled: boolean;
+  downloadValidityDays: number;
+}
+
+/** GET /api/events/{id}/pricing: the event's pricing, or the defaults (`configured: false`). */
+export interface EventPricingDto extends EventPricing {
+  eventId: number;
+  configured: boolean;
+  updatedAt: string | null;
+}
+
+/** What the price of a selection depends on. */
+export type PricingRules = Pick<
+  EventPricing,
+  | "basePrice"
+  | "volumeDiscountEnabled"
+  | "tier2Photos"
+  | "tier2Price"
+  | "tier3Photos"
+  | "tier3Price"
+  | "tier4Photos"
+  | "tier4Price"
+>;
+
+export interface PricingTier {
+  tier: 2 | 3 | 4;
+  minPhotos: number;
+  /** Price of each photo once the selection reaches `minPhotos`. */
+  price: number;
+  /** Per photo, against the base price. */
+  savings: number;
+  /** `savings` as a whole percent of the base price. */
+  savingsPercent: number;
+}
+
+/** The three volume tiers with what each saves per photo against the base price (spec §9). */
+export function pricingTiers(pricing: PricingRules): PricingTier[] {
+  return ([2, 3, 4] as const).map((tier) => {
+    const minPhotos = pricing[`tier${tier}Photos` as const];
+    const price = pricing[`tier${tier}Price` as const];
+    const savings = pricing.basePrice - price;
+    const savingsPercent = pricing.basePrice > 0 ? Math.round((savings / pricing.basePrice) * 100) : 0;
+    return { tier, minPhotos, price, savings, savingsPercent };
+  });
+}
+
+export interface PhotoCountPrice {
+  count: number;
+  /** What each photo costs at this count. */
+  unitPrice: number;
+  total: number;
+  /** The tier applied, or null for the base price. */
+  tier: 2 | 3 | 4 | null;
+  /** Against `count` photos at the base price. */
+  savings: number;
+}
+
+/**
+ * What `count` photos of one event cost: every photo at the price of the highest tier the count
+ * reaches (spec §9: "3+ photos 8000 each"), or at the base price when volume discounts are off or
+ * no tier is reached.
+ */
+export function priceForPhotoCount(pricing: PricingRules, count: number): PhotoCountPrice {
+  if (!Number.isInteger(count) || count < 0) throw new RangeError(`Photo count must be a whole number ≥ 0: ${count}`);
+  const reached = pricing.volumeDiscountEnabled ? pricingTiers(pricing).filter((tier) => count >= tier.minPhotos) : [];
+  // A valid ladder is ordered, but the cheapest reached tier is what the buyer is owed either way.
+  const best = reached.reduce<PricingTier | undefined>(
+    (cheapest, tier) => (!cheapest || tier.price < cheapest.price ? tier : cheapest),
+    undefined,
+  );
+  const unitPrice = best?.price ?? pricing.basePrice;
+  const total = unitPrice * count;
+  return { count, unitPrice, total, tier: best?.tier ?? null, savings: pricing.basePrice * count - total };
+}
+
+const wholeAmount = new Intl.NumberFormat("es-CO", { maximumFractionDigits: 0 });
+
+/** Spec §9: pricing amounts in es-CO without decimals, shown as '$ 10.000 COP' (also for USD and EUR). */
+export function formatPrice(amount: number, currency: PricingCurrency = "COP"): string {
+  return `$ ${wholeAmount.format(amount)} ${currency}`;
+}

@@ -1,0 +1,95 @@
+import type { EventDto, PublicUser, Role } from "@dorsal/shared";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { httpHandlers, httpRoutes } from "../../functions/src/http/routes";
+import { adminToken, apiClient } from "../support/api";
+import { type RunningDorsal, startDorsal } from "../support/server";
+
+type Client = ReturnType<typeof apiClient>;
+
+/** Every route each handler file declares, with the roles it admits, read from the handlers themselves. */
+async function declaredRoutes() {
+  const declared: { key: string; access: "public" | readonly Role[] }[] = [];
+  for (const name of httpHandlers) {
+    const module: { handler: { routes: Record<string, { access: "public" | readonly Role[] }> } } = await import(
+      `../../functions/src/handlers/http/${name}.ts`
+    );
+    for (const [key, spec] of Object.entries(module.handler.routes)) declared.push({ key, access: spec.access });
+  }
+  return declared;
+}
+
+/**
+ * Spec §6 enforced by the server, for every protected route there is: no token → 401, a signed-in
+ * role the route does not admit → 403 with the Spanish message, before any input is even read.
+ */
+describe("access matrix", () => {
+  const forbidden = { success: false, error: "No tienes permiso para realizar esta acción" };
+  let dorsal: RunningDorsal;
+  let event: EventDto;
+  let photographer: Client;
+  let plainUser: Client;
+
+  async function signedIn(email: string, role: "photographer" | "user"): Promise<Client> {
+    const admin = apiClient(dorsal.url, await adminToken(dorsal));
+    const password = "secreto1";
+    const created = await admin.post<{ user: PublicUser }>("/api/users", {
+      name: `Cuenta ${role}`,
+      email,
+      password,
+      assignedEventId: event.id,
+    });
+    expect(created.status).toBe(201);
+    if (role === "user") {
+      const edited = await admin.put(`/api/users/${created.body.user.id}`, { name: "Atleta", email, role: "user" });
+      expect(edited.status).toBe(200);
+    }
+    const login = await apiClient(dorsal.url).post<{ token: string }>("/api/auth/login", { email, password });
+    expect(login.status).toBe(200);
+    return apiClient(dorsal.url, login.body.token);
+  }
+
+  beforeAll(async () => {
+    dorsal = await startDorsal();
+    const admin = apiClient(dorsal.url, await adminToken(dorsal));
+    event = (await admin.post<EventDto>("/api/events", { name: "Carrera Matriz", date: "2026-12-06" })).body;
+    photographer = await signedIn("matriz.foto@dorsal.test", "photographer");
+    plainUser = await signedIn("matriz.usuario@dorsal.test", "user");
+  });
+  afterAll(async () => {
+    await dorsal?.stop();
+  });
+
+  it("declares every route of the route table in exactly one handler", async () => {
+    const declared = (await declaredRoutes()).map((route) => route.key).sort();
+    expect(declared).toEqual(httpRoutes.map((route) => `${route.method} ${route.path}`).sort());
+  });
+
+  it("refuses every protected route without a token (401) and to a role it does not admit (403)", async () => {
+    const anonymous = apiClient(dorsal.url);
+    const protectedRoutes = (await declaredRoutes()).filter((route) => route.access !== "public");
+    expect(protectedRoutes.length).toBeGreaterThan(20);
+    for (const { key, access } of protectedRoutes) {
+      const [method = "", template = ""] = key.split(" ");
+      const path = template.replace(/\{(\w+)\}/g, (_, name: string) =>
+        name === "id" || name === "eventId" ? String(event.id) : "abc123def456",
+      );
+      const call = (client: Client) =>
+        method === "GET"
+          ? client.get(path)
+          : method === "POST"
+            ? client.post(path, {})
+            : method === "PUT"
+              ? client.put(path, {})
+              : client.delete(path);
+      expect({ key, status: (await call(anonymous)).status }).toEqual({ key, status: 401 });
+      if (access === "public") continue;
+      const outsiders = [
+        { role: "photographer", client: photographer },
+        { role: "user", client: plainUser },
+      ].filter(({ role }) => !access.some((admitted) => admitted === role));
+      for (const { role, client } of outsiders) {
+        expect({ key, role, ...(await call(client)) }).toEqual({ key, role, status: 403, body: forbidden });
+      }
+    }
+  });
+});
