@@ -183,6 +183,9 @@ describe("admin header on a phone", () => {
     await menu.getByRole("link", { name: "Nuevo Evento" }).click();
     await page.getByRole("heading", { name: "Gestión de Eventos" }).waitFor();
     expect(pathOf(page)).toBe("/events?new=1");
+    // Ready to type the new event's name.
+    await page.keyboard.type("Carrera Nocturna");
+    expect(await page.getByRole("textbox", { name: /Nombre del evento/ }).inputValue()).toBe("Carrera Nocturna");
     await menu.waitFor({ state: "detached" });
     expect(pageErrors).toEqual([]);
   });

@@ -73,14 +73,8 @@ describe("access matrix", () => {
       const path = template.replace(/\{(\w+)\}/g, (_, name: string) =>
         name === "id" || name === "eventId" ? String(event.id) : "abc123def456",
       );
-      const call = (client: Client) =>
-        method === "GET"
-          ? client.get(path)
-          : method === "POST"
-            ? client.post(path, {})
-            : method === "PUT"
-              ? client.put(path, {})
-              : client.delete(path);
+      // A JSON body where the method takes one: access is checked before the body is read.
+      const call = (client: Client) => client.request(method, path, method === "GET" ? undefined : {});
       expect({ key, status: (await call(anonymous)).status }).toEqual({ key, status: 401 });
       if (access === "public") continue;
       const outsiders = [

@@ -158,14 +158,7 @@ describe("photographer accounts", () => {
     ];
     const anonymous = apiClient(dorsal.url);
     for (const [method, path, body] of adminOnly) {
-      const call = (client: ReturnType<typeof apiClient>) =>
-        method === "GET"
-          ? client.get(path)
-          : method === "POST"
-            ? client.post(path, body)
-            : method === "PUT"
-              ? client.put(path, body)
-              : client.delete(path);
+      const call = (client: ReturnType<typeof apiClient>) => client.request(method, path, body);
       expect({ path, ...(await call(photographer)) }).toEqual({ path, status: 403, body: forbidden });
       expect({ path, status: (await call(anonymous)).status }).toEqual({ path, status: 401 });
     }

@@ -14,6 +14,8 @@ export function apiClient(baseUrl: string, token?: string) {
     return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
   };
   return {
+    /** Any method by name, for tables of endpoints. */
+    request: call,
     get: <T = unknown>(path: string) => call<T>("GET", path),
     post: <T = unknown>(path: string, body?: unknown) => call<T>("POST", path, body),
     put: <T = unknown>(path: string, body?: unknown) => call<T>("PUT", path, body),

@@ -8,7 +8,7 @@ import {
   tooManyLoginAttemptsMessage,
 } from "@dorsal/shared";
 import { passwordVersionOf } from "../data/credentials";
-import { toPublicUser } from "../data/users";
+import { toPublicUser, type UserRecord } from "../data/users";
 import type { Deps } from "./deps";
 import { AppError, invalid, notFound, unauthenticated } from "./errors";
 import { attemptWindow, attemptWindowExpiry, lockEnd, loginThrottle, minutesLeft, slowdownMs } from "./login-throttle";
@@ -27,7 +27,7 @@ const lockedOut = (minutes: number) => new AppError("too_many", tooManyLoginAtte
  * 3. after a few failures each attempt waits before the check;
  * 4. a failure that reaches the limit locks the email; a success clears its count.
  */
-async function throttledCheck(deps: Deps, email: string, check: () => Promise<boolean>): Promise<boolean> {
+export async function throttledCheck(deps: Deps, email: string, check: () => Promise<boolean>): Promise<boolean> {
   const now = deps.clock.now();
   const current = attemptWindow(now);
   const previous = current - 1;
@@ -111,13 +111,7 @@ export async function changePassword(
     user.passwordHash,
   );
   if (version === undefined) throw refused;
-  const token = await deps.tokens.issue({
-    userId: user.id,
-    email: user.email,
-    role: user.role,
-    passwordVersion: version,
-  });
-  return { success: true, token };
+  return { success: true, token: await reissueSession(deps, user, version) };
 }
 
 /**
@@ -138,13 +132,12 @@ export async function setUserPassword(
   await deps.loginAttempts.clear(user.email, [window - 1, window]);
   if (user.id !== session.userId) return { success: true };
   // Admins setting their own password this way keep their session, as with change-password.
-  const token = await deps.tokens.issue({
-    userId: user.id,
-    email: user.email,
-    role: user.role,
-    passwordVersion: version,
-  });
-  return { success: true, token };
+  return { success: true, token: await reissueSession(deps, user, version) };
+}
+
+/** A password change ends every session but the one that made it: that one gets a fresh token. */
+function reissueSession(deps: Deps, user: UserRecord, passwordVersion: number): Promise<string> {
+  return deps.tokens.issue({ userId: user.id, email: user.email, role: user.role, passwordVersion });
 }
 
 /**

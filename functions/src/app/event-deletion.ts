@@ -1,4 +1,5 @@
 import { type DeleteEventResponse, messages } from "@dorsal/shared";
+import { throttledCheck } from "./auth";
 import type { Deps } from "./deps";
 import { forbidden, notFound } from "./errors";
 import { verifyPassword } from "./passwords";
@@ -25,7 +26,8 @@ export async function deleteEvent(
 ): Promise<DeleteEventResponse> {
   if (!(await deps.events.get(eventId))) throw notFound(messages.eventNotFound);
   const admin = await deps.users.get(session.userId);
-  if (!admin || !(await verifyPassword(adminPassword, admin.passwordHash))) {
+  // Under the sign-in throttle: a stolen session must not become a way to guess the password.
+  if (!admin || !(await throttledCheck(deps, admin.email, () => verifyPassword(adminPassword, admin.passwordHash)))) {
     // 403, not 401: the session is fine, and a 401 would make the browser sign the admin out.
     throw forbidden(messages.eventDeleteRefused);
   }

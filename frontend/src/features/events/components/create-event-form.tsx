@@ -36,7 +36,8 @@ function errorsFrom(issues: { path: PropertyKey[]; message: string }[]): FieldEr
   return errors;
 }
 
-export function CreateEventForm() {
+/** `focusName`: the header's 'Nuevo Evento' lands here (`/events?new=1`) ready to type the name. */
+export function CreateEventForm({ focusName = false }: { focusName?: boolean }) {
   const [form, setForm] = useState<Record<keyof typeof emptyForm, string>>({ ...emptyForm });
   const [errors, setErrors] = useState<FieldErrors>({});
   const createEvent = useCreateEvent();
@@ -85,7 +86,13 @@ export function CreateEventForm() {
               <Field.Label>
                 Nombre del evento <Field.RequiredIndicator />
               </Field.Label>
-              <Input value={form.name} onChange={update("name")} maxLength={200} autoComplete="off" />
+              <Input
+                value={form.name}
+                onChange={update("name")}
+                maxLength={200}
+                autoComplete="off"
+                autoFocus={focusName}
+              />
               <Field.ErrorText>{errors.name}</Field.ErrorText>
             </Field.Root>
             <SimpleGrid columns={{ base: 1, sm: 2 }} gap="4">

@@ -1,9 +1,13 @@
 import { Box, Grid, Heading } from "@chakra-ui/react";
+import { useLocation, useSearchParams } from "react-router";
 import { PageHeader } from "../../../components/ui/page-header";
 import { CreateEventForm } from "./create-event-form";
 import { EventList } from "./event-list";
 
 export function EventsPage() {
+  const [params] = useSearchParams();
+  // Keyed by navigation, so choosing 'Nuevo Evento' again while here focuses the name again.
+  const { key } = useLocation();
   return (
     <Box>
       <PageHeader title="Gestión de Eventos" subtitle="Crea eventos y sigue el procesamiento de sus fotos" />
@@ -15,7 +19,7 @@ export function EventsPage() {
           <EventList />
         </Box>
         <Box order={{ base: 1, lg: 2 }}>
-          <CreateEventForm />
+          <CreateEventForm key={key} focusName={params.get("new") === "1"} />
         </Box>
       </Grid>
     </Box>

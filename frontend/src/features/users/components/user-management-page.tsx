@@ -1,6 +1,7 @@
 import { Alert, Box, Button, EmptyState, HStack, Spinner, Text } from "@chakra-ui/react";
 import type { UserListItem } from "@dorsal/shared";
 import { useEffect, useState } from "react";
+import { Link as RouterLink } from "react-router";
 import { PageHeader } from "../../../components/ui/page-header";
 import { toaster } from "../../../components/ui/toaster";
 import { useEvents } from "../../events/api/get-events";
@@ -35,11 +36,17 @@ export function UserManagementPage() {
         title="Gestión de Usuarios"
         subtitle="Administra fotógrafos y usuarios del sistema"
         actions={
-          !creating && (
-            <Button colorPalette="blue" onClick={() => setCreating(true)}>
-              Crear Usuario Fotógrafo
+          <HStack gap="2" wrap="wrap">
+            {/* Applications end as photographer accounts, so their review is one step from here. */}
+            <Button asChild variant="outline">
+              <RouterLink to="/photographer-applications">Aplicaciones de fotógrafos</RouterLink>
             </Button>
-          )
+            {!creating && (
+              <Button colorPalette="blue" onClick={() => setCreating(true)}>
+                Crear Usuario Fotógrafo
+              </Button>
+            )}
+          </HStack>
         }
       />
       {/* Unmounted on close, which is what resets it (spec §4: success or 'Cancelar' close and reset). */}
