@@ -90,7 +90,8 @@ describe("processing screens", () => {
   it("re-runs one photo with 'Reintentar', and all after confirming", async () => {
     const page = await browser.openPage(desktop);
     await signInAsAdmin(page, dorsal);
-    await page.getByRole("navigation", { name: "Administración" }).getByRole("link", { name: "Errores" }).click();
+    // The header holds only the spec's items; the dead-letter list is reached from the dashboard.
+    await page.getByRole("link", { name: "Fotos con errores", exact: true }).click();
     await page.getByRole("heading", { name: "Fotos con errores" }).waitFor();
 
     const failed = page.getByTestId("failed-photo").filter({ hasText: brokenFile });

@@ -273,6 +273,23 @@ describe("deleting an event", () => {
     expect(dorsal.output()).not.toMatch(/pipeline execution failed|Unhandled error/);
   });
 
+  it("throttles password guesses through deletion as sign-in does, and deletes nothing meanwhile", async () => {
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      expect((await deleteEvent(kept.id, { adminPassword: `adivinanza-${attempt}` })).status).toBe(403);
+    }
+    const locked = await deleteEvent(kept.id, { adminPassword: dorsal.adminPassword });
+    expect(locked).toEqual({
+      status: 429,
+      body: expect.objectContaining({ error: expect.stringMatching(/^Demasiados intentos fallidos/) }),
+    });
+    const login = await apiClient(dorsal.url).post("/api/auth/login", {
+      email: dorsal.adminEmail,
+      password: dorsal.adminPassword,
+    });
+    expect(login.status).toBe(429);
+    expect((await apiClient(dorsal.url).get(`/api/events/${kept.id}`)).status).toBe(200);
+  });
+
   it("holds no item of the deleted events in the table, and every item of the other one", async () => {
     await dorsal.stop();
     const dynamo = await startDynalite(dataDir);
