@@ -1,0 +1,339 @@
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { DeleteTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { defaultEventPricing, photographerApplicationRequest } from "@dorsal/shared";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureTable, startDynalite } from "../../functions/local/storage";
+import { createDynamoTable } from "../../functions/src/adapters/aws/dynamodb-table";
+import { createIds, systemClock } from "../../functions/src/adapters/system/system";
+import { createApplicationRepository } from "../../functions/src/data/applications";
+import { createAssignmentRepository } from "../../functions/src/data/assignments";
+import { createEventRepository } from "../../functions/src/data/events";
+import { keys } from "../../functions/src/data/keys";
+import { createLoginAttemptRepository } from "../../functions/src/data/login-attempts";
+import { createPhotoRepository, newPhotoFields, type PhotoRecord } from "../../functions/src/data/photos";
+import { createPricingRepository } from "../../functions/src/data/pricing";
+import { createUserRepository } from "../../functions/src/data/users";
+import type { Table } from "../../functions/src/ports/table";
+
+/**
+ * The data layer's guarantees (conditional writes, atomic counters, idempotent links) checked
+ * directly on the repositories with the real DynamoDB adapter. Runs on dynalite by default; with
+ * DYNAMODB_TEST_ENDPOINT set (see `npm run test:dynamodb-local`) on that endpoint instead, in a
+ * table of its own that is deleted afterwards.
+ */
+const region = "us-east-1";
+const externalEndpoint = process.env.DYNAMODB_TEST_ENDPOINT;
+
+describe(`repositories on ${externalEndpoint ? `DynamoDB at ${externalEndpoint}` : "dynalite"}`, () => {
+  let dataDir: string | undefined;
+  let stopDynalite: (() => Promise<void>) | undefined;
+  let client: DynamoDBClient;
+  let tableName: string;
+  let table: Table;
+  const ids = createIds(systemClock);
+
+  beforeAll(async () => {
+    let endpoint = externalEndpoint;
+    if (!endpoint) {
+      dataDir = await mkdtemp(path.join(tmpdir(), "dorsal-repositories-"));
+      const dynamo = await startDynalite(dataDir);
+      endpoint = dynamo.endpoint;
+      stopDynalite = dynamo.close;
+    }
+    tableName = `dorsal-repositories-${randomUUID().slice(0, 8)}`;
+    // The runtime's own table creation, from the shared schema.
+    await ensureTable(endpoint, region, tableName);
+    client = new DynamoDBClient({ endpoint, region, credentials: { accessKeyId: "local", secretAccessKey: "local" } });
+    table = createDynamoTable(client, tableName);
+  });
+
+  afterAll(async () => {
+    if (client) {
+      await client.send(new DeleteTableCommand({ TableName: tableName })).catch(() => undefined);
+      client.destroy();
+    }
+    await stopDynalite?.();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  describe("users", () => {
+    const input = (email: string) => ({
+      email,
+      passwordHash: "hash",
+      role: "photographer" as const,
+      name: "Ana",
+      assignedEventId: null,
+    });
+
+    it("lets exactly one of two concurrent creates with the same email succeed", async () => {
+      const users = createUserRepository(table, ids, systemClock);
+      const results = await Promise.all([users.create(input("Same@Race.test")), users.create(input("same@race.test"))]);
+      const created = results.filter((user) => user !== undefined);
+      expect(created).toHaveLength(1);
+      expect((await users.findByEmail("SAME@race.test"))?.id).toBe(created[0]?.id);
+      expect(await users.create(input("same@race.test"))).toBeUndefined();
+    });
+
+    it("claims the new email and releases the old one on an email change", async () => {
+      const users = createUserRepository(table, ids, systemClock);
+      const user = await users.create(input("old@race.test"));
+      const other = await users.create(input("taken@race.test"));
+      if (!user || !other) throw new Error("setup failed");
+
+      const taken = await users.update(user, { name: "Ana", email: "Taken@race.test", role: "photographer" });
+      expect(taken).toEqual({ status: "email_taken" });
+
+      const moved = await users.update(user, { name: "Ana B", email: "New@race.test", role: "photographer" });
+      expect(moved).toMatchObject({ status: "updated", user: { email: "new@race.test", name: "Ana B" } });
+      expect((await users.findByEmail("new@race.test"))?.id).toBe(user.id);
+      expect(await users.findByEmail("old@race.test")).toBeUndefined();
+      expect(await table.get(keys.userEmail("old@race.test"))).toBeUndefined();
+      // The old email is free again; the new one is not.
+      expect(await users.create(input("old@race.test"))).toBeDefined();
+      expect(await users.create(input("new@race.test"))).toBeUndefined();
+
+      // An update based on a stale read is refused and leaves its claim released.
+      const stale = await users.update(user, { name: "Ana", email: "third@race.test", role: "photographer" });
+      expect(stale).toEqual({ status: "stale" });
+      expect(await table.get(keys.userEmail("third@race.test"))).toBeUndefined();
+    });
+  });
+
+  it("hands out distinct, consecutive event ids to concurrent callers", async () => {
+    const events = createEventRepository(table);
+    const got = await Promise.all(Array.from({ length: 12 }, () => events.nextId()));
+    const sorted = [...got].sort((a, b) => a - b);
+    expect(new Set(got).size).toBe(12);
+    expect(sorted).toEqual(Array.from({ length: 12 }, (_, index) => (sorted[0] ?? 0) + index));
+    expect(await events.nextId()).toBe((sorted[11] ?? 0) + 1);
+  });
+
+  describe("photos", () => {
+    const eventId = 901;
+    const photo = (id: string): PhotoRecord => ({
+      ...newPhotoFields,
+      id,
+      eventId,
+      filename: `${id}.jpg`,
+      originalFilename: `${id}.jpg`,
+      originalKey: `eventos/${eventId}/${id}.jpg`,
+      uploadedAt: new Date().toISOString(),
+      uploadedBy: "tester",
+    });
+    const results = {
+      webKey: "web",
+      thumbnailKey: "thumb",
+      previewKey: null,
+      previewThumbnailKey: null,
+      gratisKey: null,
+      faces: [],
+      recognition: null,
+      textDetections: [],
+      imageSize: { width: 10, height: 10 },
+    };
+
+    it("creates a pending photo once and moves it to processing once", async () => {
+      const photos = createPhotoRepository(table);
+      const id = ids.newId();
+      expect(await photos.createPending(photo(id))).toBe(true);
+      expect(await photos.createPending(photo(id))).toBe(false);
+      const claims = await Promise.all([photos.markProcessing(id), photos.markProcessing(id)]);
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      expect(await photos.get(id)).toMatchObject({ processingStatus: "processing", attempts: 1, countedInTotal: true });
+    });
+
+    it("counts a successful photo once, and refuses markSuccessful on a missing photo", async () => {
+      const photos = createPhotoRepository(table);
+      const id = ids.newId();
+      await photos.createPending(photo(id));
+      await photos.markProcessing(id);
+      expect(await photos.markSuccessful(id, results, new Date())).toBe(true);
+      expect(await photos.markSuccessful(id, { ...results, webKey: "web-2" }, new Date())).toBe(false);
+      expect(await photos.get(id)).toMatchObject({ processingStatus: "successful", processed: true, webKey: "web-2" });
+      // A failure after success is ignored.
+      expect(await photos.markFailed(id, "late", new Date(), eventId)).toBe(false);
+      expect(await photos.markSuccessful(ids.newId(), results, new Date())).toBe(false);
+    });
+
+    it("fails once, lists the failure, and reopens it once", async () => {
+      const photos = createPhotoRepository(table);
+      const id = ids.newId();
+      await photos.createPending(photo(id));
+      await photos.markProcessing(id);
+      expect(await photos.markFailed(id, "broken", new Date(), eventId)).toBe(true);
+      expect(await photos.markFailed(id, "again", new Date(), eventId)).toBe(false);
+      expect((await photos.get(id))?.failureReason).toBe("broken");
+      const listed = await photos.listFailed({ eventId, limit: 50 });
+      expect(listed.photos.map((failed) => failed.id)).toContain(id);
+
+      const reopened = await Promise.all([photos.resetFailed(id), photos.resetFailed(id)]);
+      expect(reopened.filter((item) => item !== undefined)).toHaveLength(1);
+      expect(await photos.get(id)).toMatchObject({ processingStatus: "pending", failureReason: null, reruns: 1 });
+      expect((await photos.listFailed({ eventId, limit: 50 })).photos.map((failed) => failed.id)).not.toContain(id);
+      expect(await photos.markProcessing(id)).toBe(true);
+    });
+
+    it("releases from and claims for the event total once each", async () => {
+      const photos = createPhotoRepository(table);
+      const id = ids.newId();
+      await photos.createPending(photo(id));
+      expect(await photos.claimForTotal(id)).toBe(true);
+      expect(await photos.claimForTotal(id)).toBe(false);
+      expect(await photos.releaseFromTotal(id)).toBe(true);
+      expect(await photos.releaseFromTotal(id)).toBe(false);
+      expect(await photos.claimForTotal(ids.newId())).toBe(false);
+    });
+
+    it("keeps the first holder of a content hash and marks the copy a duplicate once", async () => {
+      const photos = createPhotoRepository(table);
+      const [first, second] = [ids.newId(), ids.newId()];
+      await photos.createPending(photo(first));
+      await photos.createPending(photo(second));
+      const sha = "ab".repeat(32);
+      expect(await photos.claimContentHash(eventId, sha, first, new Date())).toBe(first);
+      expect(await photos.claimContentHash(eventId, sha, second, new Date())).toBe(first);
+      expect(await photos.markDuplicate(second, first, sha, new Date())).toBe(true);
+      expect(await photos.markDuplicate(second, first, sha, new Date())).toBe(false);
+      expect(await photos.get(second)).toMatchObject({ processingStatus: "duplicate", duplicateOf: first });
+    });
+
+    it("refuses a bib write based on a stale version", async () => {
+      const photos = createPhotoRepository(table);
+      const id = ids.newId();
+      await photos.createPending(photo(id));
+      const stored = (await photos.get(id)) as PhotoRecord;
+      const next = { machineBibs: [], manualBibs: { added: ["7"], removed: [] }, bibs: [], detectedDorsals: ["7"] };
+      const writes = await Promise.all([photos.writeBibs(stored, 0, next), photos.writeBibs(stored, 0, next)]);
+      expect(writes.filter(Boolean)).toHaveLength(1);
+      expect((await photos.get(id))?.bibsVersion).toBe(1);
+    });
+
+    it("links and unlinks bibs idempotently, with participant and event counts following", async () => {
+      const photos = createPhotoRepository(table);
+      const events = createEventRepository(table);
+      const linkEvent = 902;
+      const [a, b] = [ids.newId(), ids.newId()];
+      const now = new Date().toISOString();
+
+      const links = await Promise.all([
+        photos.linkBib(linkEvent, "42", a, now),
+        photos.linkBib(linkEvent, "42", a, now),
+        photos.linkBib(linkEvent, "42", b, now),
+        photos.linkBib(linkEvent, "7", a, now),
+      ]);
+      expect(links).toEqual([expect.any(Boolean), expect.any(Boolean), true, true]);
+      expect(links.slice(0, 2).filter(Boolean)).toHaveLength(1);
+      expect(await photos.participantCounts(linkEvent)).toEqual(
+        new Map([
+          ["7", 1],
+          ["42", 2],
+        ]),
+      );
+      expect((await events.stats([linkEvent])).get(linkEvent)?.dorsalsDetected).toBe(3);
+      expect((await photos.linkedBibs(a)).sort()).toEqual(["42", "7"]);
+      expect((await photos.photoIdsForBib(linkEvent, "42")).sort()).toEqual([a, b].sort());
+
+      expect(await photos.unlinkBib(linkEvent, "42", a)).toBe(true);
+      expect(await photos.unlinkBib(linkEvent, "42", a)).toBe(false);
+      expect((await photos.participantCounts(linkEvent)).get("42")).toBe(1);
+      expect((await events.stats([linkEvent])).get(linkEvent)?.dorsalsDetected).toBe(2);
+      expect(await photos.photoIdsForBib(linkEvent, "42")).toEqual([b]);
+    });
+  });
+
+  it("refuses a second assignment of the same photographer to the same event", async () => {
+    const assignments = createAssignmentRepository(table, ids, systemClock);
+    const userId = ids.newId();
+    const input = { userId, eventId: 903, role: "photographer" as const, notes: null, assignedBy: null };
+    const results = await Promise.all([assignments.assign(input), assignments.assign(input)]);
+    expect(results.filter((result) => result !== undefined)).toHaveLength(1);
+    expect(await assignments.assign({ ...input, eventId: 904 })).toBeDefined();
+    expect((await assignments.ofUser(userId)).map((assignment) => assignment.eventId)).toEqual([903, 904]);
+
+    expect(await assignments.remove(userId, 903)).toBe(true);
+    expect(await assignments.remove(userId, 903)).toBe(false);
+    expect(await assignments.assign(input)).toBeDefined();
+    await assignments.removeAllOfEvent(903);
+    expect((await assignments.ofUser(userId)).map((assignment) => assignment.eventId)).toEqual([904]);
+  });
+
+  it("lets only one review claim a pending application, and gives back only that claim", async () => {
+    const applications = createApplicationRepository(table);
+    const input = photographerApplicationRequest.parse({
+      fullName: "Laura Gómez",
+      email: "laura@fotos.test",
+      phone: "+57 300 123 4567",
+      city: "Medellín",
+      experience: "advanced",
+      availability: "weekends",
+      cameraType: "Mirrorless",
+      cameraModel: "Sony A7 IV",
+      lensDetails: "",
+      portfolioUrl: "https://laura-fotos.example.co",
+      message: "Cubro carreras de montaña desde 2019.",
+    });
+    const application = await applications.create(ids.newId(), input, new Date().toISOString());
+    const by = (reviewedAt: string) => ({ reviewedAt, reviewedBy: "admin", reviewedByEmail: "admin@race.test" });
+
+    const claims = await Promise.all([
+      applications.approve(application, 1, by("2026-01-01T00:00:00.000Z")),
+      applications.approve(application, 2, by("2026-01-01T00:00:01.000Z")),
+    ]);
+    const won = claims.filter((claim) => claim !== undefined);
+    expect(won).toHaveLength(1);
+    const winner = won[0];
+    if (!winner?.reviewedAt) throw new Error("no approval won");
+    expect(await applications.reject(application, "no", by("2026-01-01T00:00:02.000Z"))).toBeUndefined();
+    // Giving back a claim made at another time changes nothing; the right one reopens it.
+    await applications.releaseApproval(application, "1999-01-01T00:00:00.000Z");
+    expect((await applications.get(application.id))?.status).toBe("approved");
+    await applications.releaseApproval(application, winner.reviewedAt);
+    expect(await applications.get(application.id)).toMatchObject({ status: "pending", assignedEventId: null });
+    const pending = await applications.list({ status: "pending", limit: 100 });
+    expect(pending.applications.map((item) => item.id)).toContain(application.id);
+    expect(await applications.approve(application, 3, by("2026-01-02T00:00:00.000Z"))).toMatchObject({
+      status: "approved",
+      assignedEventId: 3,
+    });
+    expect(await applications.approve(application, 4, by("2026-01-02T00:00:01.000Z"))).toBeUndefined();
+  });
+
+  it("returns default pricing until one is saved, then the saved one", async () => {
+    const pricing = createPricingRepository(table);
+    expect(await pricing.get(905)).toMatchObject({ ...defaultEventPricing, configured: false, updatedAt: null });
+    const now = new Date("2026-03-01T12:00:00.000Z");
+    await pricing.save(905, { ...defaultEventPricing, basePrice: 15000, volumeDiscountEnabled: false }, now);
+    expect(await pricing.get(905)).toMatchObject({
+      eventId: 905,
+      basePrice: 15000,
+      volumeDiscountEnabled: false,
+      configured: true,
+      updatedAt: now.toISOString(),
+    });
+    expect((await pricing.get(906)).configured).toBe(false);
+  });
+
+  it("counts login attempts atomically and locks with a TTL attribute", async () => {
+    const attempts = createLoginAttemptRepository(table);
+    const email = "Guess@Race.test";
+    const window = 123;
+    const expiresAt = new Date("2030-01-01T00:00:00.000Z");
+    const counts = await Promise.all(Array.from({ length: 5 }, () => attempts.count(email, window, expiresAt)));
+    expect([...counts].sort()).toEqual([1, 2, 3, 4, 5]);
+    expect(await attempts.read("guess@race.test", window)).toEqual({ lockedUntil: null, attempts: 5 });
+    expect(await table.get(keys.loginAttempts(email, window))).toMatchObject({
+      ttl: Math.floor(expiresAt.getTime() / 1000),
+    });
+
+    const until = new Date("2030-01-01T00:15:00.000Z");
+    await attempts.lock(email, until);
+    expect(await attempts.read(email, window)).toEqual({ lockedUntil: until, attempts: 5 });
+    expect(await table.get(keys.loginLock(email))).toMatchObject({ ttl: Math.floor(until.getTime() / 1000) });
+
+    await attempts.clear(email, [window]);
+    expect(await attempts.read(email, window)).toEqual({ lockedUntil: null, attempts: 0 });
+  });
+});
