@@ -9,6 +9,7 @@ import {
 } from "@dorsal/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminToken, apiClient } from "../support/api";
+import { sampleApplication } from "../support/applications";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
 type Client = ReturnType<typeof apiClient>;
@@ -19,19 +20,6 @@ type ErrorBody = { success: false; error: string; details?: { path: string; mess
  * admin lists, approves (which creates the photographer's account, once) or rejects.
  */
 describe("photographer applications", () => {
-  const application = {
-    fullName: "Laura Gómez",
-    email: "Laura.Gomez@Fotos.test",
-    phone: "+57 300 123 4567",
-    city: "Medellín",
-    experience: "advanced",
-    availability: "weekends",
-    cameraType: "Mirrorless",
-    cameraModel: "Sony A7 IV",
-    lensDetails: "",
-    portfolioUrl: "https://laura-fotos.example.co",
-    message: "Cubro carreras de montaña desde 2019.",
-  };
   let dorsal: RunningDorsal;
   let admin: Client;
   let visitor: Client;
@@ -39,7 +27,7 @@ describe("photographer applications", () => {
 
   const submit = async (overrides: Record<string, unknown>) => {
     const created = await visitor.post<PhotographerApplicationCreated>("/api/photographer-applications", {
-      ...application,
+      ...sampleApplication,
       ...overrides,
     });
     expect(created.status).toBe(201);
@@ -83,7 +71,7 @@ describe("photographer applications", () => {
     });
 
     const malformed = await visitor.post<ErrorBody>("/api/photographer-applications", {
-      ...application,
+      ...sampleApplication,
       email: "laura-sin-arroba",
       phone: "12",
       experience: "expert",

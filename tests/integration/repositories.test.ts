@@ -17,6 +17,7 @@ import { createPhotoRepository, newPhotoFields, type PhotoRecord } from "../../f
 import { createPricingRepository } from "../../functions/src/data/pricing";
 import { createUserRepository } from "../../functions/src/data/users";
 import type { Table } from "../../functions/src/ports/table";
+import { sampleApplication } from "../support/applications";
 
 /**
  * The data layer's guarantees (conditional writes, atomic counters, idempotent links) checked
@@ -262,19 +263,7 @@ describe(`repositories on ${externalEndpoint ? `DynamoDB at ${externalEndpoint}`
 
   it("lets only one review claim a pending application, and gives back only that claim", async () => {
     const applications = createApplicationRepository(table);
-    const input = photographerApplicationRequest.parse({
-      fullName: "Laura Gómez",
-      email: "laura@fotos.test",
-      phone: "+57 300 123 4567",
-      city: "Medellín",
-      experience: "advanced",
-      availability: "weekends",
-      cameraType: "Mirrorless",
-      cameraModel: "Sony A7 IV",
-      lensDetails: "",
-      portfolioUrl: "https://laura-fotos.example.co",
-      message: "Cubro carreras de montaña desde 2019.",
-    });
+    const input = photographerApplicationRequest.parse({ ...sampleApplication, email: "laura@fotos.test" });
     const application = await applications.create(ids.newId(), input, new Date().toISOString());
     const by = (reviewedAt: string) => ({ reviewedAt, reviewedBy: "admin", reviewedByEmail: "admin@race.test" });
 
