@@ -12,9 +12,12 @@ import { type Container, getContainer } from "../src/compose";
 import { handler as adminHandler } from "../src/handlers/http/admin";
 import { handler as applicationsHandler } from "../src/handlers/http/applications";
 import { handler as authHandler } from "../src/handlers/http/auth";
+import { handler as browseHandler } from "../src/handlers/http/browse";
+import { handler as codesHandler } from "../src/handlers/http/codes";
 import { handler as eventsHandler } from "../src/handlers/http/events";
 import { handler as photosHandler } from "../src/handlers/http/photos";
 import { handler as pricingHandler } from "../src/handlers/http/pricing";
+import { handler as salesHandler } from "../src/handlers/http/sales";
 import { handler as settingsHandler } from "../src/handlers/http/settings";
 import { handler as usersHandler } from "../src/handlers/http/users";
 import { handler as starterHandler } from "../src/handlers/pipeline/starter";
@@ -56,6 +59,9 @@ const httpHandlers: Record<HttpHandlerName, LambdaHttpHandler> = {
   applications: applicationsHandler as LambdaHttpHandler,
   pricing: pricingHandler as LambdaHttpHandler,
   settings: settingsHandler as LambdaHttpHandler,
+  browse: browseHandler as LambdaHttpHandler,
+  sales: salesHandler as LambdaHttpHandler,
+  codes: codesHandler as LambdaHttpHandler,
 };
 
 const dynamo = await startDynalite(dataDir);

@@ -21,6 +21,7 @@ import { type AwsConfig, type Config, type LocalConfig, parseConfig } from "./co
 import { createApplicationRepository } from "./data/applications";
 import { createAssignmentRepository } from "./data/assignments";
 import { createCredentialRepository } from "./data/credentials";
+import { createDownloadCountRepository } from "./data/download-counts";
 import { createEventConfigRepository } from "./data/event-configs";
 import { createEventDeletionRepository } from "./data/event-deletion";
 import { createEventRepository } from "./data/events";
@@ -242,6 +243,7 @@ async function assemble(parts: {
     zipBatches: createZipBatchRepository(parts.table),
     pricing: createPricingRepository(parts.table),
     applications: createApplicationRepository(parts.table),
+    downloadCounts: createDownloadCountRepository(parts.table),
   };
   let visionStarted = false;
   const vision = async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  cartPrice,
   defaultEventPricing,
   eventPricingRequest,
   formatPrice,
@@ -122,5 +123,27 @@ describe("eventPricingRequest", () => {
       tier4Price: pricingMessages.tierPriceAbovePrevious,
     });
     expect(issuesOf({ ...defaultEventPricing, tier2Price: 10000, tier3Price: 10000, tier4Price: 10000 })).toEqual({});
+  });
+});
+
+describe("cartPrice", () => {
+  const base = { photoPrice: 15000, eventPricing: null };
+  it("charges the event's tiers when the event has its own pricing", () => {
+    const priced = cartPrice({ ...base, count: 5, bibPhotoCount: 5, eventPricing: defaultEventPricing });
+    expect(priced).toEqual({ total: 30000, unitPrice: 6000, listTotal: 50000, rule: "eventPricing" });
+  });
+  it("applies the spec's bundles without event pricing", () => {
+    expect(cartPrice({ ...base, count: 1, bibPhotoCount: 8 })).toMatchObject({ total: 15000, rule: "perPhoto" });
+    expect(cartPrice({ ...base, count: 3, bibPhotoCount: 8 })).toMatchObject({ total: 20000, rule: "bundle3" });
+    expect(cartPrice({ ...base, count: 4, bibPhotoCount: 8 })).toMatchObject({ total: 20000, rule: "bundle3" });
+    expect(cartPrice({ ...base, count: 5, bibPhotoCount: 8 })).toMatchObject({ total: 30000, rule: "bundle5" });
+    expect(cartPrice({ ...base, count: 8, bibPhotoCount: 8 })).toMatchObject({ total: 50000, rule: "bundleAllOfBib" });
+  });
+  it("never charges a bundle above the photos one by one", () => {
+    expect(cartPrice({ ...base, count: 2, bibPhotoCount: 2 })).toMatchObject({ total: 30000, rule: "perPhoto" });
+    expect(cartPrice({ ...base, photoPrice: 5000, count: 3, bibPhotoCount: 9 })).toMatchObject({
+      total: 15000,
+      rule: "perPhoto",
+    });
   });
 });

@@ -191,3 +191,52 @@ const wholeAmount = new Intl.NumberFormat("es-CO", { maximumFractionDigits: 0 })
 export function formatPrice(amount: number, currency: PricingCurrency = "COP"): string {
   return `$ ${wholeAmount.format(amount)} ${currency}`;
 }
+
+/** Spec §9's cart rule, for events without their own pricing: bundle prices by count. */
+export const cartBundlePrices = { allOfBib: 50000, fiveOrMore: 30000, threeOrFour: 20000 } as const;
+
+export interface CartPrice {
+  total: number;
+  unitPrice: number;
+  /** `count` photos at the plain per-photo price. */
+  listTotal: number;
+  rule: "eventPricing" | "bundleAllOfBib" | "bundle5" | "bundle3" | "perPhoto";
+}
+
+/**
+ * What a cart costs (README "Prices"). An event whose admin saved a pricing charges its tiers
+ * (`priceForPhotoCount`). Otherwise spec §9's cart rule applies with the system photo price: all the
+ * bib's photos (more than one) 50000, 5 or more 30000, 3 or 4 20000, else price × count. A bundle
+ * never costs more than the photos one by one (two photos of a bib at 15000 are 30000, not 50000).
+ */
+export function cartPrice(input: {
+  count: number;
+  bibPhotoCount: number | null;
+  photoPrice: number;
+  eventPricing: PricingRules | null;
+}): CartPrice {
+  const { count, bibPhotoCount, photoPrice, eventPricing } = input;
+  if (eventPricing) {
+    const priced = priceForPhotoCount(eventPricing, count);
+    return {
+      total: priced.total,
+      unitPrice: priced.unitPrice,
+      listTotal: eventPricing.basePrice * count,
+      rule: "eventPricing",
+    };
+  }
+  const listTotal = photoPrice * count;
+  const bundle: [CartPrice["rule"], number] | null =
+    bibPhotoCount !== null && count === bibPhotoCount && count > 1
+      ? ["bundleAllOfBib", cartBundlePrices.allOfBib]
+      : count >= 5
+        ? ["bundle5", cartBundlePrices.fiveOrMore]
+        : count >= 3
+          ? ["bundle3", cartBundlePrices.threeOrFour]
+          : null;
+  if (!bundle || bundle[1] >= listTotal) {
+    return { total: listTotal, unitPrice: photoPrice, listTotal, rule: "perPhoto" };
+  }
+  const [rule, total] = bundle;
+  return { total, unitPrice: Math.round(total / count), listTotal, rule };
+}

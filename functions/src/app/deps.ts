@@ -2,6 +2,7 @@ import type { Config } from "../config";
 import type { ApplicationRepository } from "../data/applications";
 import type { AssignmentRepository } from "../data/assignments";
 import type { CredentialRepository } from "../data/credentials";
+import type { DownloadCountRepository } from "../data/download-counts";
 import type { EventConfigRepository } from "../data/event-configs";
 import type { EventDeletionRepository } from "../data/event-deletion";
 import type { EventRepository } from "../data/events";
@@ -44,4 +45,5 @@ export interface Deps {
   zipBatches: ZipBatchRepository;
   pricing: PricingRepository;
   applications: ApplicationRepository;
+  downloadCounts: DownloadCountRepository;
 }

@@ -122,6 +122,12 @@ export const keys = {
   /** The participant (bib) of an event with its photo count; the event partition lists them in bib order. */
   participant: (eventId: number, bib: string) => ({ pk: `EVENT#${eventId}`, sk: `BIB#${bibSortKey(bib)}` }),
 
+  /**
+   * Downloads of one photo under one grant (a sale's `SALE#…` or a code's `CODE#…` partition): one
+   * counter per photo, so the cap holds per photo and parallel requests cannot pass it.
+   */
+  downloadCount: (grantPartition: string, photoId: string) => ({ pk: grantPartition, sk: `DL#${photoId}` }),
+
   /** The one system_settings item (spec §3): stored values over the defaults, and when sales were last reset. */
   systemSettings: () => ({ pk: "SETTINGS", sk: "SYSTEM" }),
   /** Sign-in attempts of one email in one fixed window (numbered from the epoch); expires. */

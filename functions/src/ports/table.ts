@@ -36,7 +36,7 @@ export interface UpdateInput {
 
 export type Condition =
   | { attribute: string; op: "exists" | "not_exists" }
-  | { attribute: string; op: "=" | "<>"; value: unknown };
+  | { attribute: string; op: "=" | "<>" | "<"; value: unknown };
 
 export interface Table {
   get<T extends object>(key: Key): Promise<T | undefined>;

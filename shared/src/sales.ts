@@ -1,0 +1,267 @@
+import { z } from "zod";
+import type { EventDto, PhotoDto } from "./api";
+import { idParam } from "./api";
+
+/**
+ * The athlete's side (spec §2.6, §3 sales and download_codes, §5, §7, §9): browsing by bib, the
+ * cart and its price, checkout, download links and download codes. Server and browser share these
+ * schemas, so a rule and its Spanish message are written once.
+ */
+
+export const salesMessages = {
+  nameRequired: "El nombre es obligatorio",
+  nameTwoWords: "Debe incluir nombre y apellido",
+  nameWordLength: "Nombre y apellido deben tener al menos 2 caracteres cada uno",
+  emailRequired: "El correo electrónico es obligatorio",
+  emailNeedsAt: "El correo debe contener el símbolo @",
+  emailInvalid: "El formato del correo electrónico no es válido",
+  noValidDorsal: "No se ha especificado un número de dorsal válido.",
+  cartEmpty: "Elige al menos una foto",
+  cartTooLarge: "Puedes comprar hasta 200 fotos por compra",
+  photosNotOfEvent: "Alguna foto elegida no pertenece a este evento o ya no está disponible",
+  eventIsFree: "Las fotos de este evento son gratis: descárgalas desde Fotos gratis",
+  currencyNotSupported: "La pasarela de pagos solo acepta pesos colombianos (COP)",
+  priceChanged: "El precio de tu compra cambió. Revisa el carrito antes de pagar.",
+  gatewayUnavailable: "Error: No se pudo conectar con la pasarela de pagos.",
+  tokenRequired: "Token de descarga requerido",
+  tokenInvalid: "El enlace de descarga no es válido",
+  downloadInfoFailed: "Error al obtener información de descarga",
+  downloadExpired: "Este enlace de descarga expiró. Contacta al organizador del evento para obtener uno nuevo.",
+  downloadLimit: "Has alcanzado el límite de descargas para esta compra.",
+  paymentPending: "Tu pago está pendiente de confirmación. Esta página se actualizará sola.",
+  paymentDeclined: "El pago fue rechazado o anulado: esta compra no permite descargas.",
+  photoDownloadFailed: "Error al descargar la foto. Por favor intenta de nuevo.",
+  codeRequired: "Por favor ingresa un código de descarga",
+  codeInvalid: "Código de descarga inválido",
+  codeExpired: "Este código de descarga expiró",
+  codeLimit: "Este código ya alcanzó su límite de descargas",
+  codeValidateFailed: "Error al validar el código. Por favor intenta de nuevo",
+  codeFieldsRequired: "Por favor selecciona un evento e ingresa el número de dorsal",
+  codeDorsalNumeric: "El dorsal debe ser numérico",
+  codeEventNotEligible: "Solo se generan códigos para eventos activos sin fotos gratis",
+  codeGenerateFailed: "No se pudo generar el código de descarga",
+  webhookRefused: "Evento de pago no válido",
+  athleteOnly: "Solo los deportistas pueden ver todas las fotos de este evento",
+  eventNeedsAthleteLogin: "Este evento no ofrece descarga libre a deportistas registrados",
+} as const;
+
+/** Spec §5: customer name, at least two words of at least 2 characters each. */
+export const customerName = z
+  .string({ error: salesMessages.nameRequired })
+  .trim()
+  .min(1, salesMessages.nameRequired)
+  .max(120)
+  .refine((name) => name.split(/\s+/).length >= 2, salesMessages.nameTwoWords)
+  .refine((name) => name.split(/\s+/).every((word) => word.length >= 2), salesMessages.nameWordLength);
+
+/** Spec §5: customer email, checked in the spec's order so the first failing rule is the message shown. */
+export const customerEmail = z
+  .string({ error: salesMessages.emailRequired })
+  .trim()
+  .min(1, salesMessages.emailRequired)
+  .max(254)
+  .refine((email) => email.includes("@"), salesMessages.emailNeedsAt)
+  .refine((email) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email), salesMessages.emailInvalid);
+
+export const dorsalNumber = z
+  .string()
+  .trim()
+  .regex(/^\d{1,10}$/, salesMessages.noValidDorsal)
+  .transform((bib) => bib.replace(/^0+(?=\d)/, ""));
+
+export const maxPhotosPerSale = 200;
+
+const photoIds = z
+  .array(z.string().min(1).max(64))
+  .min(1, salesMessages.cartEmpty)
+  .max(maxPhotosPerSale, salesMessages.cartTooLarge)
+  .transform((ids) => [...new Set(ids)]);
+
+/** POST /api/sales/quote: what the cart costs, computed by the server (the purchase screen shows this). */
+export const cartQuoteRequest = z.object({
+  eventId: idParam,
+  photoIds,
+  /** The bib the photos were found under; the all-photos-of-the-bib bundle needs it. */
+  dorsalNumber: dorsalNumber.optional(),
+});
+export type CartQuoteRequest = z.input<typeof cartQuoteRequest>;
+
+/** Which rule priced the cart (README "Prices"). */
+export type CartPriceRule = "eventPricing" | "bundleAllOfBib" | "bundle5" | "bundle3" | "perPhoto";
+
+export interface CartQuote {
+  eventId: number;
+  count: number;
+  /** Whole pesos. */
+  total: number;
+  /** Per photo when the rule prices per photo; otherwise total / count, rounded. */
+  unitPrice: number;
+  /** What `count` photos cost at the plain per-photo price, so the screen can show the saving. */
+  listTotal: number;
+  rule: CartPriceRule;
+  currency: "COP";
+}
+
+/**
+ * POST /api/sales/create (spec §7: customerEmail, customerName, photoIds, amount). `amount` is what
+ * the buyer was shown; the server charges its own figure and refuses the sale (409) if they differ,
+ * so nobody pays a price they did not see.
+ */
+export const createSaleRequest = z.object({
+  eventId: idParam,
+  dorsalNumber: dorsalNumber.optional(),
+  photoIds,
+  customerName,
+  customerEmail,
+  amount: z.number().int().nonnegative().optional(),
+});
+export type CreateSaleRequest = z.input<typeof createSaleRequest>;
+
+export interface CreateSaleResponse {
+  saleId: string;
+  reference: string;
+  amount: number;
+  /** The payment provider's hosted checkout; the browser goes there. */
+  paymentUrl: string;
+}
+
+export const saleStatuses = ["pending", "paid", "declined", "voided", "error"] as const;
+export type SaleStatus = (typeof saleStatuses)[number];
+
+/** One photo the buyer may download: the clean original behind `downloadUrl`. */
+export interface DownloadPhoto {
+  id: string;
+  filename: string;
+  originalFilename: string;
+  thumbnailUrl: string | null;
+  /** A clean web-size copy for the preview dialog. */
+  webUrl: string | null;
+  /** Counts one download of this photo and answers 302 to a short-lived signed URL of the original. */
+  downloadUrl: string;
+  /** Downloads left for this photo. */
+  remainingDownloads: number;
+}
+
+/**
+ * GET /api/sales/download/{token} (spec §3 download info: photos, expiresAt, remainingDownloads).
+ * Reading it never consumes a download. Each photo may be downloaded `maxDownloads` times;
+ * `remainingDownloads` is the fewest left over the photos (0 blocks the page, spec §4).
+ */
+export interface DownloadInfo {
+  status: SaleStatus;
+  eventId: number;
+  eventName: string;
+  dorsalNumber: string | null;
+  customerName: string;
+  photos: DownloadPhoto[];
+  expiresAt: string | null;
+  maxDownloads: number;
+  remainingDownloads: number;
+}
+
+/** Spec §9: validity and download options of a code. */
+export const codeValidityDays = [7, 15, 30, 60] as const;
+export const codeMaxDownloads = [3, 5, 10, 20] as const;
+
+/** POST /api/admin/generate-download-code. */
+export const generateDownloadCodeRequest = z.object({
+  eventId: z.coerce
+    .number({ error: salesMessages.codeFieldsRequired })
+    .int()
+    .positive(salesMessages.codeFieldsRequired),
+  dorsalNumber: z
+    .string({ error: salesMessages.codeFieldsRequired })
+    .trim()
+    .min(1, salesMessages.codeFieldsRequired)
+    .regex(/^\d{1,10}$/, salesMessages.codeDorsalNumeric)
+    .transform((bib) => bib.replace(/^0+(?=\d)/, "")),
+  expiresInDays: z.coerce
+    .number()
+    .refine((days) => (codeValidityDays as readonly number[]).includes(days), "Validez: 7, 15, 30 o 60 días")
+    .default(30),
+  maxDownloads: z.coerce
+    .number()
+    .refine((count) => (codeMaxDownloads as readonly number[]).includes(count), "Descargas: 3, 5, 10 o 20")
+    .default(5),
+});
+export type GenerateDownloadCodeRequest = z.input<typeof generateDownloadCodeRequest>;
+
+export interface DownloadCodeResult {
+  code: string;
+  dorsalNumber: string;
+  eventId: number;
+  eventName: string;
+  expiresAt: string;
+  maxDownloads: number;
+}
+
+/** A download code as typed by the athlete: trimmed and uppercased (spec §5). */
+export const downloadCode = z
+  .string({ error: salesMessages.codeRequired })
+  .trim()
+  .min(1, salesMessages.codeRequired)
+  .max(32, salesMessages.codeInvalid)
+  .transform((code) => code.toUpperCase());
+
+/** POST /api/download-codes/validate. */
+export const validateDownloadCodeRequest = z.object({
+  code: downloadCode,
+  eventId: idParam,
+  dorsalNumber,
+});
+export type ValidateDownloadCodeRequest = z.input<typeof validateDownloadCodeRequest>;
+
+/** Spec §3 validation response (valid, error, remainingDownloads) plus what the dialog downloads. */
+export type DownloadCodeValidation =
+  | { valid: true; remainingDownloads: number; expiresAt: string; photos: DownloadPhoto[] }
+  | { valid: false; error: string; remainingDownloads: 0 };
+
+/** A public event with photos to browse (GET /api/events/all-with-photos, GET /api/free-events). */
+export type PublicEventDto = Pick<
+  EventDto,
+  "id" | "name" | "date" | "location" | "status" | "freePhotosEnabled" | "requiresAthleteLogin" | "photoCount"
+>;
+
+/** The bib grid: 100 per page, in bib order (GET /api/events/{id}/dorsals/all?page=N). */
+export interface DorsalPage {
+  dorsals: { dorsalNumber: string; photoCount: number }[];
+  page: number;
+  pageSize: number;
+  /** Bibs of the event with at least one photo. */
+  total: number;
+  totalPages: number;
+}
+
+/**
+ * One bib's photos, paged (GET /api/events/{id}/photos/{dorsal}/all?limit=12&cursor=…): the first 12,
+ * then '+N más' asks for the next page. Public copies only (watermarked or GRATIS/DEMO), or clean
+ * ones for a signed-in athlete on a `requiresAthleteLogin` event.
+ */
+export interface BibPhotoPage {
+  eventId: number;
+  dorsalNumber: string;
+  totalFound: number;
+  photos: PhotoDto[];
+  nextCursor: string | null;
+}
+
+/** POST /api/photos/by-ids (spec §7): the purchase screen's chosen photos, public copies. */
+export const photosByIdsRequest = z.object({ photoIds });
+
+/** POST /api/auth/athlete-register: an athlete account (role athlete) signs in at /athlete-login. */
+export const athleteRegisterRequest = z.object({
+  name: customerName,
+  email: customerEmail,
+  password: z.string().min(6, "La contraseña debe tener al menos 6 caracteres").max(200),
+});
+export type AthleteRegisterRequest = z.input<typeof athleteRegisterRequest>;
+
+/** POST /api/events/{id}/athlete-access: the explicit per-event promise of spec §1 (off by default). */
+export const athleteAccessRequest = z.object({ requiresAthleteLogin: z.boolean() });
+
+/** Spec §2.6 payment instructions: WhatsApp link to the support number with country prefix 57. */
+export function whatsappLink(supportPhone: string, message: string): string {
+  const digits = supportPhone.replace(/\D/g, "");
+  const withPrefix = digits.startsWith("57") && digits.length === 12 ? digits : `57${digits}`;
+  return `https://wa.me/${withPrefix}?text=${encodeURIComponent(message)}`;
+}
