@@ -6,6 +6,7 @@ import path from "node:path";
 import { messages } from "@dorsal/shared";
 import type { S3Event } from "aws-lambda";
 import { ensureAdmin } from "../src/app/auth";
+import { reconcilePendingSales } from "../src/app/sales";
 import { zipUploadPrefix } from "../src/app/storage-paths";
 import { resumeZipBatches } from "../src/app/zip-import";
 import { type Container, getContainer } from "../src/compose";
@@ -35,6 +36,7 @@ import { createMultipartGaps } from "./s3-multipart";
 import { parseLocalSettings } from "./settings";
 import { createStaticFiles } from "./static-files";
 import { createS3rver, ensureTable, startDynalite } from "./storage";
+import { createWompiSandbox, sandboxPrefix, type WompiSandbox } from "./wompi-sandbox";
 
 /**
  * The embedded runtime: one process that runs the same Lambda handlers, the same pipeline
@@ -73,6 +75,9 @@ const serveStatic = createStaticFiles(path.join(repoRoot, "frontend", "dist"));
 const bucketPrefixes = [settings.ORIGINALS_BUCKET, settings.DERIVED_BUCKET].map((bucket) => `/${bucket}`);
 const maxBodyBytes = settings.MAX_BODY_MB * 1024 * 1024;
 
+// Set once the port is known, unless real Wompi keys are configured.
+let sandbox: WompiSandbox | undefined;
+
 let resolveReady!: (container: Container) => void;
 const ready = new Promise<Container>((resolve) => {
   resolveReady = resolve;
@@ -84,6 +89,10 @@ const server = createServer(async (request, response) => {
     if (bucketPrefixes.some((prefix) => url.pathname === prefix || url.pathname.startsWith(`${prefix}/`))) {
       if (await s3MultipartGaps(request, response, url)) return;
       s3Handler(request, response);
+      return;
+    }
+    if (sandbox && url.pathname.startsWith(`${sandboxPrefix}/`)) {
+      await sandbox.handle(request, response, url);
       return;
     }
     if (url.pathname === "/api" || url.pathname.startsWith("/api/")) {
@@ -120,6 +129,15 @@ await new Promise<void>((resolve, reject) => {
 });
 const port = (server.address() as AddressInfo).port;
 const publicUrl = settings.PUBLIC_URL?.replace(/\/$/, "") ?? `http://localhost:${port}`;
+if (!process.env.WOMPI_PUBLIC_KEY) {
+  sandbox = await createWompiSandbox({
+    dataDir,
+    publicUrl,
+    localUrl: `http://127.0.0.1:${port}`,
+    logger: console,
+  });
+  Object.assign(process.env, sandbox.environment);
+}
 
 Object.assign(process.env, {
   DORSAL_RUNTIME: "local",
@@ -157,7 +175,17 @@ resumeZipBatches(container.deps, container.logger).catch((error: unknown) =>
   container.logger.error("could not resume ZIP batches", error),
 );
 
+// Payments whose event never arrived are looked up at the gateway (on AWS an EventBridge schedule does it).
+setInterval(() => {
+  reconcilePendingSales(container.deps)
+    .then((result) => {
+      if (result.settled + result.abandoned > 0) container.logger.info("pending sales reconciled", result);
+    })
+    .catch((error: unknown) => container.logger.error("sales reconciliation failed", error));
+}, settings.PAYMENT_RECONCILE_EVERY_SECONDS * 1000).unref();
+
 console.log(`Dorsal listening on ${publicUrl} (datos en ${dataDir})`);
+if (sandbox) console.log(`Pagos: pasarela de pruebas (protocolo Wompi) en ${publicUrl}${sandboxPrefix}/p/`);
 if (admin.generatedPassword) {
   console.log(`Administrador creado: ${settings.ADMIN_EMAIL}  contraseña: ${admin.generatedPassword}`);
   console.log("Guárdala: se muestra solo esta vez (se almacena cifrada con scrypt).");
@@ -176,6 +204,7 @@ async function shutdown(signal: string) {
   server.closeIdleConnections();
   const force = setTimeout(() => server.closeAllConnections(), 5_000);
   force.unref();
+  sandbox?.close();
   await container.close();
   await dynamo.close();
   process.exit(0);

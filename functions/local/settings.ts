@@ -14,6 +14,8 @@ export const localSettingsSchema = z.object({
   DERIVED_BUCKET: z.string().min(3).default("dorsal-derived"),
   /** Largest request body the local API accepts (API Gateway's own limit is 10 MB). */
   MAX_BODY_MB: z.coerce.number().int().min(1).max(2048).default(110),
+  /** How often pending sales are reconciled with the payment gateway (docs/payments.md). */
+  PAYMENT_RECONCILE_EVERY_SECONDS: z.coerce.number().int().min(1).default(60),
 });
 export type LocalSettings = z.infer<typeof localSettingsSchema>;
 

@@ -11,6 +11,7 @@ import { createS3ObjectStore } from "./adapters/aws/s3-object-store";
 import { createPresignedUrlSigner } from "./adapters/aws/s3-presigned-url-signer";
 import { createSfnPipelineStarter } from "./adapters/aws/sfn-pipeline-starter";
 import type { LocalPipeline } from "./adapters/local/local-pipeline";
+import { createWompiGateway, parseWompiKeys } from "./adapters/payments/wompi";
 import { createIds, systemClock } from "./adapters/system/system";
 import type { Deps } from "./app/deps";
 import { createPipelineTasks, type PipelineTasks } from "./app/pipeline";
@@ -28,10 +29,12 @@ import { createEventRepository } from "./data/events";
 import { createLoginAttemptRepository } from "./data/login-attempts";
 import { createPhotoRepository } from "./data/photos";
 import { createPricingRepository } from "./data/pricing";
+import { createSalesRepository } from "./data/sales";
 import { createSettingsRepository } from "./data/settings";
 import { createUserRepository } from "./data/users";
 import { createZipBatchRepository } from "./data/zip-batches";
 import { createLogger, type Logger } from "./logger";
+import type { PaymentGateway } from "./ports/payments";
 import type { PipelineStarter } from "./ports/pipeline";
 import type { Vision } from "./ports/vision";
 
@@ -55,6 +58,12 @@ const s3ChecksumSettings = {
   responseChecksumValidation: "WHEN_REQUIRED",
 } as const;
 
+/** Where no payment keys are configured, checkout answers 503 and the rest of the product works. */
+const unconfiguredPayments = (why: string): PaymentGateway => {
+  const refuse = () => Promise.reject(new Error(why));
+  return { checkoutUrl: refuse, verifyEvent: async () => null, lookup: refuse, lookupByReference: refuse };
+};
+
 function memo<T>(factory: () => Promise<T>): () => Promise<T> {
   let value: Promise<T> | undefined;
   return () => {
@@ -77,12 +86,12 @@ async function composeAws(config: AwsConfig): Promise<Container> {
   const buckets = { originals: config.ORIGINALS_BUCKET, derived: config.DERIVED_BUCKET };
   const s3 = new S3Client({ region, ...s3ChecksumSettings });
   const secrets = new SecretsManagerClient({ region });
-  const secret = (arn: string) =>
-    memo(async () => {
-      const out = await secrets.send(new GetSecretValueCommand({ SecretId: arn }));
-      if (!out.SecretString) throw new Error(`Secret ${arn} has no string value`);
-      return out.SecretString;
-    });
+  const readSecret = async (arn: string) => {
+    const out = await secrets.send(new GetSecretValueCommand({ SecretId: arn }));
+    if (!out.SecretString) throw new Error(`Secret ${arn} has no string value`);
+    return out.SecretString;
+  };
+  const secret = (arn: string) => memo(() => readSecret(arn));
   const cloudFrontKey = secret(config.CLOUDFRONT_PRIVATE_KEY_SECRET_ARN);
   const stateMachineArn = config.STATE_MACHINE_ARN;
   const pipeline: PipelineStarter = stateMachineArn
@@ -97,6 +106,7 @@ async function composeAws(config: AwsConfig): Promise<Container> {
     return { ...createRekognitionVision(client), close: async () => client.destroy() };
   });
   const jwtSecret = secret(config.JWT_KEY_SECRET_ARN);
+  const wompiSecretArn = config.WOMPI_SECRET_ARN;
   return assemble({
     config,
     logger,
@@ -111,6 +121,14 @@ async function composeAws(config: AwsConfig): Promise<Container> {
     pipeline,
     vision,
     jwk: async () => JSON.parse(await jwtSecret()) as PrivateJwk,
+    payments: wompiSecretArn
+      ? createWompiGateway({
+          checkoutUrl: config.WOMPI_CHECKOUT_URL,
+          apiUrl: config.WOMPI_API_URL,
+          // Read again until it parses: the placeholder the stack creates is replaced by ops later.
+          keys: memo(async () => parseWompiKeys(await readSecret(wompiSecretArn))),
+        })
+      : unconfiguredPayments("WOMPI_SECRET_ARN is not set for this function"),
   });
 }
 
@@ -155,6 +173,7 @@ async function composeLocal(config: LocalConfig): Promise<Container> {
     pipeline,
     vision,
     jwk: () => localJwtKey(config.DATA_DIR),
+    payments: localPayments(config),
   });
   const { createLocalPipeline } = await import("./adapters/local/local-pipeline");
   localPipeline = createLocalPipeline({
@@ -187,6 +206,25 @@ async function composeLocal(config: LocalConfig): Promise<Container> {
   };
 }
 
+/** Real Wompi when its keys are given, else the sandbox whose keys functions/local/main.ts fills in. */
+function localPayments(config: LocalConfig): PaymentGateway {
+  const { WOMPI_PUBLIC_KEY, WOMPI_PRIVATE_KEY, WOMPI_INTEGRITY_SECRET, WOMPI_EVENTS_SECRET } = config;
+  if (!WOMPI_PUBLIC_KEY || !WOMPI_PRIVATE_KEY || !WOMPI_INTEGRITY_SECRET || !WOMPI_EVENTS_SECRET) {
+    return unconfiguredPayments("WOMPI_* keys are not set");
+  }
+  const keys = {
+    publicKey: WOMPI_PUBLIC_KEY,
+    privateKey: WOMPI_PRIVATE_KEY,
+    integritySecret: WOMPI_INTEGRITY_SECRET,
+    eventsSecret: WOMPI_EVENTS_SECRET,
+  };
+  return createWompiGateway({
+    checkoutUrl: config.WOMPI_CHECKOUT_URL,
+    apiUrl: config.WOMPI_API_URL,
+    keys: async () => keys,
+  });
+}
+
 /** The local JWT signing key, generated into the data dir on first start and kept across restarts. */
 async function localJwtKey(dataDir: string): Promise<PrivateJwk> {
   const file = path.join(dataDir, "keys", "jwt-private.json");
@@ -211,6 +249,7 @@ async function assemble(parts: {
   pipeline: PipelineStarter;
   vision: () => Promise<Vision>;
   jwk: () => Promise<PrivateJwk>;
+  payments: PaymentGateway;
 }): Promise<Container> {
   const clock = systemClock;
   const ids = createIds(clock);
@@ -244,6 +283,9 @@ async function assemble(parts: {
     pricing: createPricingRepository(parts.table),
     applications: createApplicationRepository(parts.table),
     downloadCounts: createDownloadCountRepository(parts.table),
+    sales: createSalesRepository(parts.table),
+    payments: parts.payments,
+    logger: parts.logger,
   };
   let visionStarted = false;
   const vision = async () => {

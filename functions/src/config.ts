@@ -28,6 +28,11 @@ const common = {
   /** Largest ZIP accepted for import (spec §9: 2 GB), checked on the declared and on the stored size. */
   ZIP_MAX_BYTES: z.coerce.number().int().positive().default(limits.zipMaxBytes),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  /** Pending sales older than this are looked up at the payment provider (docs/payments.md). */
+  PAYMENT_RECONCILE_AFTER_SECONDS: z.coerce.number().int().min(1).default(600),
+  /** Wompi's hosted checkout and API; by default Wompi's own (sandbox or production API, as the keys say). */
+  WOMPI_CHECKOUT_URL: z.url().optional(),
+  WOMPI_API_URL: z.url().optional(),
 };
 
 const awsConfig = z.object({
@@ -41,6 +46,8 @@ const awsConfig = z.object({
   CLOUDFRONT_KEY_PAIR_ID: z.string().min(1),
   CLOUDFRONT_PRIVATE_KEY_SECRET_ARN: z.string().startsWith("arn:"),
   VISION_ENGINE: z.enum(["rekognition", "local"]).default("rekognition"),
+  /** Secrets Manager secret with the Wompi keys as JSON (sales function only; ops fill it in, docs/payments.md). */
+  WOMPI_SECRET_ARN: z.string().startsWith("arn:").optional(),
 });
 
 const localConfig = z.object({
@@ -54,6 +61,11 @@ const localConfig = z.object({
   OCR_WORKERS: z.coerce.number().int().min(1).max(16).optional(),
   /** Pipeline executions the in-process queue runs at once: 3 kept 2 cores busier than 2 (bench:ingest). */
   PIPELINE_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(3),
+  /** Real Wompi keys; without them the runtime fills in its sandbox's (functions/local/wompi-sandbox.ts). */
+  WOMPI_PUBLIC_KEY: z.string().min(1).optional(),
+  WOMPI_PRIVATE_KEY: z.string().min(1).optional(),
+  WOMPI_INTEGRITY_SECRET: z.string().min(1).optional(),
+  WOMPI_EVENTS_SECRET: z.string().min(1).optional(),
 });
 
 export const configSchema = z.discriminatedUnion("DORSAL_RUNTIME", [awsConfig, localConfig]);

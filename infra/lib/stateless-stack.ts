@@ -3,9 +3,12 @@ import { CfnOutput, Duration, Fn, RemovalPolicy, Stack, type StackProps, Validat
 import * as apigw from "aws-cdk-lib/aws-apigatewayv2";
 import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
 import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
+import * as events from "aws-cdk-lib/aws-events";
+import * as targets from "aws-cdk-lib/aws-events-targets";
 import * as iam from "aws-cdk-lib/aws-iam";
 import * as logs from "aws-cdk-lib/aws-logs";
 import * as s3 from "aws-cdk-lib/aws-s3";
+import * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import type { Construct } from "constructs";
 import { zipUploadPrefix } from "../../functions/src/app/storage-paths";
 import { type HttpHandlerName, httpHandlers, httpRoutes } from "../../functions/src/http/routes";
@@ -44,6 +47,8 @@ interface Access {
   signsUrls?: boolean;
   /** Rekognition text and face detection. */
   vision?: boolean;
+  /** Reads the Wompi keys (WOMPI_SECRET_ARN). */
+  payments?: boolean;
 }
 
 interface FunctionSpec extends Pick<DorsalFunctionProps, "memorySize" | "timeout" | "reservedConcurrentExecutions"> {
@@ -108,7 +113,7 @@ const httpSpecs: Record<HttpHandlerName, FunctionSpec> = {
   },
   sales: {
     description: "HTTP: cart price, checkout, payment events and paid downloads",
-    access: { table: true, signsUrls: true },
+    access: { table: true, signsUrls: true, payments: true },
   },
   codes: {
     description: "HTTP: download codes, their validation and downloads",
@@ -166,6 +171,13 @@ const unzipSpec: FunctionSpec = {
   },
 };
 
+const reconcileSpec: FunctionSpec = {
+  description: "Payments: settle pending sales whose Wompi event never arrived",
+  // Up to 100 lookups of a few hundred ms each.
+  timeout: Duration.minutes(2),
+  access: { table: true, payments: true },
+};
+
 const starterSpec: FunctionSpec = {
   description: "Pipeline: start one execution per uploaded original",
   // Bounded by its event source's maxConcurrency rather than by reserved concurrency.
@@ -184,6 +196,9 @@ export class StatelessStack extends Stack {
   readonly pipelineFunctions: Record<PipelineTask, DorsalFunction>;
   readonly starter: DorsalFunction;
   readonly unzip: DorsalFunction;
+  readonly paymentsReconciler: DorsalFunction;
+  /** Wompi's keys as JSON; ops fill it in after the first deploy (docs/payments.md). */
+  readonly wompiKeys: secretsmanager.Secret;
   readonly pipeline: Pipeline;
   readonly site: Site;
   readonly keys: SigningKeys;
@@ -204,6 +219,15 @@ export class StatelessStack extends Stack {
     const derived = bucket("Derived", stateful.derivedBucketName);
 
     this.keys = new SigningKeys(this, "SigningKeys");
+    // Created with a throwaway random value: checkout answers 503 until ops store the real keys.
+    this.wompiKeys = new secretsmanager.Secret(this, "WompiKeys", {
+      description:
+        'Dorsal: Wompi keys as {"publicKey","privateKey","integritySecret","eventsSecret"}; filled in by ops',
+    });
+    Validations.of(this.wompiKeys).acknowledge({
+      id: "AwsSolutions-SMG4",
+      reason: "Wompi issues these keys in its dashboard; they are rotated there and stored here by ops.",
+    });
 
     this.api = new apigw.HttpApi(this, "Api", {
       description: "Dorsal HTTP API (reached through CloudFront at /api/*)",
@@ -296,6 +320,10 @@ export class StatelessStack extends Stack {
           }),
         );
       }
+      if (access.payments) {
+        this.wompiKeys.grantRead(fn.fn);
+        fn.fn.addEnvironment("WOMPI_SECRET_ARN", this.wompiKeys.secretArn);
+      }
       if (access.vision) {
         fn.fn.addToRolePolicy(
           new iam.PolicyStatement({ actions: ["rekognition:DetectText", "rekognition:DetectFaces"], resources: ["*"] }),
@@ -334,6 +362,17 @@ export class StatelessStack extends Stack {
     );
     this.starter = appFunction("Pipeline-starter", path.join(handlers, "pipeline", "starter.ts"), starterSpec);
     this.unzip = appFunction("Pipeline-unzip", path.join(handlers, "pipeline", "unzip.ts"), unzipSpec);
+    this.paymentsReconciler = appFunction(
+      "Payments-reconcile",
+      path.join(handlers, "payments-reconcile.ts"),
+      reconcileSpec,
+    );
+    // Cheap: one invocation every 10 minutes, a query of the sparse pending-sales index when idle.
+    new events.Rule(this, "ReconcilePayments", {
+      description: "Settles pending sales by looking them up at Wompi",
+      schedule: events.Schedule.rate(Duration.minutes(10)),
+      targets: [new targets.LambdaFunction(this.paymentsReconciler.fn)],
+    });
     this.pipeline = new Pipeline(this, "Pipeline", {
       tasks: byName(pipelineTasks, (task) => this.pipelineFunctions[task].fn),
       starter: this.starter.fn,
@@ -361,6 +400,10 @@ export class StatelessStack extends Stack {
     new CfnOutput(this, "AlarmTopicArn", {
       description: "SNS topic of the pipeline's alarms (dead letters, failed executions)",
       value: this.alarms.topic.topicArn,
+    });
+    new CfnOutput(this, "WompiKeysSecretName", {
+      description: "Secrets Manager secret where ops store the Wompi keys (docs/payments.md)",
+      value: this.wompiKeys.secretName,
     });
     new CfnOutput(this, "AdminCredentialsSecretName", {
       description: "Secrets Manager secret with the first admin's email and initial password",

@@ -48,6 +48,16 @@ const ApplicationsPage = lazy(() =>
     default: module.ApplicationsPage,
   })),
 );
+const DownloadCodesPage = lazy(() =>
+  import("../features/download-codes/components/download-codes-page").then((module) => ({
+    default: module.DownloadCodesPage,
+  })),
+);
+const AthleteLoginPage = lazy(() =>
+  import("../features/athletes/components/athlete-login-page").then((module) => ({
+    default: module.AthleteLoginPage,
+  })),
+);
 const ApplicationFormPage = lazy(() =>
   import("../features/applications/components/application-form-page").then((module) => ({
     default: module.ApplicationFormPage,
@@ -62,7 +72,6 @@ const adminComingSoon = [
   { path: "performance-dashboard", title: "Rendimiento" },
   { path: "preflight", title: "Preflight" },
   { path: "preflight-dashboard", title: "Preflight" },
-  { path: "admin-download-codes", title: "Generar Códigos de Descarga" },
 ] as const;
 
 /** Spec §2.1: without a token the link cannot work, so the visitor lands on search with a notice. */
@@ -107,6 +116,7 @@ function roleRoutes(user: SessionUser | null) {
           <Route path="photographer-applications" element={<ApplicationsPage />} />
           <Route path="settings" element={<SettingsPage />} />
           <Route path="user-management" element={<UserManagementPage />} />
+          <Route path="admin-download-codes" element={<DownloadCodesPage />} />
           {adminComingSoon.map(({ path, title }) => (
             <Route key={path} path={path} element={<ComingSoon title={title} backTo="/dashboard" />} />
           ))}
@@ -163,7 +173,14 @@ export function AppRoutes() {
               </Suspense>
             }
           />
-          <Route path="athlete-login" element={<ComingSoon title="Acceso deportistas" />} />
+          <Route
+            path="athlete-login"
+            element={
+              <Suspense fallback={null}>
+                <AthleteLoginPage />
+              </Suspense>
+            }
+          />
           <Route
             path="mobile-test"
             element={

@@ -9,12 +9,15 @@ import type { EventRepository } from "../data/events";
 import type { LoginAttemptRepository } from "../data/login-attempts";
 import type { PhotoRepository } from "../data/photos";
 import type { PricingRepository } from "../data/pricing";
+import type { SalesRepository } from "../data/sales";
 import type { SettingsRepository } from "../data/settings";
 import type { UserRepository } from "../data/users";
 import type { ZipBatchRepository } from "../data/zip-batches";
+import type { Logger } from "../logger";
 import type { Clock } from "../ports/clock";
 import type { Ids } from "../ports/ids";
 import type { ObjectStore } from "../ports/object-store";
+import type { PaymentGateway } from "../ports/payments";
 import type { PipelineStarter } from "../ports/pipeline";
 import type { Table } from "../ports/table";
 import type { UrlSigner } from "../ports/url-signer";
@@ -46,4 +49,8 @@ export interface Deps {
   pricing: PricingRepository;
   applications: ApplicationRepository;
   downloadCounts: DownloadCountRepository;
+  sales: SalesRepository;
+  payments: PaymentGateway;
+  /** For what a use case notices but must not fail on (a refused payment event, a lookup that failed). */
+  logger: Logger;
 }

@@ -10,7 +10,9 @@ export type ErrorKind =
   | "conflict"
   | "too_large"
   | "unsupported"
-  | "too_many";
+  | "too_many"
+  | "gone"
+  | "unavailable";
 
 export interface ErrorDetail {
   path: string;
@@ -35,6 +37,10 @@ export const notFound = (message: string) => new AppError("not_found", message);
 export const conflict = (message: string) => new AppError("conflict", message);
 export const tooLarge = (message: string) => new AppError("too_large", message);
 export const unsupported = (message: string) => new AppError("unsupported", message);
+/** Existed and no longer does (an expired download link). */
+export const gone = (message: string) => new AppError("gone", message);
+/** A provider we depend on (the payment gateway) cannot be reached or is not configured. */
+export const unavailable = (message: string) => new AppError("unavailable", message);
 
 /** Pipeline failures that no retry can fix; the state machine skips its retriers for this name. */
 export class PermanentError extends Error {

@@ -10,6 +10,7 @@ import { processedBetween, unbibbedCount } from "../data/dashboard";
 import type { EventRecord, EventStats } from "../data/events";
 import type { Deps } from "./deps";
 import { notFound } from "./errors";
+import { salesFigures } from "./sales";
 
 const toEventDto = (event: EventRecord, stats: EventStats | undefined): EventDto => ({
   id: event.id,
@@ -78,7 +79,7 @@ export async function dashboardStats(deps: Deps): Promise<DashboardStats> {
   const now = deps.clock.now();
   const { today, thisMonth } = colombianPeriods(now);
   const processedPhotos = stats.reduce((sum, s) => sum + s.processedPhotos, 0);
-  const [processedToday, unbibbed] = await Promise.all([
+  const [processedToday, unbibbed, sales] = await Promise.all([
     sumOver(
       stats.filter((s) => s.lastProcessedAt !== null && s.lastProcessedAt >= today.toISOString()),
       (s) => processedBetween(deps.table, s.eventId, today, now),
@@ -87,14 +88,14 @@ export async function dashboardStats(deps: Deps): Promise<DashboardStats> {
       stats.filter((s) => s.processedPhotos > 0),
       (s) => unbibbedCount(deps.table, s.eventId),
     ),
+    salesFigures(deps),
   ]);
   return {
     activeEvents: events.filter((e) => e.status === "active").length,
     processedPhotos,
     detectedDorsals: stats.reduce((sum, s) => sum + s.dorsalsDetected, 0),
-    // Sales arrive with the purchase flow; until then there is nothing to add up, this month or last.
-    monthlySales: 0,
-    previousMonthSales: 0,
+    monthlySales: sales.monthlySales,
+    previousMonthSales: sales.previousMonthSales,
     eventsCreatedThisMonth: events.filter((e) => e.createdAt >= thisMonth.toISOString()).length,
     processedToday,
     photosWithBibPercent: percentWithBib(processedPhotos, unbibbed),

@@ -128,6 +128,28 @@ export const keys = {
    */
   downloadCount: (grantPartition: string, photoId: string) => ({ pk: grantPartition, sk: `DL#${photoId}` }),
 
+  /** A sale (spec §3 sales); its partition also holds the per-photo download counters of the sale. */
+  sale: (saleId: string) => ({ pk: `SALE#${saleId}`, sk: "SALE" }),
+  /** An event's sales, oldest first (admin export). */
+  salesOfEventIndex: (eventId: number, createdAt: string, saleId: string) => ({
+    gsi1pk: salesOfEventPartition(eventId),
+    gsi1sk: `${createdAt}#${saleId}`,
+  }),
+  /** Sparse index: a sale carries it only while `pending`, so reconciliation finds the unsettled ones. */
+  pendingSalesIndex: (createdAt: string, saleId: string) => ({
+    gsi2pk: pendingSalesPartition,
+    gsi2sk: `${createdAt}#${saleId}`,
+  }),
+  /** A paid sale moves to its month's list (Colombian time), by payment time: monthly figures after a reset. */
+  paidSalesIndex: (month: string, paidAt: string, saleId: string) => ({
+    gsi2pk: paidSalesPartition(month),
+    gsi2sk: `${paidAt}#${saleId}`,
+  }),
+  /** Download-token guard: the SHA-256 (hex) of the token, holding its `saleId`; the token itself is never stored. */
+  downloadToken: (tokenSha256: string) => ({ pk: `DLTOKEN#${tokenSha256}`, sk: "DLTOKEN" }),
+  /** Paid sales of one month (`YYYY-MM`, Colombian time): `count` and `revenue` in whole COP. */
+  salesMonth: (month: string) => ({ pk: `SALES#${month}`, sk: "SALES" }),
+
   /** The one system_settings item (spec §3): stored values over the defaults, and when sales were last reset. */
   systemSettings: () => ({ pk: "SETTINGS", sk: "SYSTEM" }),
   /** Sign-in attempts of one email in one fixed window (numbered from the epoch); expires. */
@@ -145,3 +167,6 @@ export const eventsIndexPartition = "EVENTS";
 export const photosOfEventPartition = (eventId: number) => `EVENT#${eventId}#PHOTOS`;
 export const contentHashesOfEventPartition = (eventId: number) => `EVENT#${eventId}#HASHES`;
 export const zipBatchesOfEventPartition = (eventId: number) => `EVENT#${eventId}#ZIPBATCHES`;
+export const salesOfEventPartition = (eventId: number) => `EVENT#${eventId}#SALES`;
+export const pendingSalesPartition = "SALES#PENDING";
+export const paidSalesPartition = (month: string) => `SALES#PAID#${month}`;

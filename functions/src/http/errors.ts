@@ -13,6 +13,8 @@ const statusByKind: Record<ErrorKind, number> = {
   too_large: 413,
   unsupported: 415,
   too_many: 429,
+  gone: 410,
+  unavailable: 503,
 };
 
 export function errorResponse(error: unknown, log: (message: string, error: unknown) => void) {

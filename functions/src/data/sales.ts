@@ -1,0 +1,225 @@
+import type { SaleStatus } from "@dorsal/shared";
+import type { Item, Table } from "../ports/table";
+import { keys, paidSalesPartition, pendingSalesPartition, salesOfEventPartition } from "./keys";
+import type { PageCursor } from "./photos";
+
+/** A sale (spec §3 sales). Amounts are whole COP; the gateway sees them ×100. */
+export interface SaleRecord {
+  id: string;
+  /** What the payment provider knows the sale by; unique because it contains the sale id. */
+  reference: string;
+  eventId: number;
+  dorsalNumber: string | null;
+  photoIds: string[];
+  amount: number;
+  currency: "COP";
+  customerEmail: string;
+  customerName: string;
+  status: SaleStatus;
+  /** SHA-256 (hex) of the download token; the token is only in the buyer's link. */
+  tokenHash: string;
+  maxDownloads: number;
+  /** Days the link works, counted from `paidAt`. */
+  validityDays: number;
+  createdAt: string;
+  /** After this the provider's checkout refuses the payment. */
+  checkoutExpiresAt: string;
+  paidAt: string | null;
+  expiresAt: string | null;
+  transactionId: string | null;
+  paymentMethod: string | null;
+  updatedAt: string;
+}
+
+export interface SalesMonth {
+  count: number;
+  revenue: number;
+}
+
+/** What a provider transaction contributes when it settles a sale. */
+export interface Settlement {
+  transactionId: string;
+  paymentMethod: string | null;
+  at: Date;
+}
+
+/** The partition a sale's per-photo download counters live in (data/download-counts.ts). */
+export const saleDownloadGrant = (saleId: string) => keys.sale(saleId).pk;
+
+const colombiaOffsetMs = -5 * 3600_000;
+/** The sales month (`YYYY-MM`) of a moment, in Colombian time (UTC−5, no daylight saving). */
+export const salesMonthOf = (at: Date) => new Date(at.getTime() + colombiaOffsetMs).toISOString().slice(0, 7);
+
+/**
+ * Sales and their download-token guards. Every state change is one conditional update, so two
+ * deliveries of the same payment event (or an event racing a lookup) settle a sale once, and only
+ * the winner moves the month's counters.
+ */
+export function createSalesRepository(table: Table) {
+  const addToMonth = (paidAt: Date, count: 1 | -1, revenue: number) =>
+    table.update({
+      key: keys.salesMonth(salesMonthOf(paidAt)),
+      set: { type: "salesMonth", month: salesMonthOf(paidAt) },
+      add: { count, revenue: count * revenue },
+    });
+
+  return {
+    /** Stores a new pending sale behind its token guard; false if the token hash is taken (never in practice). */
+    async create(sale: SaleRecord): Promise<boolean> {
+      const guarded = await table.put(
+        { ...keys.downloadToken(sale.tokenHash), type: "downloadToken", saleId: sale.id },
+        { ifAbsent: true },
+      );
+      if (!guarded) return false;
+      return table.put(
+        {
+          ...keys.sale(sale.id),
+          ...keys.salesOfEventIndex(sale.eventId, sale.createdAt, sale.id),
+          ...keys.pendingSalesIndex(sale.createdAt, sale.id),
+          type: "sale",
+          ...sale,
+        },
+        { ifAbsent: true },
+      );
+    },
+
+    get: (saleId: string) => table.get<SaleRecord>(keys.sale(saleId)),
+
+    async byTokenHash(tokenHash: string): Promise<SaleRecord | undefined> {
+      const guard = await table.get<{ saleId: string }>(keys.downloadToken(tokenHash));
+      return guard ? table.get<SaleRecord>(keys.sale(guard.saleId)) : undefined;
+    },
+
+    /**
+     * pending (or declined/error: a buyer may retry with another card under the same reference) →
+     * paid. Returns the paid sale to the one caller that made the change; the month counts it then.
+     */
+    async markPaid(sale: SaleRecord, settlement: Settlement): Promise<SaleRecord | undefined> {
+      const paidAt = settlement.at.toISOString();
+      const expiresAt = new Date(settlement.at.getTime() + sale.validityDays * 86400_000).toISOString();
+      const paid = await table.update<SaleRecord>({
+        key: keys.sale(sale.id),
+        set: {
+          status: "paid",
+          paidAt,
+          expiresAt,
+          transactionId: settlement.transactionId,
+          paymentMethod: settlement.paymentMethod,
+          updatedAt: paidAt,
+          ...keys.paidSalesIndex(salesMonthOf(settlement.at), paidAt, sale.id),
+        },
+        conditions: [
+          // `<>` holds on a missing attribute: without this, a vanished sale would be re-created.
+          { attribute: "pk", op: "exists" },
+          { attribute: "status", op: "<>", value: "paid" },
+          { attribute: "status", op: "<>", value: "voided" },
+        ],
+      });
+      if (paid) await addToMonth(settlement.at, 1, sale.amount);
+      return paid;
+    },
+
+    /** pending → declined or error; a sale already paid stays paid (another attempt may have succeeded). */
+    async markUnpaid(
+      sale: SaleRecord,
+      status: "declined" | "error",
+      settlement: Settlement,
+    ): Promise<SaleRecord | undefined> {
+      return table.update<SaleRecord>({
+        key: keys.sale(sale.id),
+        set: {
+          status,
+          transactionId: settlement.transactionId,
+          paymentMethod: settlement.paymentMethod,
+          updatedAt: settlement.at.toISOString(),
+        },
+        remove: ["gsi2pk", "gsi2sk"],
+        conditions: [{ attribute: "status", op: "=", value: "pending" }],
+      });
+    },
+
+    /**
+     * The provider voided the transaction: a paid sale by that very transaction loses its downloads
+     * and leaves its month's figures; a pending one simply ends voided.
+     */
+    async markVoided(sale: SaleRecord, settlement: Settlement): Promise<SaleRecord | undefined> {
+      const set = { status: "voided", updatedAt: settlement.at.toISOString() };
+      const voidedPaid = await table.update<SaleRecord>({
+        key: keys.sale(sale.id),
+        set,
+        remove: ["gsi2pk", "gsi2sk"],
+        conditions: [
+          { attribute: "status", op: "=", value: "paid" },
+          { attribute: "transactionId", op: "=", value: settlement.transactionId },
+        ],
+      });
+      if (voidedPaid?.paidAt) {
+        await addToMonth(new Date(voidedPaid.paidAt), -1, sale.amount);
+        return voidedPaid;
+      }
+      return table.update<SaleRecord>({
+        key: keys.sale(sale.id),
+        set: { ...set, transactionId: settlement.transactionId, paymentMethod: settlement.paymentMethod },
+        remove: ["gsi2pk", "gsi2sk"],
+        conditions: [{ attribute: "status", op: "=", value: "pending" }],
+      });
+    },
+
+    /** Takes a checkout nobody paid off the reconciliation list; the sale stays pending (it was never paid). */
+    async abandon(sale: SaleRecord, at: Date): Promise<void> {
+      await table.update({
+        key: keys.sale(sale.id),
+        set: { abandonedAt: at.toISOString() },
+        remove: ["gsi2pk", "gsi2sk"],
+        conditions: [{ attribute: "status", op: "=", value: "pending" }],
+      });
+    },
+
+    /** Pending sales created before `before`, oldest first. */
+    async pendingBefore(before: Date, limit: number): Promise<SaleRecord[]> {
+      const page = await table.query<SaleRecord>({
+        index: "gsi2",
+        partition: pendingSalesPartition,
+        sortBetween: ["0", before.toISOString()],
+        limit,
+      });
+      return page.items;
+    },
+
+    async listByEvent(
+      eventId: number,
+      options: { limit: number; cursor?: PageCursor | undefined },
+    ): Promise<{ sales: SaleRecord[]; cursor?: PageCursor }> {
+      const page = await table.query<SaleRecord>({
+        index: "gsi1",
+        partition: salesOfEventPartition(eventId),
+        limit: options.limit,
+        ...(options.cursor ? { cursor: options.cursor } : {}),
+      });
+      return { sales: page.items, ...(page.cursor ? { cursor: page.cursor } : {}) };
+    },
+
+    async month(month: string): Promise<SalesMonth> {
+      const item = await table.get<Partial<SalesMonth>>(keys.salesMonth(month));
+      return { count: item?.count ?? 0, revenue: item?.revenue ?? 0 };
+    },
+
+    /** Revenue of the month's sales paid from `from` on (whole COP), paging through the month's paid list. */
+    async revenuePaidSince(month: string, from: Date): Promise<number> {
+      let revenue = 0;
+      let cursor: Item | undefined;
+      do {
+        const page = await table.query<Pick<SaleRecord, "amount">>({
+          index: "gsi2",
+          partition: paidSalesPartition(month),
+          sortBetween: [from.toISOString(), "9"],
+          ...(cursor ? { cursor } : {}),
+        });
+        for (const sale of page.items) revenue += sale.amount;
+        cursor = page.cursor;
+      } while (cursor);
+      return revenue;
+    },
+  };
+}
+export type SalesRepository = ReturnType<typeof createSalesRepository>;

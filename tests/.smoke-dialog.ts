@@ -1,0 +1,62 @@
+import type { EventDto } from "@dorsal/shared";
+import { adminToken, apiClient } from "./support/api";
+import { createBrowserHarness, signInAsAdmin, viewports } from "./support/browser";
+import { startDorsal } from "./support/server";
+
+const dorsal = await startDorsal();
+const browser = createBrowserHarness();
+try {
+  await browser.launch();
+  const admin = apiClient(dorsal.url, await adminToken(dorsal));
+  await admin.post<EventDto>("/api/events", { name: "Maratón X", date: "2026-07-26" });
+  const page = await browser.openPage(viewports.phone);
+  await page.route("**/api/admin/download-codes?**", (route) => route.fulfill({ json: [] }));
+  let phone: string | null = null;
+  await page.route("**/api/settings", (route) => route.fulfill({ json: { photoPrice: 1, supportPhone: phone } }));
+  let calls = 0;
+  await page.route("**/api/download-codes/validate", async (route) => {
+    calls += 1;
+    const body = route.request().postDataJSON();
+    console.log("validate body", body);
+    if (calls === 1) return route.fulfill({ status: 404, json: { success: false, error: "Código de descarga inválido" } });
+    if (calls === 2) return route.abort();
+    const photo = (id: string, remaining: number) => ({ id, filename: `${id}.jpg`, originalFilename: `IMG_${id}.jpg`, thumbnailUrl: null, webUrl: null, downloadUrl: `/mock/photo/${id}`, remainingDownloads: remaining });
+    return route.fulfill({ json: { valid: true, remainingDownloads: 2, expiresAt: new Date().toISOString(), photos: [photo("a", 3), photo("b", 2), photo("c", 2)] } });
+  });
+  await page.route("**/mock/photo/*", (route) => route.request().url().endsWith("/c") ? route.fulfill({ status: 500, body: "x" }) : route.fulfill({ status: 200, contentType: "image/jpeg", body: Buffer.from([0xff, 0xd8, 0xff, 0xd9]) }));
+  const downloads: string[] = [];
+  page.on("download", (d) => downloads.push(d.suggestedFilename()));
+  await signInAsAdmin(page, dorsal);
+  await page.goto(`${dorsal.url}/admin-download-codes`);
+  await page.getByText("Pide el número de soporte al organizador").last().waitFor();
+  await page.screenshot({ path: "/tmp/smoke/instructions-nophone.png", fullPage: true });
+  await page.getByRole("button", { name: "SMOKE" }).click();
+  const dialog = page.getByRole("dialog", { name: "Descargar con código" });
+  await dialog.getByRole("button", { name: "Descargar" }).click();
+  await dialog.getByText("Por favor ingresa un código de descarga").waitFor();
+  await dialog.getByLabel("Código de descarga").fill("  abc123 ");
+  await dialog.getByRole("button", { name: "Descargar" }).click();
+  await dialog.getByText("Código de descarga inválido").waitFor();
+  await page.screenshot({ path: "/tmp/smoke/dialog-invalid.png" });
+  await dialog.getByRole("button", { name: "Descargar" }).click();
+  await dialog.getByText("Error al validar el código. Por favor intenta de nuevo").waitFor();
+  await dialog.getByRole("button", { name: "Descargar" }).click();
+  await dialog.getByText("Código válido").waitFor();
+  await page.screenshot({ path: "/tmp/smoke/dialog-valid.png" });
+  await page.getByText("Error al descargar la foto").waitFor();
+  await dialog.getByText("Descarga terminada: 2 de 3 fotos guardadas.").waitFor();
+  console.log(await dialog.getByText("Descargas restantes").textContent());
+  await page.screenshot({ path: "/tmp/smoke/dialog-done.png" });
+  const t = Date.now();
+  await dialog.waitFor({ state: "detached" });
+  console.log("closed after", Date.now() - t, "downloads", downloads, "errors", browser.pageErrors);
+  phone = "300 123 4567";
+  await page.reload();
+  await page.getByRole("link", { name: "Escribir por WhatsApp" }).last().waitFor();
+  console.log(await page.getByRole("link", { name: "Escribir por WhatsApp" }).last().getAttribute("href"));
+  await page.getByRole("button", { name: /transferencia o billetera/ }).click();
+  await page.screenshot({ path: "/tmp/smoke/instructions-phone.png", fullPage: true });
+} finally {
+  await browser.close();
+  await dorsal.stop();
+}

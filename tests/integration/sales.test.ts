@@ -1,0 +1,399 @@
+import { createHash } from "node:crypto";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import {
+  type CartQuote,
+  type CreateSaleResponse,
+  type DashboardStats,
+  type DownloadInfo,
+  type EventDto,
+  salesMessages,
+} from "@dorsal/shared";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventChecksum, type WompiKeys } from "../../functions/src/adapters/payments/wompi";
+import { adminToken, apiClient, waitFor } from "../support/api";
+import { makeBibPhoto } from "../support/bib-photo";
+import { seedEventWithBibPhotos } from "../support/seed";
+import { type RunningDorsal, startDorsal } from "../support/server";
+
+type ErrorBody = { success: false; error: string };
+type SandboxTransaction = { id: string; reference: string; amount_in_cents: number; status: string };
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/**
+ * The money path through the embedded runtime and its Wompi sandbox, as a buyer's browser and
+ * Wompi's servers would drive it: server-side price, signed checkout, the sandbox's buttons,
+ * signed events, lookups, reconciliation and counted downloads of the originals.
+ */
+describe("sales", () => {
+  let dorsal: RunningDorsal;
+  let admin: ReturnType<typeof apiClient>;
+  let visitor: ReturnType<typeof apiClient>;
+  let keys: WompiKeys;
+  let event: EventDto;
+  let bibPhotos: string[];
+  let loneId: string;
+  let dataDir: string;
+  // Reconciliation looks at sales pending for 4 s, every second, instead of 10 min / 1 min.
+  const env = { PAYMENT_RECONCILE_AFTER_SECONDS: "4", PAYMENT_RECONCILE_EVERY_SECONDS: "1" };
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), "dorsal-sales-"));
+    dorsal = await startDorsal({ env, dataDir });
+    admin = apiClient(dorsal.url, await adminToken(dorsal));
+    visitor = apiClient(dorsal.url);
+    keys = JSON.parse(await readFile(path.join(dorsal.dataDir, "keys", "wompi-sandbox.json"), "utf8")) as WompiKeys;
+    const seeded = await seedEventWithBibPhotos(dorsal, await adminToken(dorsal), {
+      name: "Carrera de las Rosas",
+      bibs: ["5173", "5173", "42"],
+    });
+    event = seeded.event;
+    bibPhotos = seeded.photoIdsByBib.get("5173") ?? [];
+    loneId = seeded.photoIdsByBib.get("42")?.[0] ?? "";
+  });
+  afterAll(async () => {
+    await dorsal?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const sale = async (photoIds: string[], extra: Record<string, unknown> = {}) => {
+    const created = await visitor.post<CreateSaleResponse>("/api/sales/create", {
+      eventId: event.id,
+      photoIds,
+      customerName: "Ana Gómez",
+      customerEmail: "ana@example.co",
+      ...extra,
+    });
+    expect(created.status).toBe(201);
+    const paymentUrl = new URL(created.body.paymentUrl);
+    const token = new URL(paymentUrl.searchParams.get("redirect-url") ?? "").searchParams.get("token") ?? "";
+    return { ...created.body, paymentUrl, token };
+  };
+
+  /** What the browser does on the sandbox's page: submit its form with one of the buttons. */
+  const choose = async (paymentUrl: URL, outcome: "APPROVED" | "DECLINED" | "PENDING") => {
+    const form = new URLSearchParams(paymentUrl.searchParams);
+    form.set("outcome", outcome);
+    const response = await fetch(new URL("/sandbox/wompi/p/", dorsal.url), {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: form,
+      redirect: "manual",
+    });
+    expect(response.status).toBe(302);
+    const location = new URL(response.headers.get("location") ?? "");
+    return { location, transactionId: location.searchParams.get("id") ?? "" };
+  };
+
+  const info = (token: string, id?: string) =>
+    visitor.get<DownloadInfo & ErrorBody>(`/api/sales/download/${token}${id ? `?id=${id}` : ""}`);
+  const download = (token: string, photoId: string) =>
+    fetch(new URL(`/api/sales/download/${token}/photos/${photoId}`, dorsal.url), { redirect: "manual" });
+
+  const sandboxApi = async <T>(method: string, route: string, body?: unknown) => {
+    const response = await fetch(new URL(`/sandbox/wompi/v1${route}`, dorsal.url), {
+      method,
+      headers: { authorization: `Bearer ${keys.privateKey}`, "content-type": "application/json" },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    return { status: response.status, body: (await response.json()) as { data: T } };
+  };
+
+  /** A `transaction.updated` event as Wompi signs it (or with another secret, to forge one). */
+  const paymentEvent = (transaction: SandboxTransaction, secret = keys.eventsSecret) => {
+    const unsigned = {
+      event: "transaction.updated",
+      data: { transaction: { ...transaction, currency: "COP", payment_method_type: "CARD" } },
+      environment: "test",
+      signature: { properties: ["transaction.id", "transaction.status", "transaction.amount_in_cents"], checksum: "" },
+      timestamp: Math.floor(Date.now() / 1000),
+      sent_at: new Date().toISOString(),
+    };
+    return { ...unsigned, signature: { ...unsigned.signature, checksum: eventChecksum(unsigned, secret) ?? "" } };
+  };
+  const deliver = (body: { signature: { checksum: string } }, checksum = body.signature.checksum) =>
+    fetch(new URL("/api/payments/wompi/events", dorsal.url), {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-event-checksum": checksum },
+      body: JSON.stringify(body),
+    });
+
+  const monthlySales = async () => (await admin.get<DashboardStats>("/api/dashboard/stats")).body.monthlySales;
+
+  it("prices the cart on the server and refuses a checkout at a price the buyer did not see", async () => {
+    const one = await visitor.post<CartQuote>("/api/sales/quote", { eventId: event.id, photoIds: [loneId] });
+    expect(one.status).toBe(200);
+    expect(one.body).toEqual({
+      eventId: event.id,
+      count: 1,
+      total: 15000,
+      unitPrice: 15000,
+      listTotal: 15000,
+      rule: "perPhoto",
+      currency: "COP",
+    });
+    const wrongEvent = await visitor.post<ErrorBody>("/api/sales/quote", { eventId: 9999, photoIds: [loneId] });
+    expect(wrongEvent.status).toBe(404);
+    const foreign = await visitor.post<ErrorBody>("/api/sales/quote", { eventId: event.id, photoIds: ["nope"] });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.error).toBe(salesMessages.photosNotOfEvent);
+
+    const free = (await admin.post<EventDto>("/api/events", { name: "Gratis", date: "2026-12-01" })).body;
+    await admin.post(`/api/events/${free.id}/enable-free-photos`);
+    const refused = await visitor.post<ErrorBody>("/api/sales/quote", { eventId: free.id, photoIds: [loneId] });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toBe(salesMessages.eventIsFree);
+
+    const changed = await visitor.post<ErrorBody>("/api/sales/create", {
+      eventId: event.id,
+      photoIds: [loneId],
+      customerName: "Ana Gómez",
+      customerEmail: "ana@example.co",
+      amount: 1000,
+    });
+    expect(changed.status).toBe(409);
+    expect(changed.body.error).toBe(salesMessages.priceChanged);
+  });
+
+  it("signs the checkout with the integrity secret, and the sandbox refuses an altered one", async () => {
+    const created = await sale([loneId], { amount: 15000 });
+    expect(created.amount).toBe(15000);
+    const params = created.paymentUrl.searchParams;
+    expect(`${created.paymentUrl.origin}${created.paymentUrl.pathname}`).toBe(`${dorsal.url}/sandbox/wompi/p/`);
+    expect(params.get("public-key")).toBe(keys.publicKey);
+    expect(params.get("amount-in-cents")).toBe("1500000");
+    expect(params.get("reference")).toBe(created.reference);
+    expect(params.get("redirect-url")).toBe(`${dorsal.url}/download?token=${created.token}`);
+    expect(created.token).toMatch(/^[\w-]{43}$/);
+    expect(params.get("signature:integrity")).toBe(
+      sha256(`${created.reference}1500000COP${params.get("expiration-time")}${keys.integritySecret}`),
+    );
+
+    const page = await fetch(created.paymentUrl);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("$\u00a015.000");
+    expect(html).toContain(created.reference);
+    for (const label of ["Aprobar", "Rechazar", "Pendiente"]) expect(html).toContain(`>${label}</button>`);
+
+    const altered = new URL(created.paymentUrl);
+    altered.searchParams.set("amount-in-cents", "100");
+    const refused = await fetch(altered);
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("firma de integridad");
+  });
+
+  it("sells through 'Aprobar': the signed event pays the sale and the original downloads, counted", async () => {
+    const before = await monthlySales();
+    const created = await sale([loneId]);
+    expect((await info(created.token)).body.status).toBe("pending");
+    expect((await download(created.token, loneId)).status).toBe(403);
+
+    const { location, transactionId } = await choose(created.paymentUrl, "APPROVED");
+    expect(location.toString()).toBe(`${dorsal.url}/download?token=${created.token}&id=${transactionId}`);
+
+    const paid = await info(created.token);
+    expect(paid.status).toBe(200);
+    expect(paid.body).toMatchObject({
+      status: "paid",
+      eventId: event.id,
+      eventName: "Carrera de las Rosas",
+      customerName: "Ana Gómez",
+      maxDownloads: 3,
+      remainingDownloads: 3,
+    });
+    expect(Date.parse(paid.body.expiresAt ?? "") - Date.now()).toBeGreaterThan(29 * 86400_000);
+    const [photo] = paid.body.photos;
+    expect(photo).toMatchObject({
+      id: loneId,
+      downloadUrl: `/api/sales/download/${created.token}/photos/${loneId}`,
+      remainingDownloads: 3,
+    });
+    expect(photo?.webUrl).toBeTruthy();
+    expect(photo?.thumbnailUrl).toBeTruthy();
+    // Reading the page twice consumed nothing.
+    expect((await info(created.token)).body.remainingDownloads).toBe(3);
+
+    const redirect = await download(created.token, loneId);
+    expect(redirect.status).toBe(302);
+    const original = Buffer.from(await (await fetch(redirect.headers.get("location") ?? "")).arrayBuffer());
+    // The seed made bib 42 as the third photo: 1200 + 2 × 8 px wide.
+    expect(original.equals(await makeBibPhoto("42", { width: 1216, height: 900 }))).toBe(true);
+    expect((await info(created.token)).body.remainingDownloads).toBe(2);
+    expect(await monthlySales()).toBe(before + 15000);
+
+    // Wompi redelivers the same event: acknowledged, counted once.
+    const transaction = (await sandboxApi<SandboxTransaction>("GET", `/transactions/${transactionId}`)).body.data;
+    expect(transaction).toMatchObject({ reference: created.reference, status: "APPROVED" });
+    const again = paymentEvent(transaction);
+    expect((await deliver(again)).status).toBe(200);
+    expect((await deliver(again, again.signature.checksum.toUpperCase())).status).toBe(200);
+    expect(await monthlySales()).toBe(before + 15000);
+
+    expect((await download(created.token, bibPhotos[0] ?? "")).status).toBe(404);
+    expect((await info("x".repeat(43))).status).toBe(404);
+  });
+
+  it("refuses the downloads of a payment declined with 'Rechazar', or voided later", async () => {
+    const declined = await sale([loneId]);
+    await choose(declined.paymentUrl, "DECLINED");
+    const view = await info(declined.token);
+    expect(view.body).toMatchObject({ status: "declined", photos: [], remainingDownloads: 0 });
+    const refused = await download(declined.token, loneId);
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as ErrorBody).error).toBe(salesMessages.paymentDeclined);
+
+    const before = await monthlySales();
+    const voided = await sale([loneId]);
+    const { transactionId } = await choose(voided.paymentUrl, "APPROVED");
+    expect(await monthlySales()).toBe(before + 15000);
+    expect((await sandboxApi("POST", `/transactions/${transactionId}/settle`, { status: "VOIDED" })).status).toBe(200);
+    expect((await info(voided.token)).body).toMatchObject({ status: "voided", photos: [] });
+    expect((await download(voided.token, loneId)).status).toBe(403);
+    expect(await monthlySales()).toBe(before);
+  });
+
+  it("never pays on the redirect alone: a pending payment is looked up, and reconciled once it settles", async () => {
+    const looked = await sale([loneId]);
+    const { transactionId } = await choose(looked.paymentUrl, "PENDING");
+    const pending = await info(looked.token, transactionId);
+    expect(pending.body).toMatchObject({ status: "pending", photos: [] });
+    const early = await download(looked.token, loneId);
+    expect(early.status).toBe(403);
+    expect(((await early.json()) as ErrorBody).error).toBe(salesMessages.paymentPending);
+    // Somebody else's transaction id proves nothing about this sale.
+    const other = await sale([loneId]);
+    const approvedElsewhere = await choose(other.paymentUrl, "APPROVED");
+    expect((await info(looked.token, approvedElsewhere.transactionId)).body.status).toBe("pending");
+    // Settled without an event (lost): the lookup the redirect triggers finds it.
+    await sandboxApi("POST", `/transactions/${transactionId}/settle`, { status: "APPROVED", notify: false });
+    expect((await info(looked.token, transactionId)).body.status).toBe("paid");
+
+    const reconciled = await sale([loneId]);
+    const second = await choose(reconciled.paymentUrl, "PENDING");
+    await sandboxApi("POST", `/transactions/${second.transactionId}/settle`, { status: "APPROVED", notify: false });
+    await waitFor(
+      async () => ((await info(reconciled.token)).body.status === "paid" ? true : undefined),
+      20_000,
+      "reconciliation to settle the sale",
+    );
+  });
+
+  it("refuses forged and tampered payment events and changes nothing", async () => {
+    const before = await monthlySales();
+    const created = await sale([loneId]);
+    const transaction = {
+      id: "99999-1700000000-00001",
+      reference: created.reference,
+      amount_in_cents: 1500000,
+      status: "APPROVED",
+    };
+    const forged = paymentEvent(transaction, "test_events_not-the-secret");
+    const forgedResponse = await deliver(forged);
+    expect(forgedResponse.status).toBe(401);
+    expect(((await forgedResponse.json()) as ErrorBody).error).toBe(salesMessages.webhookRefused);
+    const genuine = paymentEvent(transaction);
+    expect((await deliver(genuine, "0".repeat(64))).status).toBe(401);
+    const edited = { ...genuine, data: { transaction: { ...genuine.data.transaction, amount_in_cents: 100 } } };
+    expect((await deliver(edited)).status).toBe(401);
+    // Correctly signed but for another amount: not this sale's payment.
+    const cheap = paymentEvent({ ...transaction, amount_in_cents: 100 });
+    expect((await deliver(cheap)).status).toBe(400);
+    expect((await info(created.token)).body.status).toBe("pending");
+    expect(await monthlySales()).toBe(before);
+  });
+
+  it("lets 20 parallel downloads of a 3-download link through exactly 3 times", async () => {
+    const created = await sale([bibPhotos[0] ?? ""]);
+    await choose(created.paymentUrl, "APPROVED");
+    const results = await Promise.all(Array.from({ length: 20 }, () => download(created.token, bibPhotos[0] ?? "")));
+    const statuses = results.map((response) => response.status);
+    expect(statuses.filter((status) => status === 302)).toHaveLength(3);
+    expect(statuses.filter((status) => status === 403)).toHaveLength(17);
+    const refusals = results.filter((response) => response.status === 403);
+    for (const refusal of refusals) {
+      expect(((await refusal.json()) as ErrorBody).error).toBe(salesMessages.downloadLimit);
+    }
+    expect((await info(created.token)).body.remainingDownloads).toBe(0);
+  });
+
+  it("prices with the event's own tiers when saved, and bundles a bib's photos otherwise", async () => {
+    const allOfBib = await visitor.post<CartQuote>("/api/sales/quote", {
+      eventId: event.id,
+      photoIds: bibPhotos,
+      dorsalNumber: "5173",
+    });
+    // Two photos at 15000 cost less than the 50000 bundle: the buyer pays the lower.
+    expect(allOfBib.body).toMatchObject({ count: 2, total: 30000, rule: "perPhoto" });
+    const tiers = {
+      basePrice: 12000,
+      currency: "COP",
+      tier2Photos: 2,
+      tier2Price: 9000,
+      tier3Photos: 3,
+      tier3Price: 8000,
+      tier4Photos: 5,
+      tier4Price: 6000,
+      volumeDiscountEnabled: true,
+      downloadValidityDays: 10,
+    };
+    expect((await admin.post(`/api/events/${event.id}/pricing`, tiers)).status).toBe(200);
+    const tiered = await visitor.post<CartQuote>("/api/sales/quote", { eventId: event.id, photoIds: bibPhotos });
+    expect(tiered.body).toMatchObject({
+      count: 2,
+      total: 18000,
+      unitPrice: 9000,
+      listTotal: 24000,
+      rule: "eventPricing",
+    });
+    const created = await sale(bibPhotos, { amount: 18000 });
+    await choose(created.paymentUrl, "APPROVED");
+    const paid = await info(created.token);
+    const validity = Date.parse(paid.body.expiresAt ?? "") - Date.now();
+    expect(validity).toBeGreaterThan(9.9 * 86400_000);
+    expect(validity).toBeLessThanOrEqual(10 * 86400_000);
+
+    await admin.post(`/api/events/${event.id}/pricing`, { ...tiers, currency: "USD" });
+    const usd = await visitor.post<ErrorBody>("/api/sales/quote", { eventId: event.id, photoIds: bibPhotos });
+    expect(usd.status).toBe(400);
+    expect(usd.body.error).toBe(salesMessages.currencyNotSupported);
+    await admin.post(`/api/events/${event.id}/pricing`, tiers);
+  });
+
+  it("lists an event's sales for the admin, without the download tokens", async () => {
+    const listed = await admin.get<{ sales: Record<string, unknown>[]; nextCursor: string | null }>(
+      `/api/admin/sales?eventId=${event.id}`,
+    );
+    expect(listed.status).toBe(200);
+    expect(listed.body.sales.length).toBeGreaterThanOrEqual(8);
+    expect(new Set(listed.body.sales.map((sale) => sale.status))).toEqual(
+      new Set(["pending", "paid", "declined", "voided"]),
+    );
+    expect(JSON.stringify(listed.body)).not.toContain("tokenHash");
+    expect((await visitor.get(`/api/admin/sales?eventId=${event.id}`)).status).toBe(401);
+  });
+
+  it("keeps the sandbox's keys and transactions, and the sales, across a restart", async () => {
+    const created = await sale([loneId]);
+    const { transactionId } = await choose(created.paymentUrl, "APPROVED");
+    await dorsal.stop();
+    dorsal = await startDorsal({ env, dataDir });
+    admin = apiClient(dorsal.url, await adminToken(dorsal));
+    visitor = apiClient(dorsal.url);
+    expect(JSON.parse(await readFile(path.join(dataDir, "keys", "wompi-sandbox.json"), "utf8"))).toEqual(keys);
+    const kept = await sandboxApi<SandboxTransaction>("GET", `/transactions/${transactionId}`);
+    expect(kept.body.data).toMatchObject({ reference: created.reference, status: "APPROVED" });
+    expect((await info(created.token)).body).toMatchObject({ status: "paid", remainingDownloads: 3 });
+  });
+
+  it("counts the month's sales from the admin's reset on", async () => {
+    expect(await monthlySales()).toBeGreaterThan(0);
+    expect((await admin.post("/api/admin/reset-sales")).status).toBe(200);
+    expect(await monthlySales()).toBe(0);
+    const created = await sale([loneId]);
+    await choose(created.paymentUrl, "APPROVED");
+    expect(await monthlySales()).toBe(created.amount);
+  });
+});
