@@ -107,17 +107,9 @@ const httpSpecs: Record<HttpHandlerName, FunctionSpec> = {
     // The storage status counts the photo objects by listing them (prefix-limited ListBucket).
     access: { table: true, listsPhotos: true },
   },
-  browse: {
-    description: "HTTP: public browsing by bib, free photos and athletes' downloads",
-    access: { table: true, signsUrls: true },
-  },
   sales: {
     description: "HTTP: cart price, checkout, payment events and paid downloads",
     access: { table: true, signsUrls: true, payments: true },
-  },
-  codes: {
-    description: "HTTP: download codes, their validation and downloads",
-    access: { table: true, signsUrls: true },
   },
 };
 

@@ -48,15 +48,11 @@ const ApplicationsPage = lazy(() =>
     default: module.ApplicationsPage,
   })),
 );
-const DownloadCodesPage = lazy(() =>
-  import("../features/download-codes/components/download-codes-page").then((module) => ({
-    default: module.DownloadCodesPage,
-  })),
+const PurchasePage = lazy(() =>
+  import("../features/purchase/components/purchase-page").then((module) => ({ default: module.PurchasePage })),
 );
-const AthleteLoginPage = lazy(() =>
-  import("../features/athletes/components/athlete-login-page").then((module) => ({
-    default: module.AthleteLoginPage,
-  })),
+const DownloadPage = lazy(() =>
+  import("../features/download/components/download-page").then((module) => ({ default: module.DownloadPage })),
 );
 const ApplicationFormPage = lazy(() =>
   import("../features/applications/components/application-form-page").then((module) => ({
@@ -72,13 +68,18 @@ const adminComingSoon = [
   { path: "performance-dashboard", title: "Rendimiento" },
   { path: "preflight", title: "Preflight" },
   { path: "preflight-dashboard", title: "Preflight" },
+  { path: "admin-download-codes", title: "Generar Códigos de Descarga" },
 ] as const;
 
 /** Spec §2.1: without a token the link cannot work, so the visitor lands on search with a notice. */
 function DownloadRoute() {
   const [params] = useSearchParams();
   if (!params.get("token")) return <Navigate to="/search?error=no_download_token" replace />;
-  return <ComingSoon title="Descarga de fotos" />;
+  return (
+    <Suspense fallback={null}>
+      <DownloadPage />
+    </Suspense>
+  );
 }
 
 function UserHome() {
@@ -116,7 +117,6 @@ function roleRoutes(user: SessionUser | null) {
           <Route path="photographer-applications" element={<ApplicationsPage />} />
           <Route path="settings" element={<SettingsPage />} />
           <Route path="user-management" element={<UserManagementPage />} />
-          <Route path="admin-download-codes" element={<DownloadCodesPage />} />
           {adminComingSoon.map(({ path, title }) => (
             <Route key={path} path={path} element={<ComingSoon title={title} backTo="/dashboard" />} />
           ))}
@@ -173,14 +173,7 @@ export function AppRoutes() {
               </Suspense>
             }
           />
-          <Route
-            path="athlete-login"
-            element={
-              <Suspense fallback={null}>
-                <AthleteLoginPage />
-              </Suspense>
-            }
-          />
+          <Route path="athlete-login" element={<ComingSoon title="Acceso deportistas" />} />
           <Route
             path="mobile-test"
             element={
@@ -189,7 +182,14 @@ export function AppRoutes() {
               </Suspense>
             }
           />
-          <Route path="photo-purchase" element={<ComingSoon title="Compra de fotos" backTo="/search" />} />
+          <Route
+            path="photo-purchase"
+            element={
+              <Suspense fallback={null}>
+                <PurchasePage />
+              </Suspense>
+            }
+          />
           <Route path="download" element={<DownloadRoute />} />
           <Route path="admin-login" element={<LoginPage requiredRole="admin" />} />
           <Route path="photographer-login" element={<LoginPage requiredRole="photographer" />} />

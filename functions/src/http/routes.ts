@@ -12,9 +12,7 @@ export const httpHandlers = [
   "applications",
   "pricing",
   "settings",
-  "browse",
   "sales",
-  "codes",
 ] as const;
 export type HttpHandlerName = (typeof httpHandlers)[number];
 
@@ -74,27 +72,12 @@ export const httpRoutes = [
   { method: "GET", path: "/api/admin/failed-photos", handler: "admin" },
   { method: "POST", path: "/api/admin/failed-photos/rerun", handler: "admin" },
   { method: "GET", path: "/api/events/{id}/processing", handler: "admin" },
-  { method: "POST", path: "/api/auth/athlete-register", handler: "auth" },
-  { method: "POST", path: "/api/events/{id}/athlete-access", handler: "events" },
-  { method: "GET", path: "/api/events/all-with-photos", handler: "browse" },
-  { method: "GET", path: "/api/events/{id}/dorsals/all", handler: "browse" },
-  { method: "GET", path: "/api/events/{id}/photos/{dorsal}/all", handler: "browse" },
-  { method: "POST", path: "/api/photos/by-ids", handler: "browse" },
-  { method: "GET", path: "/api/free-events", handler: "browse" },
-  { method: "GET", path: "/api/free-events/{eventId}/dorsals", handler: "browse" },
-  { method: "GET", path: "/api/free-events/{eventId}/photos/{dorsal}", handler: "browse" },
-  { method: "GET", path: "/api/free-photos/download/{photoId}", handler: "browse" },
-  { method: "GET", path: "/api/athlete/photos/{photoId}/download", handler: "browse" },
   { method: "POST", path: "/api/sales/quote", handler: "sales" },
   { method: "POST", path: "/api/sales/create", handler: "sales" },
   { method: "GET", path: "/api/sales/download/{token}", handler: "sales" },
   { method: "GET", path: "/api/sales/download/{token}/photos/{photoId}", handler: "sales" },
   { method: "POST", path: "/api/payments/wompi/events", handler: "sales" },
   { method: "GET", path: "/api/admin/sales", handler: "sales" },
-  { method: "POST", path: "/api/admin/generate-download-code", handler: "codes" },
-  { method: "GET", path: "/api/admin/download-codes", handler: "codes" },
-  { method: "POST", path: "/api/download-codes/validate", handler: "codes" },
-  { method: "GET", path: "/api/download-codes/download/{code}/{photoId}", handler: "codes" },
 ] as const satisfies readonly RouteDefinition[];
 
 export type RouteKey = `${(typeof httpRoutes)[number]["method"]} ${(typeof httpRoutes)[number]["path"]}`;
