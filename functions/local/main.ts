@@ -13,6 +13,7 @@ import { type Container, getContainer } from "../src/compose";
 import { handler as adminHandler } from "../src/handlers/http/admin";
 import { handler as applicationsHandler } from "../src/handlers/http/applications";
 import { handler as authHandler } from "../src/handlers/http/auth";
+import { handler as codesHandler } from "../src/handlers/http/codes";
 import { handler as eventsHandler } from "../src/handlers/http/events";
 import { handler as photosHandler } from "../src/handlers/http/photos";
 import { handler as pricingHandler } from "../src/handlers/http/pricing";
@@ -60,6 +61,7 @@ const httpHandlers: Record<HttpHandlerName, LambdaHttpHandler> = {
   pricing: pricingHandler as LambdaHttpHandler,
   settings: settingsHandler as LambdaHttpHandler,
   sales: salesHandler as LambdaHttpHandler,
+  codes: codesHandler as LambdaHttpHandler,
 };
 
 const dynamo = await startDynalite(dataDir);

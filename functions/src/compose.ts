@@ -22,6 +22,7 @@ import { type AwsConfig, type Config, type LocalConfig, parseConfig } from "./co
 import { createApplicationRepository } from "./data/applications";
 import { createAssignmentRepository } from "./data/assignments";
 import { createCredentialRepository } from "./data/credentials";
+import { createDownloadCodeRepository } from "./data/download-codes";
 import { createDownloadCountRepository } from "./data/download-counts";
 import { createEventConfigRepository } from "./data/event-configs";
 import { createEventDeletionRepository } from "./data/event-deletion";
@@ -283,6 +284,7 @@ async function assemble(parts: {
     pricing: createPricingRepository(parts.table),
     applications: createApplicationRepository(parts.table),
     downloadCounts: createDownloadCountRepository(parts.table),
+    downloadCodes: createDownloadCodeRepository(parts.table),
     sales: createSalesRepository(parts.table),
     payments: parts.payments,
     logger: parts.logger,

@@ -27,6 +27,11 @@ const common = {
   UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(86400).default(3600),
   /** Largest ZIP accepted for import (spec §9: 2 GB), checked on the declared and on the stored size. */
   ZIP_MAX_BYTES: z.coerce.number().int().positive().default(limits.zipMaxBytes),
+  /** The organizer's 10-digit support number for payments by transfer or wallet (spec §2.6); WhatsApp adds 57. */
+  SUPPORT_PHONE: z
+    .string()
+    .regex(/^\d{10}$/, "debe tener 10 dígitos")
+    .optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   /** Pending sales older than this are looked up at the payment provider (docs/payments.md). */
   PAYMENT_RECONCILE_AFTER_SECONDS: z.coerce.number().int().min(1).default(600),

@@ -107,6 +107,10 @@ const httpSpecs: Record<HttpHandlerName, FunctionSpec> = {
     // The storage status counts the photo objects by listing them (prefix-limited ListBucket).
     access: { table: true, listsPhotos: true },
   },
+  codes: {
+    description: "HTTP: download codes, their validation and downloads",
+    access: { table: true, signsUrls: true },
+  },
   sales: {
     description: "HTTP: cart price, checkout, payment events and paid downloads",
     access: { table: true, signsUrls: true, payments: true },

@@ -496,6 +496,11 @@ export interface SystemSettingsDto {
   updatedAt: string | null;
 }
 
+/** GET /api/settings as the browser reads it: the stored settings and the payment support number, if set. */
+export interface PublicSettingsDto extends SystemSettingsDto {
+  supportPhone: string | null;
+}
+
 /** POST /api/admin/reset-sales: monthly sales count from this time on. */
 export interface ResetSalesResponse {
   success: true;

@@ -48,6 +48,11 @@ const ApplicationsPage = lazy(() =>
     default: module.ApplicationsPage,
   })),
 );
+const DownloadCodesPage = lazy(() =>
+  import("../features/download-codes/components/download-codes-page").then((module) => ({
+    default: module.DownloadCodesPage,
+  })),
+);
 const PurchasePage = lazy(() =>
   import("../features/purchase/components/purchase-page").then((module) => ({ default: module.PurchasePage })),
 );
@@ -68,7 +73,6 @@ const adminComingSoon = [
   { path: "performance-dashboard", title: "Rendimiento" },
   { path: "preflight", title: "Preflight" },
   { path: "preflight-dashboard", title: "Preflight" },
-  { path: "admin-download-codes", title: "Generar Códigos de Descarga" },
 ] as const;
 
 /** Spec §2.1: without a token the link cannot work, so the visitor lands on search with a notice. */
@@ -117,6 +121,7 @@ function roleRoutes(user: SessionUser | null) {
           <Route path="photographer-applications" element={<ApplicationsPage />} />
           <Route path="settings" element={<SettingsPage />} />
           <Route path="user-management" element={<UserManagementPage />} />
+          <Route path="admin-download-codes" element={<DownloadCodesPage />} />
           {adminComingSoon.map(({ path, title }) => (
             <Route key={path} path={path} element={<ComingSoon title={title} backTo="/dashboard" />} />
           ))}

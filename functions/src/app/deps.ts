@@ -2,6 +2,7 @@ import type { Config } from "../config";
 import type { ApplicationRepository } from "../data/applications";
 import type { AssignmentRepository } from "../data/assignments";
 import type { CredentialRepository } from "../data/credentials";
+import type { DownloadCodeRepository } from "../data/download-codes";
 import type { DownloadCountRepository } from "../data/download-counts";
 import type { EventConfigRepository } from "../data/event-configs";
 import type { EventDeletionRepository } from "../data/event-deletion";
@@ -49,6 +50,7 @@ export interface Deps {
   pricing: PricingRepository;
   applications: ApplicationRepository;
   downloadCounts: DownloadCountRepository;
+  downloadCodes: DownloadCodeRepository;
   sales: SalesRepository;
   payments: PaymentGateway;
   /** For what a use case notices but must not fail on (a refused payment event, a lookup that failed). */

@@ -6,7 +6,6 @@ import {
   type cartQuoteRequest,
   type createSaleRequest,
   type DownloadInfo,
-  type DownloadPhoto,
   messages,
   salesMessages,
 } from "@dorsal/shared";
@@ -16,9 +15,8 @@ import { type SaleRecord, saleDownloadGrant, salesMonthOf } from "../data/sales"
 import type { PaymentTransaction } from "../ports/payments";
 import type { Deps } from "./deps";
 import { conflict, forbidden, gone, invalid, notFound, unauthenticated, unavailable } from "./errors";
-import { signedOriginalUrl } from "./original-download";
+import { downloadablePhotos, signedOriginalUrl } from "./original-download";
 import { encodeCursor } from "./page-cursor";
-import { toPhotoDto } from "./photo-view";
 
 /**
  * The money path (docs/payments.md): a cart priced by the server, a pending sale behind a hosted
@@ -275,26 +273,17 @@ export async function downloadInfo(
   };
   if (sale.status !== "paid") return { ...info, photos: [], remainingDownloads: 0 };
   if (isExpired(sale, deps.clock.now())) throw gone(salesMessages.downloadExpired);
-  const [photos, counts] = await Promise.all([
-    deps.photos.getMany(sale.photoIds),
-    deps.downloadCounts.counts(saleDownloadGrant(sale.id), sale.photoIds),
-  ]);
-  const listed = await Promise.all(
-    photos.map(async (photo): Promise<DownloadPhoto> => {
-      const view = await toPhotoDto(deps, photo);
-      return {
-        id: photo.id,
-        filename: photo.filename,
-        originalFilename: photo.originalFilename,
-        thumbnailUrl: view.thumbnailUrl,
-        webUrl: view.webUrl,
-        downloadUrl: `/api/sales/download/${encodeURIComponent(token)}/photos/${encodeURIComponent(photo.id)}`,
-        remainingDownloads: Math.max(0, sale.maxDownloads - (counts.get(photo.id) ?? 0)),
-      };
-    }),
+  const downloadable = await downloadablePhotos(
+    deps,
+    {
+      partition: saleDownloadGrant(sale.id),
+      maxDownloads: sale.maxDownloads,
+      downloadUrl: (photoId) =>
+        `/api/sales/download/${encodeURIComponent(token)}/photos/${encodeURIComponent(photoId)}`,
+    },
+    await deps.photos.getMany(sale.photoIds),
   );
-  const remainingDownloads = listed.length ? Math.min(...listed.map((photo) => photo.remainingDownloads)) : 0;
-  return { ...info, photos: listed, remainingDownloads };
+  return { ...info, ...downloadable };
 }
 
 /**

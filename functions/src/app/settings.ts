@@ -1,8 +1,11 @@
-import type { ResetSalesResponse, StorageStatusDto, SystemSettingsDto } from "@dorsal/shared";
+import type { PublicSettingsDto, ResetSalesResponse, StorageStatusDto } from "@dorsal/shared";
 import type { Deps } from "./deps";
 
 /** Public system settings (spec §3 system_settings; the purchase screen reads photoPrice). */
-export const getSettings = (deps: Deps): Promise<SystemSettingsDto> => deps.settings.get();
+export const getSettings = async (deps: Deps): Promise<PublicSettingsDto> => ({
+  ...(await deps.settings.get()),
+  supportPhone: deps.config.SUPPORT_PHONE ?? null,
+});
 
 /**
  * 'Resetear contador de ventas' (spec §2.7): nothing is deleted; the reset time is stored and the

@@ -150,6 +150,14 @@ export const keys = {
   /** Paid sales of one month (`YYYY-MM`, Colombian time): `count` and `revenue` in whole COP. */
   salesMonth: (month: string) => ({ pk: `SALES#${month}`, sk: "SALES" }),
 
+  /** A download code (spec §3 download_codes): the code itself, uppercase, is the key, so it is unique. */
+  downloadCode: (code: string) => ({ pk: `CODE#${code}`, sk: "CODE" }),
+  /** An event's codes, newest last (the admin's list reads them backwards). */
+  codesOfEventIndex: (eventId: number, createdAt: string, code: string) => ({
+    gsi1pk: codesOfEventPartition(eventId),
+    gsi1sk: `${createdAt}#${code}`,
+  }),
+
   /** The one system_settings item (spec §3): stored values over the defaults, and when sales were last reset. */
   systemSettings: () => ({ pk: "SETTINGS", sk: "SYSTEM" }),
   /** Sign-in attempts of one email in one fixed window (numbered from the epoch); expires. */
@@ -168,5 +176,6 @@ export const photosOfEventPartition = (eventId: number) => `EVENT#${eventId}#PHO
 export const contentHashesOfEventPartition = (eventId: number) => `EVENT#${eventId}#HASHES`;
 export const zipBatchesOfEventPartition = (eventId: number) => `EVENT#${eventId}#ZIPBATCHES`;
 export const salesOfEventPartition = (eventId: number) => `EVENT#${eventId}#SALES`;
+export const codesOfEventPartition = (eventId: number) => `EVENT#${eventId}#CODES`;
 export const pendingSalesPartition = "SALES#PENDING";
 export const paidSalesPartition = (month: string) => `SALES#PAID#${month}`;

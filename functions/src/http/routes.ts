@@ -13,6 +13,7 @@ export const httpHandlers = [
   "pricing",
   "settings",
   "sales",
+  "codes",
 ] as const;
 export type HttpHandlerName = (typeof httpHandlers)[number];
 
@@ -78,6 +79,10 @@ export const httpRoutes = [
   { method: "GET", path: "/api/sales/download/{token}/photos/{photoId}", handler: "sales" },
   { method: "POST", path: "/api/payments/wompi/events", handler: "sales" },
   { method: "GET", path: "/api/admin/sales", handler: "sales" },
+  { method: "POST", path: "/api/admin/generate-download-code", handler: "codes" },
+  { method: "GET", path: "/api/admin/download-codes", handler: "codes" },
+  { method: "POST", path: "/api/download-codes/validate", handler: "codes" },
+  { method: "GET", path: "/api/download-codes/download/{code}/{photoId}", handler: "codes" },
 ] as const satisfies readonly RouteDefinition[];
 
 export type RouteKey = `${(typeof httpRoutes)[number]["method"]} ${(typeof httpRoutes)[number]["path"]}`;

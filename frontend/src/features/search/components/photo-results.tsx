@@ -21,6 +21,8 @@ import { Link as RouterLink } from "react-router";
 import { SearchIcon } from "../../../components/ui/icons";
 import { ThumbnailImage } from "../../../components/ui/thumbnail";
 import { formatCount } from "../../../lib/format";
+import { CodeDialog } from "../../download-codes/components/code-dialog";
+import { PaymentInstructions } from "../../download-codes/components/payment-instructions";
 import { type PhotoSearch, useSearchPhotos } from "../api/search-photos";
 
 function Thumbnail({ photo, onOpen }: { photo: PhotoDto; onOpen: () => void }) {
@@ -78,9 +80,10 @@ function PhotoPreview({ photo, onClose }: { photo: PhotoDto | null; onClose: () 
   );
 }
 
-export function PhotoResults({ search }: { search: PhotoSearch }) {
+export function PhotoResults({ search, eventName }: { search: PhotoSearch; eventName: string }) {
   const result = useSearchPhotos(search);
   const [showAll, setShowAll] = useState(false);
+  const [codeOpen, setCodeOpen] = useState(false);
   const [preview, setPreview] = useState<PhotoDto | null>(null);
 
   if (result.isPending) {
@@ -129,9 +132,14 @@ export function PhotoResults({ search }: { search: PhotoSearch }) {
         <Heading as="h2" size="lg" id="results-title">
           {formatCount(totalFound)} {totalFound === 1 ? "foto" : "fotos"} del dorsal {dorsalNumber}
         </Heading>
-        <Button asChild colorPalette="blue">
-          <RouterLink to={`/photo-purchase?${purchase}`}>Comprar fotos</RouterLink>
-        </Button>
+        <HStack wrap="wrap" gap="2">
+          <Button variant="outline" onClick={() => setCodeOpen(true)}>
+            Tengo un código de descarga
+          </Button>
+          <Button asChild colorPalette="blue">
+            <RouterLink to={`/photo-purchase?${purchase}`}>Comprar fotos</RouterLink>
+          </Button>
+        </HStack>
       </HStack>
       <SimpleGrid as="ul" columns={{ base: 2, sm: 3, md: 4 }} gap="3">
         {visible.map((photo) => (
@@ -155,7 +163,14 @@ export function PhotoResults({ search }: { search: PhotoSearch }) {
           </Box>
         )}
       </SimpleGrid>
+      <PaymentInstructions dorsalNumber={dorsalNumber} eventName={eventName} collapsible />
       <PhotoPreview photo={preview} onClose={() => setPreview(null)} />
+      <CodeDialog
+        eventId={search.eventId}
+        dorsalNumber={dorsalNumber}
+        open={codeOpen}
+        onClose={() => setCodeOpen(false)}
+      />
     </Stack>
   );
 }

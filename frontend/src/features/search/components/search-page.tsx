@@ -92,7 +92,13 @@ export function SearchPage() {
             </Alert.Content>
           </Alert.Root>
         )}
-        {search && <PhotoResults key={`${search.eventId}:${search.dorsalNumber}`} search={search} />}
+        {search && (
+          <PhotoResults
+            key={`${search.eventId}:${search.dorsalNumber}`}
+            search={search}
+            eventName={events.data?.find((event) => event.id === search.eventId)?.name ?? ""}
+          />
+        )}
       </Stack>
     </Box>
   );

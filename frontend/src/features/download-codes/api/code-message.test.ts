@@ -1,0 +1,50 @@
+import type { EventDto } from "@dorsal/shared";
+import { describe, expect, it } from "vitest";
+import { codeChatMessage, codeEligibleEvents, codeStatus, formatValidUntil } from "./code-message";
+import type { IssuedDownloadCode } from "./download-codes";
+
+const event = (id: number, status: string, freePhotosEnabled: boolean) =>
+  ({ id, status, freePhotosEnabled }) as EventDto;
+
+describe("codeEligibleEvents", () => {
+  it("offers only active events whose photos are still for sale", () => {
+    const events = [event(1, "active", false), event(2, "active", true), event(3, "completed", false)];
+    expect(codeEligibleEvents(events).map(({ id }) => id)).toEqual([1]);
+  });
+});
+
+describe("codeChatMessage", () => {
+  it("carries the code, the bib, the valid-until date and the permitted downloads", () => {
+    const expiresAt = new Date(2026, 11, 24, 15, 30).toISOString();
+    const message = codeChatMessage(
+      { code: "AB12CD34", dorsalNumber: "5173", eventId: 7, eventName: "Media Maratón", expiresAt, maxDownloads: 5 },
+      "https://fotos.example.co",
+    );
+    expect(message).toContain("Tu código de descarga: AB12CD34");
+    expect(message).toContain("Dorsal: 5173");
+    expect(message).toContain("Válido hasta: 24 de diciembre de 2026");
+    expect(message).toContain("Descargas permitidas: 5");
+    expect(message).toContain("https://fotos.example.co/search");
+  });
+});
+
+describe("formatValidUntil", () => {
+  it("shows unexpected values as they came", () => {
+    expect(formatValidUntil("pronto")).toBe("pronto");
+  });
+});
+
+describe("codeStatus", () => {
+  const now = new Date("2026-11-24T12:00:00Z");
+  const code = (isUsed: boolean, expiresAt: string) => ({ isUsed, maxDownloads: 3, expiresAt }) as IssuedDownloadCode;
+
+  it("is active until first used, then in use, while it has not expired", () => {
+    expect(codeStatus(code(false, "2026-11-25T00:00:00Z"), now)).toBe("active");
+    expect(codeStatus(code(true, "2026-11-25T00:00:00Z"), now)).toBe("used");
+  });
+
+  it("is expired once its moment has passed, used or not", () => {
+    expect(codeStatus(code(false, "2026-11-24T12:00:00Z"), now)).toBe("expired");
+    expect(codeStatus(code(true, "2026-11-01T00:00:00Z"), now)).toBe("expired");
+  });
+});

@@ -1,0 +1,43 @@
+import type { DownloadCodeResult, GenerateDownloadCodeRequest } from "@dorsal/shared";
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { apiFetch } from "../../../lib/api-fetch";
+
+/** A code as listed for the organizer (spec §3 download_codes). */
+export interface IssuedDownloadCode {
+  code: string;
+  eventId: number;
+  dorsalNumber: string;
+  isUsed: boolean;
+  usedAt: string | null;
+  expiresAt: string;
+  maxDownloads: number;
+  downloadCount: number;
+  createdAt: string;
+}
+
+export function generateDownloadCode(request: GenerateDownloadCodeRequest): Promise<DownloadCodeResult> {
+  return apiFetch<DownloadCodeResult>("/api/admin/generate-download-code", { method: "POST", body: request });
+}
+
+export function getIssuedCodes(eventId: number, signal?: AbortSignal): Promise<IssuedDownloadCode[]> {
+  return apiFetch<IssuedDownloadCode[]>(`/api/admin/download-codes?eventId=${eventId}`, { signal });
+}
+
+export const issuedCodesQueryOptions = (eventId: number) =>
+  queryOptions({
+    queryKey: ["download-codes", eventId],
+    queryFn: ({ signal }) => getIssuedCodes(eventId, signal),
+  });
+
+export function useIssuedCodes(eventId: number) {
+  return useQuery(issuedCodesQueryOptions(eventId));
+}
+
+export function useGenerateDownloadCode() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: generateDownloadCode,
+    onSuccess: (result) =>
+      queryClient.invalidateQueries({ queryKey: issuedCodesQueryOptions(result.eventId).queryKey }),
+  });
+}

@@ -1,0 +1,51 @@
+import {
+  type DownloadCodeValidation,
+  type DownloadPhoto,
+  salesMessages,
+  type ValidateDownloadCodeRequest,
+} from "@dorsal/shared";
+import { ApiError, apiFetch } from "../../../lib/api-fetch";
+
+export function validateDownloadCode(request: ValidateDownloadCodeRequest): Promise<DownloadCodeValidation> {
+  return apiFetch<DownloadCodeValidation>("/api/download-codes/validate", { method: "POST", body: request });
+}
+
+/** `apiFetch`'s generic form ('404: Not Found') means the server gave no reason of its own. */
+const genericFailure = /^\d{3}: /;
+
+/**
+ * Spec §8: a refusal shows the server's reason (expired, limit reached…) or 'Código de descarga
+ * inválido'; anything that kept the code from being checked at all asks to try again.
+ */
+export function validationFailureMessage(failure: unknown): string {
+  if (!(failure instanceof ApiError) || failure.status >= 500) return salesMessages.codeValidateFailed;
+  return genericFailure.test(failure.message) ? salesMessages.codeInvalid : failure.message;
+}
+
+/**
+ * Downloads left once this round is over: each photo counts its own downloads and the code is
+ * limited by the photo with the fewest left (the `remainingDownloads` rule of the contract).
+ */
+export function remainingAfter(photos: DownloadPhoto[], downloaded: ReadonlySet<string>): number {
+  if (photos.length === 0) return 0;
+  return Math.max(0, Math.min(...photos.map((photo) => photo.remainingDownloads - (downloaded.has(photo.id) ? 1 : 0))));
+}
+
+/**
+ * Fetches the original and hands it to the browser as a file. Fetched rather than linked: each
+ * failure can be reported per photo (spec §8), and a browser ignores `download` on a link that
+ * redirects to a signed URL of another origin, opening the photo instead of saving it.
+ */
+export async function savePhoto(photo: DownloadPhoto): Promise<void> {
+  const response = await fetch(photo.downloadUrl, { credentials: "same-origin" });
+  if (!response.ok) throw new Error(`${response.status}`);
+  const objectUrl = URL.createObjectURL(await response.blob());
+  const link = document.createElement("a");
+  link.href = objectUrl;
+  link.download = photo.originalFilename || photo.filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Revoked later, not now: the browser starts reading the object URL after click() returns.
+  window.setTimeout(() => URL.revokeObjectURL(objectUrl), 60_000);
+}

@@ -1,0 +1,87 @@
+import { Box, Button, Card, Code, DataList, Heading, Stack, Text } from "@chakra-ui/react";
+import type { DownloadCodeResult } from "@dorsal/shared";
+import { useEffect, useRef, useState } from "react";
+import { CheckIcon } from "../../../components/ui/icons";
+import { toaster } from "../../../components/ui/toaster";
+import { codeChatMessage, formatValidUntil } from "../api/code-message";
+
+/** Spec §9: how long 'Copiado' stays on the button. */
+const copiedForMs = 3000;
+
+export function CodeResultCard({ result }: { result: DownloadCodeResult }) {
+  const [copied, setCopied] = useState(false);
+  const copiedTimer = useRef<number | undefined>(undefined);
+  const message = codeChatMessage(result, window.location.origin);
+
+  useEffect(() => () => window.clearTimeout(copiedTimer.current), []);
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(message);
+      setCopied(true);
+      window.clearTimeout(copiedTimer.current);
+      copiedTimer.current = window.setTimeout(() => setCopied(false), copiedForMs);
+    } catch {
+      toaster.create({ type: "error", title: "Error al copiar", description: "No se pudo copiar al portapapeles" });
+    }
+  };
+
+  return (
+    <Card.Root as="section" aria-labelledby="code-result-title" borderColor="green.300" data-testid="code-result">
+      <Card.Header>
+        <Heading as="h2" size="lg" id="code-result-title">
+          Código generado
+        </Heading>
+      </Card.Header>
+      <Card.Body>
+        <Stack gap="5">
+          <Box textAlign="center" py="4" borderRadius="lg" bg="green.50">
+            <Text
+              fontFamily="mono"
+              fontSize={{ base: "3xl", md: "4xl" }}
+              fontWeight="bold"
+              letterSpacing="widest"
+              wordBreak="break-all"
+              data-testid="generated-code"
+            >
+              {result.code}
+            </Text>
+          </Box>
+          <DataList.Root orientation="horizontal">
+            <DataList.Item>
+              <DataList.ItemLabel>Dorsal</DataList.ItemLabel>
+              <DataList.ItemValue>{result.dorsalNumber}</DataList.ItemValue>
+            </DataList.Item>
+            <DataList.Item>
+              <DataList.ItemLabel>Evento</DataList.ItemLabel>
+              <DataList.ItemValue>{result.eventName}</DataList.ItemValue>
+            </DataList.Item>
+            <DataList.Item>
+              <DataList.ItemLabel>Válido hasta</DataList.ItemLabel>
+              <DataList.ItemValue>{formatValidUntil(result.expiresAt)}</DataList.ItemValue>
+            </DataList.Item>
+            <DataList.Item>
+              <DataList.ItemLabel>Descargas</DataList.ItemLabel>
+              <DataList.ItemValue>{result.maxDownloads}</DataList.ItemValue>
+            </DataList.Item>
+          </DataList.Root>
+          <Stack gap="2">
+            <Text fontWeight="medium">Mensaje para el cliente</Text>
+            <Code as="pre" p="3" whiteSpace="pre-wrap" display="block" data-testid="code-message">
+              {message}
+            </Code>
+            <Button onClick={copy} colorPalette={copied ? "green" : "blue"} alignSelf={{ sm: "flex-start" }}>
+              {copied ? (
+                <>
+                  <CheckIcon /> Mensaje copiado
+                </>
+              ) : (
+                "Copiar mensaje"
+              )}
+            </Button>
+          </Stack>
+        </Stack>
+      </Card.Body>
+    </Card.Root>
+  );
+}

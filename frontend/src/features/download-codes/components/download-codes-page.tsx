@@ -1,0 +1,225 @@
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  Field,
+  Grid,
+  Heading,
+  Input,
+  List,
+  NativeSelect,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+} from "@chakra-ui/react";
+import {
+  codeMaxDownloads,
+  codeValidityDays,
+  type DownloadCodeResult,
+  generateDownloadCodeRequest,
+  salesMessages,
+} from "@dorsal/shared";
+import { type FormEvent, useState } from "react";
+import { EventSelect } from "../../../components/ui/event-select";
+import { PageHeader } from "../../../components/ui/page-header";
+import { toaster } from "../../../components/ui/toaster";
+import { ApiError } from "../../../lib/api-fetch";
+import { newestEvent, useEvents } from "../../events/api/get-events";
+import { codeEligibleEvents } from "../api/code-message";
+import { useGenerateDownloadCode } from "../api/download-codes";
+import { CodeResultCard } from "./code-result-card";
+import { IssuedCodesTable } from "./issued-codes-table";
+
+const workflow = [
+  "El cliente paga por billetera móvil o transferencia",
+  "Envía el comprobante y su número de dorsal por chat",
+  "Generas aquí el código de descarga y se lo envías",
+  "El cliente busca su dorsal y descarga sus fotos con el código",
+];
+
+/** Spec §9: validity 30 days and 5 downloads unless the organizer chooses otherwise. */
+const defaults = { expiresInDays: 30, maxDownloads: 5 } as const;
+
+function WorkflowBanner() {
+  return (
+    <Alert.Root status="info" alignItems="flex-start">
+      <Alert.Indicator />
+      <Alert.Content>
+        <Alert.Title>Pagos por billetera móvil</Alert.Title>
+        <List.Root as="ol" ps="5" mt="1" gap="0.5" textStyle="sm">
+          {workflow.map((step) => (
+            <List.Item key={step}>{step}</List.Item>
+          ))}
+        </List.Root>
+      </Alert.Content>
+    </Alert.Root>
+  );
+}
+
+/** 'Generar Códigos de Descarga' (spec §2.7): a code for a customer who paid outside the payment gateway. */
+export function DownloadCodesPage() {
+  const events = useEvents();
+  const eligible = codeEligibleEvents(events.data ?? []);
+  const [chosen, setChosen] = useState<number | null>(null);
+  // Spec §2.3: admin pickers start on the newest event until another is chosen.
+  const eventId = chosen ?? newestEvent(eligible)?.id ?? null;
+  const [dorsal, setDorsal] = useState("");
+  const [expiresInDays, setExpiresInDays] = useState<number>(defaults.expiresInDays);
+  const [maxDownloads, setMaxDownloads] = useState<number>(defaults.maxDownloads);
+  const [missing, setMissing] = useState(false);
+  const [result, setResult] = useState<DownloadCodeResult | null>(null);
+  const generate = useGenerateDownloadCode();
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const parsed = generateDownloadCodeRequest.safeParse({
+      eventId: eventId ?? undefined,
+      dorsalNumber: dorsal,
+      expiresInDays,
+      maxDownloads,
+    });
+    if (!parsed.success) {
+      setMissing(true);
+      toaster.create({ type: "error", title: "Campos requeridos", description: salesMessages.codeFieldsRequired });
+      return;
+    }
+    generate.mutate(parsed.data, {
+      onSuccess: (generated) => {
+        setResult(generated);
+        setDorsal("");
+        toaster.create({ type: "success", title: "Código generado exitosamente", description: generated.code });
+      },
+      onError: (error) =>
+        toaster.create({
+          type: "error",
+          title: "❌ Error al generar código",
+          description: error instanceof ApiError ? error.message : salesMessages.codeGenerateFailed,
+        }),
+    });
+  };
+
+  return (
+    <Box>
+      <PageHeader
+        title="Generar Códigos de Descarga"
+        subtitle="Para clientes que pagan por billetera móvil o transferencia y envían su comprobante"
+      />
+      <Stack gap="6">
+        <WorkflowBanner />
+        <Grid templateColumns={{ base: "1fr", lg: "repeat(2, minmax(0, 1fr))" }} gap="6" alignItems="start">
+          <Card.Root as="section" aria-labelledby="generate-code-title">
+            <Card.Header>
+              <Heading as="h2" size="lg" id="generate-code-title">
+                Nuevo código
+              </Heading>
+            </Card.Header>
+            <Card.Body>
+              <form onSubmit={submit} noValidate aria-label="Generar código de descarga">
+                <Stack gap="4">
+                  {events.isPending ? (
+                    <Skeleton height="16" />
+                  ) : events.isError ? (
+                    <Alert.Root status="error">
+                      <Alert.Indicator />
+                      <Alert.Title>Error cargando eventos</Alert.Title>
+                    </Alert.Root>
+                  ) : (
+                    <Box>
+                      <EventSelect
+                        events={eligible}
+                        value={eventId}
+                        onChange={(next) => {
+                          setChosen(next);
+                          setMissing(false);
+                        }}
+                        invalid={missing && eventId === null}
+                      />
+                      <Text textStyle="xs" color="fg.muted" mt="1">
+                        Solo eventos activos sin fotos gratis.
+                      </Text>
+                    </Box>
+                  )}
+                  <Field.Root required invalid={missing && dorsal === ""}>
+                    <Field.Label>
+                      Número de dorsal <Field.RequiredIndicator />
+                    </Field.Label>
+                    <Input
+                      value={dorsal}
+                      onChange={(change) => {
+                        // Spec §5: the dorsal is numeric, so anything else never reaches the field.
+                        setDorsal(change.currentTarget.value.replace(/\D/g, ""));
+                        setMissing(false);
+                      }}
+                      inputMode="numeric"
+                      pattern="[0-9]*"
+                      maxLength={10}
+                      placeholder="Ej. 1234"
+                      autoComplete="off"
+                      bg="white"
+                    />
+                  </Field.Root>
+                  <SimpleGrid columns={{ base: 1, sm: 2 }} gap="4">
+                    <Field.Root>
+                      <Field.Label>Validez</Field.Label>
+                      <NativeSelect.Root>
+                        <NativeSelect.Field
+                          value={expiresInDays}
+                          onChange={(change) => setExpiresInDays(Number(change.currentTarget.value))}
+                          bg="white"
+                        >
+                          {codeValidityDays.map((days) => (
+                            <option key={days} value={days}>
+                              {days} días
+                            </option>
+                          ))}
+                        </NativeSelect.Field>
+                        <NativeSelect.Indicator />
+                      </NativeSelect.Root>
+                    </Field.Root>
+                    <Field.Root>
+                      <Field.Label>Descargas máximas</Field.Label>
+                      <NativeSelect.Root>
+                        <NativeSelect.Field
+                          value={maxDownloads}
+                          onChange={(change) => setMaxDownloads(Number(change.currentTarget.value))}
+                          bg="white"
+                        >
+                          {codeMaxDownloads.map((count) => (
+                            <option key={count} value={count}>
+                              {count} descargas
+                            </option>
+                          ))}
+                        </NativeSelect.Field>
+                        <NativeSelect.Indicator />
+                      </NativeSelect.Root>
+                    </Field.Root>
+                  </SimpleGrid>
+                  <Button type="submit" colorPalette="blue" loading={generate.isPending} loadingText="Generando...">
+                    Generar código
+                  </Button>
+                </Stack>
+              </form>
+            </Card.Body>
+          </Card.Root>
+          {result ? (
+            <CodeResultCard key={result.code} result={result} />
+          ) : (
+            <Text color="fg.muted" alignSelf="center" textAlign="center">
+              El código generado aparecerá aquí, con un mensaje listo para enviar al cliente.
+            </Text>
+          )}
+        </Grid>
+        {eventId !== null && (
+          <Box as="section" aria-labelledby="issued-codes-title">
+            <Heading as="h2" size="lg" id="issued-codes-title" mb="3">
+              Códigos del evento
+            </Heading>
+            <IssuedCodesTable eventId={eventId} />
+          </Box>
+        )}
+      </Stack>
+    </Box>
+  );
+}

@@ -1,0 +1,88 @@
+import { Alert, Badge, EmptyState, Skeleton, Stack, Table } from "@chakra-ui/react";
+import { TagIcon } from "../../../components/ui/icons";
+import { formatDateTime } from "../../../lib/format";
+import { type CodeStatus, codeStatus, formatValidUntil } from "../api/code-message";
+import { useIssuedCodes } from "../api/download-codes";
+
+const statusBadges: Record<CodeStatus, { label: string; palette: string }> = {
+  active: { label: "Vigente", palette: "green" },
+  used: { label: "En uso", palette: "blue" },
+  expired: { label: "Vencido", palette: "red" },
+};
+
+/** The codes already issued for one event, so the organizer can answer "¿mi código sigue sirviendo?". */
+export function IssuedCodesTable({ eventId }: { eventId: number }) {
+  const codes = useIssuedCodes(eventId);
+
+  if (codes.isPending) {
+    return (
+      <Stack gap="2" aria-busy="true" aria-label="Cargando códigos">
+        <Skeleton height="10" />
+        <Skeleton height="10" />
+      </Stack>
+    );
+  }
+  if (codes.isError) {
+    return (
+      <Alert.Root status="error">
+        <Alert.Indicator />
+        <Alert.Content>
+          <Alert.Title>Error cargando códigos</Alert.Title>
+          <Alert.Description>{codes.error.message}</Alert.Description>
+        </Alert.Content>
+      </Alert.Root>
+    );
+  }
+  if (codes.data.length === 0) {
+    return (
+      <EmptyState.Root borderWidth="1px" borderStyle="dashed" borderRadius="lg" bg="white">
+        <EmptyState.Content>
+          <EmptyState.Indicator>
+            <TagIcon />
+          </EmptyState.Indicator>
+          <EmptyState.Title>No hay códigos para este evento</EmptyState.Title>
+          <EmptyState.Description>Los códigos que generes aparecerán aquí con su uso.</EmptyState.Description>
+        </EmptyState.Content>
+      </EmptyState.Root>
+    );
+  }
+  const now = new Date();
+  return (
+    <Table.ScrollArea borderWidth="1px" borderRadius="md" bg="white">
+      <Table.Root size="sm" aria-label="Códigos generados">
+        <Table.Header>
+          <Table.Row>
+            <Table.ColumnHeader>Código</Table.ColumnHeader>
+            <Table.ColumnHeader>Dorsal</Table.ColumnHeader>
+            <Table.ColumnHeader>Descargas</Table.ColumnHeader>
+            <Table.ColumnHeader>Válido hasta</Table.ColumnHeader>
+            <Table.ColumnHeader>Estado</Table.ColumnHeader>
+            <Table.ColumnHeader>Creado</Table.ColumnHeader>
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>
+          {codes.data.map((code) => {
+            const badge = statusBadges[codeStatus(code, now)];
+            return (
+              <Table.Row key={code.code} data-testid="issued-code-row">
+                <Table.Cell fontFamily="mono" fontWeight="semibold">
+                  {code.code}
+                </Table.Cell>
+                <Table.Cell>{code.dorsalNumber}</Table.Cell>
+                <Table.Cell whiteSpace="nowrap">
+                  {code.downloadCount} {code.downloadCount === 1 ? "descarga" : "descargas"} · máx. {code.maxDownloads}{" "}
+                  por foto
+                </Table.Cell>
+                <Table.Cell whiteSpace="nowrap">{formatValidUntil(code.expiresAt)}</Table.Cell>
+                <Table.Cell>
+                  <Badge colorPalette={badge.palette}>{badge.label}</Badge>
+                </Table.Cell>
+                <Table.Cell whiteSpace="nowrap">{formatDateTime(code.createdAt)}</Table.Cell>
+              </Table.Row>
+            );
+          })}
+        </Table.Body>
+      </Table.Root>
+    </Table.ScrollArea>
+  );
+}

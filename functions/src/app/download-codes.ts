@@ -1,0 +1,151 @@
+import { randomInt } from "node:crypto";
+import {
+  type DownloadCodeResult,
+  type DownloadCodeValidation,
+  type generateDownloadCodeRequest,
+  messages,
+  salesMessages,
+  type validateDownloadCodeRequest,
+} from "@dorsal/shared";
+import type { z } from "zod";
+import { codeDownloadGrant, type DownloadCodeRecord } from "../data/download-codes";
+import type { PhotoRecord } from "../data/photos";
+import { throttledCheck } from "./auth";
+import type { Deps } from "./deps";
+import { forbidden, gone, invalid, notFound } from "./errors";
+import { downloadablePhotos, signedOriginalUrl } from "./original-download";
+
+/**
+ * Download codes (spec §2.7, §3 download_codes): an admin issues one after a payment outside the
+ * gateway (bank transfer, mobile wallet); the athlete types it to download one bib's photos of one
+ * event, each photo up to the code's `maxDownloads`, until it expires.
+ */
+
+/** Letters and digits a customer cannot misread when the code is dictated or copied from a chat (no 0/O, 1/I/L). */
+const codeAlphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+const codeLength = 8;
+const drawCode = () => Array.from({ length: codeLength }, () => codeAlphabet[randomInt(codeAlphabet.length)]).join("");
+const dayMs = 86_400_000;
+
+type GenerateInput = z.output<typeof generateDownloadCodeRequest>;
+type ValidateInput = z.output<typeof validateDownloadCodeRequest>;
+
+/**
+ * Issues a code:
+ * 1. the event must be active and sell its photos (a free event needs no code);
+ * 2. draw 8 characters (31^8 ≈ 8.5 × 10^11 codes); the conditional put on the code itself makes it
+ *    unique, and a collision draws again.
+ */
+export async function generateDownloadCode(
+  deps: Deps,
+  input: GenerateInput,
+  adminId: string,
+): Promise<DownloadCodeResult> {
+  const event = await deps.events.get(input.eventId);
+  if (!event) throw notFound(messages.eventNotFound);
+  if (event.status !== "active" || event.freePhotosEnabled) throw invalid(salesMessages.codeEventNotEligible);
+  const now = deps.clock.now();
+  const base = {
+    eventId: event.id,
+    dorsalNumber: input.dorsalNumber,
+    maxDownloads: input.maxDownloads,
+    expiresAt: new Date(now.getTime() + input.expiresInDays * dayMs).toISOString(),
+    createdAt: now.toISOString(),
+    createdBy: adminId,
+    isUsed: false,
+    usedAt: null,
+    downloadCount: 0,
+  };
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const record: DownloadCodeRecord = { ...base, code: drawCode() };
+    if (await deps.downloadCodes.create(record)) {
+      return {
+        code: record.code,
+        dorsalNumber: record.dorsalNumber,
+        eventId: event.id,
+        eventName: event.name,
+        expiresAt: record.expiresAt,
+        maxDownloads: record.maxDownloads,
+      };
+    }
+  }
+  throw new Error("Five download-code collisions in a row: the code space is exhausted or the draw is broken");
+}
+
+/** GET /api/admin/download-codes?eventId=: the event's codes, newest first, with their use. */
+export async function listDownloadCodes(deps: Deps, eventId: number) {
+  const codes = await deps.downloadCodes.listForEvent(eventId, 200);
+  return codes.map(({ code, dorsalNumber, maxDownloads, expiresAt, createdAt, isUsed, usedAt, downloadCount }) => ({
+    code,
+    eventId,
+    dorsalNumber,
+    downloadCount,
+    maxDownloads,
+    expiresAt,
+    createdAt,
+    isUsed,
+    usedAt,
+  }));
+}
+
+const codeUrl = (code: string, photoId: string) =>
+  `/api/download-codes/download/${encodeURIComponent(code)}/${encodeURIComponent(photoId)}`;
+
+async function photosOfCode(deps: Deps, code: DownloadCodeRecord): Promise<PhotoRecord[]> {
+  const photos = await deps.photos.getMany(await deps.photos.photoIdsForBib(code.eventId, code.dorsalNumber));
+  return photos
+    .filter((photo) => photo.processingStatus === "successful")
+    .sort((a, b) => a.uploadedAt.localeCompare(b.uploadedAt));
+}
+
+const isExpired = (code: DownloadCodeRecord, now: Date) => Date.parse(code.expiresAt) <= now.getTime();
+
+/**
+ * POST /api/download-codes/validate: whether the code opens this event's bib, and its photos. A
+ * wrong code counts as a failed attempt for that event and bib, under the sign-in throttle, so
+ * codes cannot be guessed by trying many.
+ */
+export async function validateDownloadCode(deps: Deps, input: ValidateInput): Promise<DownloadCodeValidation> {
+  let found: DownloadCodeRecord | undefined;
+  const matches = await throttledCheck(deps, `codigo:${input.eventId}#${input.dorsalNumber}`, async () => {
+    found = await deps.downloadCodes.get(input.code);
+    return found?.eventId === input.eventId && found.dorsalNumber === input.dorsalNumber;
+  });
+  const refused = (error: string): DownloadCodeValidation => ({ valid: false, error, remainingDownloads: 0 });
+  if (!matches || !found) return refused(salesMessages.codeInvalid);
+  const code: DownloadCodeRecord = found;
+  if (isExpired(code, deps.clock.now())) return refused(salesMessages.codeExpired);
+  const downloadable = await downloadablePhotos(
+    deps,
+    {
+      partition: codeDownloadGrant(code.code),
+      maxDownloads: code.maxDownloads,
+      downloadUrl: (id) => codeUrl(code.code, id),
+    },
+    await photosOfCode(deps, code),
+  );
+  if (downloadable.photos.length > 0 && downloadable.remainingDownloads <= 0) return refused(salesMessages.codeLimit);
+  return { valid: true, expiresAt: code.expiresAt, ...downloadable };
+}
+
+/**
+ * GET /api/download-codes/download/{code}/{photoId}: counts one download of a photo of the code's
+ * bib (one conditional ADD: parallel requests never pass the cap) and returns a signed URL of the
+ * clean original.
+ */
+export async function downloadWithCode(deps: Deps, rawCode: string, photoId: string): Promise<string> {
+  const code = await deps.downloadCodes.get(rawCode.trim().toUpperCase());
+  if (!code) throw notFound(salesMessages.codeInvalid);
+  const now = deps.clock.now();
+  if (isExpired(code, now)) throw gone(salesMessages.codeExpired);
+  const photo = await deps.photos.get(photoId);
+  const ofCode =
+    photo?.eventId === code.eventId &&
+    photo.processingStatus === "successful" &&
+    photo.detectedDorsals.includes(code.dorsalNumber);
+  if (!photo || !ofCode) throw notFound(messages.notFound);
+  const left = await deps.downloadCounts.consume(codeDownloadGrant(code.code), photo.id, code.maxDownloads);
+  if (left === null) throw forbidden(salesMessages.codeLimit);
+  await deps.downloadCodes.recordDownload(code.code, now);
+  return signedOriginalUrl(deps, photo);
+}

@@ -1,0 +1,64 @@
+import type { Table } from "../ports/table";
+import { codesOfEventPartition, keys } from "./keys";
+
+/** A download code (spec §3 download_codes): one bib's photos of one event, capped and expiring. */
+export interface DownloadCodeRecord {
+  code: string;
+  eventId: number;
+  dorsalNumber: string;
+  maxDownloads: number;
+  expiresAt: string;
+  createdAt: string;
+  /** The admin who issued it. */
+  createdBy: string;
+  isUsed: boolean;
+  usedAt: string | null;
+  /** Downloads counted over all its photos (each photo is capped on its own counter). */
+  downloadCount: number;
+}
+
+/** The partition a code's per-photo download counters live in (data/download-counts.ts). */
+export const codeDownloadGrant = (code: string) => keys.downloadCode(code).pk;
+
+export function createDownloadCodeRepository(table: Table) {
+  return {
+    /** Stores a new code; false when the code is already taken (the caller draws another). */
+    create(record: DownloadCodeRecord): Promise<boolean> {
+      return table.put(
+        {
+          ...keys.downloadCode(record.code),
+          ...keys.codesOfEventIndex(record.eventId, record.createdAt, record.code),
+          type: "downloadCode",
+          ...record,
+        },
+        { ifAbsent: true },
+      );
+    },
+
+    get(code: string): Promise<DownloadCodeRecord | undefined> {
+      return table.get<DownloadCodeRecord>(keys.downloadCode(code));
+    },
+
+    /** The event's codes, newest first. */
+    async listForEvent(eventId: number, limit: number): Promise<DownloadCodeRecord[]> {
+      const page = await table.query<DownloadCodeRecord>({
+        index: "gsi1",
+        partition: codesOfEventPartition(eventId),
+        descending: true,
+        limit,
+      });
+      return page.items;
+    },
+
+    /** Records a counted download: the total, and the time of the first one. */
+    async recordDownload(code: string, at: Date): Promise<void> {
+      await table.update({ key: keys.downloadCode(code), add: { downloadCount: 1 } });
+      await table.update({
+        key: keys.downloadCode(code),
+        set: { isUsed: true, usedAt: at.toISOString() },
+        conditions: [{ attribute: "isUsed", op: "=", value: false }],
+      });
+    },
+  };
+}
+export type DownloadCodeRepository = ReturnType<typeof createDownloadCodeRepository>;
