@@ -53,6 +53,11 @@ const DownloadCodesPage = lazy(() =>
     default: module.DownloadCodesPage,
   })),
 );
+const AthleteLoginPage = lazy(() =>
+  import("../features/athletes/components/athlete-login-page").then((module) => ({
+    default: module.AthleteLoginPage,
+  })),
+);
 const PurchasePage = lazy(() =>
   import("../features/purchase/components/purchase-page").then((module) => ({ default: module.PurchasePage })),
 );
@@ -178,7 +183,14 @@ export function AppRoutes() {
               </Suspense>
             }
           />
-          <Route path="athlete-login" element={<ComingSoon title="Acceso deportistas" />} />
+          <Route
+            path="athlete-login"
+            element={
+              <Suspense fallback={null}>
+                <AthleteLoginPage />
+              </Suspense>
+            }
+          />
           <Route
             path="mobile-test"
             element={

@@ -102,6 +102,17 @@ export async function dashboardStats(deps: Deps): Promise<DashboardStats> {
   };
 }
 
+/** 'Acceso deportistas': whether signed-in athletes get this event's photos free (README, Athletes). */
+export async function setAthleteAccess(deps: Deps, eventId: number, requiresAthleteLogin: boolean): Promise<EventDto> {
+  const updated = await deps.events.update(eventId, {
+    requiresAthleteLogin,
+    updatedAt: deps.clock.now().toISOString(),
+  });
+  if (!updated) throw notFound(messages.eventNotFound);
+  const stats = await deps.events.stats([eventId]);
+  return toEventDto(updated, stats.get(eventId));
+}
+
 /**
  * 'Liberar Fotos Gratis' / 'Proteger Fotos': the public search switches between the GRATIS/DEMO
  * copy and the watermarked preview at once, as the pipeline made both for every photo. Switching to

@@ -1,13 +1,20 @@
 import { messages, type SearchResponse } from "@dorsal/shared";
+import { athleteSeesClean } from "./athletes";
 import type { Deps } from "./deps";
 import { notFound } from "./errors";
 import { toPhotoDto, toPublicPhotoDto } from "./photo-view";
+import type { SessionClaims } from "./tokens";
 
 /**
  * Finds an event's photos of one bib: the bib's links give the photo ids, one batch read gives
  * the photos; only processed photos are shown, newest upload last, never as the clean copy.
  */
-export async function searchByBib(deps: Deps, eventId: number, dorsalNumber: string): Promise<SearchResponse> {
+export async function searchByBib(
+  deps: Deps,
+  eventId: number,
+  dorsalNumber: string,
+  session?: SessionClaims,
+): Promise<SearchResponse> {
   const event = await deps.events.get(eventId);
   if (!event) throw notFound(messages.eventNotFound);
   const bib = dorsalNumber.replace(/^0+(?=\d)/, "");
@@ -17,8 +24,13 @@ export async function searchByBib(deps: Deps, eventId: number, dorsalNumber: str
   return {
     totalFound: photos.length,
     dorsalNumber: bib,
-    // Public: the watermarked or GRATIS/DEMO copy, as the event stands right now.
-    photos: await Promise.all(photos.map((photo) => toPublicPhotoDto(deps, photo, event))),
+    // Public: the watermarked or GRATIS/DEMO copy, as the event stands right now; clean for a
+    // signed-in athlete when the event opens its photos to athletes.
+    photos: await Promise.all(
+      photos.map((photo) =>
+        athleteSeesClean(event, session) ? toPhotoDto(deps, photo) : toPublicPhotoDto(deps, photo, event),
+      ),
+    ),
   };
 }
 

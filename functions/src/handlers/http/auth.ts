@@ -1,8 +1,9 @@
-import { changePasswordRequest, loginRequest, setUserPasswordRequest } from "@dorsal/shared";
+import { athleteRegisterRequest, changePasswordRequest, loginRequest, setUserPasswordRequest } from "@dorsal/shared";
 import { z } from "zod";
+import { registerAthlete } from "../../app/athletes";
 import { changePassword, currentUser, login, setUserPassword } from "../../app/auth";
 import { getContainer } from "../../compose";
-import { createHttpHandler, route } from "../../http/handler";
+import { createHttpHandler, reply, route } from "../../http/handler";
 
 /** Account ids as the ids port makes them (the same check as the users routes). */
 const userId = z.string().regex(/^[A-Za-z0-9_-]{6,64}$/);
@@ -14,6 +15,11 @@ export const handler = createHttpHandler(
       access: "public",
       body: loginRequest,
       run: async ({ deps, body }) => ({ success: true, ...(await login(deps, body)) }),
+    }),
+    "POST /api/auth/athlete-register": route({
+      access: "public",
+      body: athleteRegisterRequest,
+      run: async ({ deps, body }) => reply(201, { success: true, ...(await registerAthlete(deps, body)) }),
     }),
     "GET /api/auth/me": route({
       access: ["admin", "photographer", "user", "athlete"],

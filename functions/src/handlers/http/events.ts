@@ -1,4 +1,10 @@
-import { createEventRequest, deleteEventRequest, eventRecognitionConfig, idParam } from "@dorsal/shared";
+import {
+  athleteAccessRequest,
+  createEventRequest,
+  deleteEventRequest,
+  eventRecognitionConfig,
+  idParam,
+} from "@dorsal/shared";
 import { z } from "zod";
 import { deleteEvent } from "../../app/event-deletion";
 import {
@@ -7,6 +13,7 @@ import {
   getEvent,
   getEventConfig,
   listEvents,
+  setAthleteAccess,
   setFreePhotos,
   updateEventConfig,
 } from "../../app/events";
@@ -49,6 +56,12 @@ export const handler = createHttpHandler(
       access: ["admin"],
       params: z.object({ id: idParam }),
       run: ({ deps, params }) => setFreePhotos(deps, params.id, true),
+    }),
+    "POST /api/events/{id}/athlete-access": route({
+      access: ["admin"],
+      params: z.object({ id: idParam }),
+      body: athleteAccessRequest,
+      run: ({ deps, params, body }) => setAthleteAccess(deps, params.id, body.requiresAthleteLogin),
     }),
     "POST /api/events/{id}/disable-free-photos": route({
       access: ["admin"],

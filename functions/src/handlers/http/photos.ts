@@ -9,6 +9,7 @@ import {
   zipBatchRequest,
 } from "@dorsal/shared";
 import { z } from "zod";
+import { athleteDownload } from "../../app/athletes";
 import { addManualBib, listEventPhotos, reindexEvent, removeBib } from "../../app/bib-index";
 import { signUploadStep, startDirectUpload } from "../../app/direct-uploads";
 import { invalid } from "../../app/errors";
@@ -16,7 +17,7 @@ import { getPhoto, searchByBib } from "../../app/search";
 import { assertCanUpload, presignUploads, uploadFiles } from "../../app/uploads";
 import { createZipBatch, getZipBatchStatus, uploadZip } from "../../app/zip-import";
 import { getContainer } from "../../compose";
-import { createHttpHandler, type RouteContext, route } from "../../http/handler";
+import { createHttpHandler, type RouteContext, reply, route } from "../../http/handler";
 
 const uploaders = ["admin", "photographer"] as const;
 const photoId = z.string().regex(/^[a-z0-9]{10,40}$/);
@@ -104,7 +105,13 @@ export const handler = createHttpHandler(
     "GET /api/photos/search": route({
       access: "public",
       query: searchQuery,
-      run: ({ deps, query }) => searchByBib(deps, query.eventId, query.dorsalNumber),
+      run: ({ deps, query, session }) => searchByBib(deps, query.eventId, query.dorsalNumber, session),
+    }),
+    "GET /api/athlete/photos/{photoId}/download": route({
+      access: ["athlete"],
+      params: z.object({ photoId }),
+      run: async ({ deps, session, params }) =>
+        reply(302, undefined, { location: await athleteDownload(deps, session, params.photoId) }),
     }),
     "GET /api/photos/{id}": route({
       access: uploaders,

@@ -3,16 +3,18 @@ import { useMutation } from "@tanstack/react-query";
 import { ApiError, apiFetch, invalidResponseMessage } from "../../../lib/api-fetch";
 import { type SessionUser, toSessionUser } from "../../../lib/session";
 
-export async function login(credentials: LoginRequest): Promise<SessionUser> {
-  const response = await apiFetch<LoginResponse>("/api/auth/login", {
-    method: "POST",
-    body: credentials,
-    anonymous: true,
-  });
+/** The session a sign-in answer carries (login, athlete registration), or the reason it carries none. */
+export function sessionFrom(response: LoginResponse | undefined): SessionUser {
   if (!response?.success) throw new ApiError(response?.error || invalidResponseMessage, 200);
   const user = toSessionUser({ ...response.user, token: response.token });
   if (!user) throw new ApiError(invalidResponseMessage, 200);
   return user;
+}
+
+export async function login(credentials: LoginRequest): Promise<SessionUser> {
+  return sessionFrom(
+    await apiFetch<LoginResponse>("/api/auth/login", { method: "POST", body: credentials, anonymous: true }),
+  );
 }
 
 export function useLogin() {

@@ -3,6 +3,7 @@ import type { EventDto } from "@dorsal/shared";
 import { Link as RouterLink } from "react-router";
 import { CalendarIcon, TagIcon } from "../../../components/ui/icons";
 import { formatCount, formatEventDate } from "../../../lib/format";
+import { AthleteAccessSwitch } from "../../athletes/components/athlete-access-switch";
 import { useEvents } from "../api/get-events";
 import { DeleteEventDialog } from "./delete-event-dialog";
 import { EventStatusBadge } from "./event-status-badge";
@@ -41,6 +42,9 @@ function EventRow({ event }: { event: EventDto }) {
         <FreePhotosButton event={event} />
         <DeleteEventDialog event={event} />
       </HStack>
+      <Box mt="3">
+        <AthleteAccessSwitch event={event} />
+      </Box>
     </Box>
   );
 }

@@ -1,0 +1,34 @@
+import type { AthleteRegisterRequest, LoginResponse } from "@dorsal/shared";
+import { useMutation } from "@tanstack/react-query";
+import { ApiError, apiFetch, NetworkError } from "../../../lib/api-fetch";
+import type { SessionUser } from "../../../lib/session";
+import { sessionFrom } from "../../auth/api/login";
+
+/** A new athlete account answers like a login: the athlete is signed in at once. */
+export async function registerAthlete(request: AthleteRegisterRequest): Promise<SessionUser> {
+  return sessionFrom(
+    await apiFetch<LoginResponse>("/api/auth/athlete-register", { method: "POST", body: request, anonymous: true }),
+  );
+}
+
+export function useRegisterAthlete() {
+  return useMutation({ mutationFn: registerAthlete });
+}
+
+export const athleteAuthMessages = {
+  badCredentials: "Credenciales inválidas",
+  failed: "Error de autenticación",
+  network: "Error de conexión. Inténtalo de nuevo.",
+  notAthlete: "Esta cuenta no es de deportista: ingresa desde el acceso de tu rol.",
+} as const;
+
+/**
+ * Spec §8: wrong credentials, a reason the server gave (an email already registered), or the
+ * athletes' generic 'Error de autenticación' when the server failed without one.
+ */
+export function athleteAuthFailure(failure: unknown): string {
+  if (failure instanceof NetworkError) return athleteAuthMessages.network;
+  if (!(failure instanceof ApiError) || failure.status >= 500) return athleteAuthMessages.failed;
+  if (failure.status === 401) return athleteAuthMessages.badCredentials;
+  return failure.message;
+}

@@ -1,0 +1,98 @@
+import type { EventDto } from "@dorsal/shared";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { adminToken, apiClient } from "../support/api";
+import { createBrowserHarness, signInAsAdmin, viewports } from "../support/browser";
+import { type RunningDorsal, startDorsal } from "../support/server";
+
+/**
+ * Issue 6, athlete accounts: an athlete creates an account at /athlete-login and goes back to the
+ * search signed in (never to another site), and the organizer opens an event to signed-in
+ * athletes with its 'Acceso deportistas' switch.
+ */
+
+let dorsal: RunningDorsal;
+const browser = createBrowserHarness();
+const pageErrors = browser.pageErrors;
+let admin: ReturnType<typeof apiClient>;
+let event: EventDto;
+
+const athlete = { name: "Laura Gómez", email: "laura.gomez@corre.test", password: "trote-2026" };
+
+beforeAll(async () => {
+  dorsal = await startDorsal();
+  await browser.launch();
+  admin = apiClient(dorsal.url, await adminToken(dorsal));
+  event = (await admin.post<EventDto>("/api/events", { name: "Media Maratón de Bogotá", date: "2026-07-26" })).body;
+});
+
+afterEach(async () => {
+  await browser.closePage();
+});
+
+afterAll(async () => {
+  await browser.close();
+  await dorsal?.stop();
+});
+
+const storedRole = "JSON.parse(window.localStorage.getItem('race_photo_user') ?? 'null')?.role ?? null";
+
+describe("athlete login", () => {
+  it("creates an athlete account and returns to the search signed in", async () => {
+    const page = await browser.openPage(viewports.phone);
+    await page.goto(`${dorsal.url}/athlete-login?returnTo=/search`);
+    await page.getByRole("heading", { name: "Acceso deportistas" }).waitFor();
+    await page.getByText("ves y descargas gratis todas tus fotos").waitFor();
+
+    await page.getByRole("tab", { name: "Crear cuenta" }).click();
+    await page.getByRole("button", { name: "Crear cuenta" }).click();
+    await page.getByText("El nombre es obligatorio").waitFor();
+
+    await page.getByLabel("Nombre completo").fill(athlete.name);
+    await page.getByLabel("Correo electrónico").fill(athlete.email);
+    await page.getByLabel("Contraseña").fill(athlete.password);
+    await page.getByRole("button", { name: "Crear cuenta" }).click();
+    await page.waitForURL(`${dorsal.url}/search`);
+    await page.getByRole("heading", { name: "Encuentra tus fotos" }).waitFor();
+    expect(await page.evaluate(storedRole)).toBe("athlete");
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("refuses a wrong password and never follows a returnTo to another site", async () => {
+    const page = await browser.openPage(viewports.desktop);
+    await page.goto(`${dorsal.url}/athlete-login?returnTo=//evil.example/search`);
+    await page.getByLabel("Correo electrónico").fill(athlete.email);
+    await page.getByLabel("Contraseña").fill("no-es-la-clave");
+    await page.getByRole("button", { name: "Ingresar" }).click();
+    await page.getByText("Credenciales inválidas").waitFor();
+    expect(await page.evaluate(storedRole)).toBeNull();
+
+    await page.getByLabel("Contraseña").fill(athlete.password);
+    await page.getByRole("button", { name: "Ingresar" }).click();
+    await page.waitForURL(`${dorsal.url}/search`);
+    expect(await page.evaluate(storedRole)).toBe("athlete");
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+describe("athlete access switch", () => {
+  it("lets the organizer open an event to signed-in athletes", async () => {
+    const page = await browser.openPage(viewports.desktop);
+    await signInAsAdmin(page, dorsal);
+    await page.goto(`${dorsal.url}/events`);
+    const row = page.getByRole("listitem").filter({ hasText: event.name });
+    const access = row.getByRole("checkbox", { name: "Acceso deportistas" });
+    await access.waitFor({ state: "attached" });
+    expect(await access.isChecked()).toBe(false);
+    await row.getByText("Los deportistas con cuenta ven y descargan gratis").waitFor();
+
+    await row.getByText("Acceso deportistas", { exact: true }).click();
+    await page.getByText("Acceso deportistas activado").waitFor();
+    const stored = (await admin.get<EventDto>(`/api/events/${event.id}`)).body;
+    expect(stored.requiresAthleteLogin).toBe(true);
+
+    await page.reload();
+    await row.getByRole("checkbox", { name: "Acceso deportistas" }).waitFor({ state: "attached" });
+    expect(await row.getByRole("checkbox", { name: "Acceso deportistas" }).isChecked()).toBe(true);
+    expect(pageErrors).toEqual([]);
+  });
+});
