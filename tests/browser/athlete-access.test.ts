@@ -1,7 +1,8 @@
 import type { EventDto } from "@dorsal/shared";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { adminToken, apiClient } from "../support/api";
-import { createBrowserHarness, signInAsAdmin, viewports } from "../support/browser";
+import { createBrowserHarness, signIn, signInAsAdmin, viewports } from "../support/browser";
+import { seedEventWithBibPhotos } from "../support/seed";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
 /**
@@ -21,9 +22,10 @@ const athlete = { name: "Laura Gómez", email: "laura.gomez@corre.test", passwor
 beforeAll(async () => {
   dorsal = await startDorsal();
   await browser.launch();
-  admin = apiClient(dorsal.url, await adminToken(dorsal));
-  event = (await admin.post<EventDto>("/api/events", { name: "Media Maratón de Bogotá", date: "2026-07-26" })).body;
-});
+  const token = await adminToken(dorsal);
+  admin = apiClient(dorsal.url, token);
+  ({ event } = await seedEventWithBibPhotos(dorsal, token, { name: "Media Maratón de Bogotá", bibs: ["5173"] }));
+}, 180_000);
 
 afterEach(async () => {
   await browser.closePage();
@@ -94,5 +96,18 @@ describe("athlete access switch", () => {
     await row.getByRole("checkbox", { name: "Acceso deportistas" }).waitFor({ state: "attached" });
     expect(await row.getByRole("checkbox", { name: "Acceso deportistas" }).isChecked()).toBe(true);
     expect(pageErrors).toEqual([]);
+  });
+});
+
+describe("athlete's free downloads", () => {
+  it("downloads the original of an open event, signed in as an athlete", async () => {
+    const page = await browser.openPage(viewports.phone);
+    await signIn(page, `${dorsal.url}/athlete-login?returnTo=/search`, athlete.email, athlete.password);
+    await page.getByRole("heading", { name: "Encuentra tus fotos" }).waitFor();
+    await page.goto(`${dorsal.url}/search?eventId=${event.id}&dorsal=5173`);
+    const download = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Descargar gratis" }).click();
+    expect((await download).suggestedFilename()).toBe("bib-5173-0.jpg");
+    await page.getByRole("button", { name: "Descargada" }).waitFor();
   });
 });

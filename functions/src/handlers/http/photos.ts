@@ -17,7 +17,7 @@ import { getPhoto, searchByBib } from "../../app/search";
 import { assertCanUpload, presignUploads, uploadFiles } from "../../app/uploads";
 import { createZipBatch, getZipBatchStatus, uploadZip } from "../../app/zip-import";
 import { getContainer } from "../../compose";
-import { createHttpHandler, type RouteContext, reply, route } from "../../http/handler";
+import { createHttpHandler, type RouteContext, route } from "../../http/handler";
 
 const uploaders = ["admin", "photographer"] as const;
 const photoId = z.string().regex(/^[a-z0-9]{10,40}$/);
@@ -110,8 +110,9 @@ export const handler = createHttpHandler(
     "GET /api/athlete/photos/{photoId}/download": route({
       access: ["athlete"],
       params: z.object({ photoId }),
-      run: async ({ deps, session, params }) =>
-        reply(302, undefined, { location: await athleteDownload(deps, session, params.photoId) }),
+      // JSON rather than a 302: a fetch carrying the Authorization header would carry it on to the
+      // signed storage URL too, and storage refuses a request signed twice.
+      run: async ({ deps, session, params }) => ({ url: await athleteDownload(deps, session, params.photoId) }),
     }),
     "GET /api/photos/{id}": route({
       access: uploaders,

@@ -20,7 +20,10 @@ import { useState } from "react";
 import { Link as RouterLink } from "react-router";
 import { SearchIcon } from "../../../components/ui/icons";
 import { ThumbnailImage } from "../../../components/ui/thumbnail";
+import { apiFetch } from "../../../lib/api-fetch";
+import { downloadFile } from "../../../lib/download-file";
 import { formatCount } from "../../../lib/format";
+import { useSession } from "../../../lib/session";
 import { CodeDialog } from "../../download-codes/components/code-dialog";
 import { PaymentInstructions } from "../../download-codes/components/payment-instructions";
 import { type PhotoSearch, useSearchPhotos } from "../api/search-photos";
@@ -45,6 +48,36 @@ function Thumbnail({ photo, onOpen }: { photo: PhotoDto; onOpen: () => void }) {
     >
       <ThumbnailImage url={photo.thumbnailUrl} />
     </chakra.button>
+  );
+}
+
+/**
+ * A signed-in athlete's free download on an event with 'Acceso deportistas' (the server sends those
+ * photos clean): the API checks the athlete and answers a short-lived URL of the original.
+ */
+function AthleteDownload({ photo }: { photo: PhotoDto }) {
+  const [state, setState] = useState<"idle" | "busy" | "done" | "failed">("idle");
+  const run = async () => {
+    setState("busy");
+    try {
+      const { url } = await apiFetch<{ url: string }>(`/api/athlete/photos/${encodeURIComponent(photo.id)}/download`);
+      await downloadFile(url, photo.originalFilename, () => {});
+      setState("done");
+    } catch {
+      setState("failed");
+    }
+  };
+  return (
+    <Stack gap="1" mt="1">
+      <Button size="xs" variant="outline" onClick={() => void run()} loading={state === "busy"}>
+        {state === "done" ? "Descargada" : "Descargar gratis"}
+      </Button>
+      {state === "failed" && (
+        <Text textStyle="xs" color="red.600" role="alert">
+          Error al descargar la foto. Por favor intenta de nuevo.
+        </Text>
+      )}
+    </Stack>
   );
 }
 
@@ -84,6 +117,8 @@ export function PhotoResults({ search, eventName }: { search: PhotoSearch; event
   const result = useSearchPhotos(search);
   const [showAll, setShowAll] = useState(false);
   const [codeOpen, setCodeOpen] = useState(false);
+  const user = useSession();
+  const isAthlete = user?.role === "athlete";
   const [preview, setPreview] = useState<PhotoDto | null>(null);
 
   if (result.isPending) {
@@ -145,6 +180,7 @@ export function PhotoResults({ search, eventName }: { search: PhotoSearch; event
         {visible.map((photo) => (
           <Box as="li" key={photo.id} listStyleType="none">
             <Thumbnail photo={photo} onOpen={() => setPreview(photo)} />
+            {isAthlete && photo.previewKind === "clean" && <AthleteDownload photo={photo} />}
           </Box>
         ))}
         {hidden > 0 && (
