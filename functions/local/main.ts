@@ -13,6 +13,7 @@ import { type Container, getContainer } from "../src/compose";
 import { handler as adminHandler } from "../src/handlers/http/admin";
 import { handler as applicationsHandler } from "../src/handlers/http/applications";
 import { handler as authHandler } from "../src/handlers/http/auth";
+import { handler as browseHandler } from "../src/handlers/http/browse";
 import { handler as codesHandler } from "../src/handlers/http/codes";
 import { handler as eventsHandler } from "../src/handlers/http/events";
 import { handler as photosHandler } from "../src/handlers/http/photos";
@@ -62,6 +63,7 @@ const httpHandlers: Record<HttpHandlerName, LambdaHttpHandler> = {
   settings: settingsHandler as LambdaHttpHandler,
   sales: salesHandler as LambdaHttpHandler,
   codes: codesHandler as LambdaHttpHandler,
+  browse: browseHandler as LambdaHttpHandler,
 };
 
 const dynamo = await startDynalite(dataDir);

@@ -107,6 +107,10 @@ const httpSpecs: Record<HttpHandlerName, FunctionSpec> = {
     // The storage status counts the photo objects by listing them (prefix-limited ListBucket).
     access: { table: true, listsPhotos: true },
   },
+  browse: {
+    description: "HTTP: public browsing by event and bib, and free photos",
+    access: { table: true, signsUrls: true },
+  },
   codes: {
     description: "HTTP: download codes, their validation and downloads",
     access: { table: true, signsUrls: true },

@@ -20,6 +20,7 @@ export const salesMessages = {
   cartTooLarge: "Puedes comprar hasta 200 fotos por compra",
   photosNotOfEvent: "Alguna foto elegida no pertenece a este evento o ya no está disponible",
   eventIsFree: "Las fotos de este evento son gratis: descárgalas desde Fotos gratis",
+  eventNotFree: "Las fotos de este evento no son gratis",
   currencyNotSupported: "La pasarela de pagos solo acepta pesos colombianos (COP)",
   priceChanged: "El precio de tu compra cambió. Revisa el carrito antes de pagar.",
   gatewayUnavailable: "Error: No se pudo conectar con la pasarela de pagos.",

@@ -14,6 +14,7 @@ export const httpHandlers = [
   "settings",
   "sales",
   "codes",
+  "browse",
 ] as const;
 export type HttpHandlerName = (typeof httpHandlers)[number];
 
@@ -80,6 +81,14 @@ export const httpRoutes = [
   { method: "POST", path: "/api/payments/wompi/events", handler: "sales" },
   { method: "GET", path: "/api/admin/sales", handler: "sales" },
   { method: "POST", path: "/api/auth/athlete-register", handler: "auth" },
+  { method: "GET", path: "/api/events/all-with-photos", handler: "browse" },
+  { method: "GET", path: "/api/events/{id}/dorsals/all", handler: "browse" },
+  { method: "GET", path: "/api/events/{id}/photos/{dorsal}/all", handler: "browse" },
+  { method: "POST", path: "/api/photos/by-ids", handler: "browse" },
+  { method: "GET", path: "/api/free-events", handler: "browse" },
+  { method: "GET", path: "/api/free-events/{eventId}/dorsals", handler: "browse" },
+  { method: "GET", path: "/api/free-events/{eventId}/photos/{dorsal}", handler: "browse" },
+  { method: "GET", path: "/api/free-photos/download/{photoId}", handler: "browse" },
   { method: "POST", path: "/api/events/{id}/athlete-access", handler: "events" },
   { method: "GET", path: "/api/athlete/photos/{photoId}/download", handler: "photos" },
   { method: "POST", path: "/api/admin/generate-download-code", handler: "codes" },

@@ -1,0 +1,87 @@
+import type { BibPhotoPage, DorsalPage, EventDto, PhotoDto, PublicEventDto } from "@dorsal/shared";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminToken, apiClient } from "../support/api";
+import { seedEventWithBibPhotos } from "../support/seed";
+import { type RunningDorsal, startDorsal } from "../support/server";
+
+/** Public browsing, paged by the API: events with photos → bibs → a bib's photos; and free photos. */
+describe("browsing by event and bib", () => {
+  let dorsal: RunningDorsal;
+  let admin: ReturnType<typeof apiClient>;
+  let event: EventDto;
+  let empty: EventDto;
+  const visitor = () => apiClient(dorsal.url);
+
+  beforeAll(async () => {
+    dorsal = await startDorsal();
+    const token = await adminToken(dorsal);
+    admin = apiClient(dorsal.url, token);
+    ({ event } = await seedEventWithBibPhotos(dorsal, token, {
+      name: "Carrera del Río",
+      bibs: ["5173", "5173", "42"],
+    }));
+    empty = (await admin.post<EventDto>("/api/events", { name: "Carrera Sin Fotos", date: "2026-12-01" })).body;
+  }, 180_000);
+  afterAll(async () => {
+    await dorsal?.stop();
+  });
+
+  it("lists only events with photos, then their bibs in order with their counts", async () => {
+    const events = (await visitor().get<PublicEventDto[]>("/api/events/all-with-photos")).body;
+    expect(events.map((listed) => listed.id)).toEqual([event.id]);
+    expect(events[0]).toMatchObject({ name: "Carrera del Río", photoCount: 3, freePhotosEnabled: false });
+    expect(events.map((listed) => listed.id)).not.toContain(empty.id);
+
+    const bibs = await visitor().get<DorsalPage>(`/api/events/${event.id}/dorsals/all?page=1`);
+    expect(bibs.body).toEqual({
+      dorsals: [
+        { dorsalNumber: "42", photoCount: 1 },
+        { dorsalNumber: "5173", photoCount: 2 },
+      ],
+      page: 1,
+      pageSize: 100,
+      total: 2,
+      totalPages: 1,
+    });
+    expect((await visitor().get(`/api/events/999/dorsals/all`)).status).toBe(404);
+  });
+
+  it("pages a bib's photos, never as the clean copy", async () => {
+    const first = (await visitor().get<BibPhotoPage>(`/api/events/${event.id}/photos/5173/all?limit=1`)).body;
+    expect(first).toMatchObject({ totalFound: 2, dorsalNumber: "5173", nextCursor: "1" });
+    expect(first.photos).toHaveLength(1);
+    const second = (
+      await visitor().get<BibPhotoPage>(`/api/events/${event.id}/photos/5173/all?limit=1&cursor=${first.nextCursor}`)
+    ).body;
+    expect(second.nextCursor).toBeNull();
+    const ids = [...first.photos, ...second.photos].map((photo) => photo.id);
+    expect(new Set(ids).size).toBe(2);
+    expect([...first.photos, ...second.photos].every((photo) => photo.previewKind === "watermarked")).toBe(true);
+
+    const byIds = await visitor().post<PhotoDto[]>("/api/photos/by-ids", { photoIds: [...ids, "no-existe"] });
+    expect(byIds.body.map((photo) => photo.id).sort()).toEqual([...ids].sort());
+    expect(byIds.body.every((photo) => photo.previewKind === "watermarked")).toBe(true);
+  });
+
+  it("offers free photos only while the event gives them away", async () => {
+    const photoId = (await visitor().get<BibPhotoPage>(`/api/events/${event.id}/photos/42/all`)).body.photos[0]?.id;
+    const download = () => fetch(new URL(`/api/free-photos/download/${photoId}`, dorsal.url), { redirect: "manual" });
+    expect((await visitor().get<PublicEventDto[]>("/api/free-events")).body).toEqual([]);
+    expect((await visitor().get(`/api/free-events/${event.id}/dorsals`)).status).toBe(404);
+    expect((await download()).status).toBe(403);
+
+    await admin.post(`/api/events/${event.id}/enable-free-photos`);
+    expect((await visitor().get<PublicEventDto[]>("/api/free-events")).body.map((listed) => listed.id)).toEqual([
+      event.id,
+    ]);
+    const bibs = (await visitor().get<DorsalPage>(`/api/free-events/${event.id}/dorsals`)).body;
+    expect(bibs.total).toBe(2);
+    const photos = (await visitor().get<BibPhotoPage>(`/api/free-events/${event.id}/photos/42`)).body;
+    expect(photos.photos[0]?.previewKind).toBe("gratis");
+    const redirect = await download();
+    expect(redirect.status).toBe(302);
+    const copy = await fetch(redirect.headers.get("location") ?? "");
+    expect(copy.status).toBe(200);
+    expect(copy.headers.get("content-type")).toBe("image/jpeg");
+  });
+});
