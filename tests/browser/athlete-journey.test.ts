@@ -113,6 +113,19 @@ describe("athlete journey", () => {
     expect(await page.getByRole("button", { name: "Descargar todas" }).count()).toBe(0);
   });
 
+  it("browses on a phone from the events to the bib grid to the bib's photos", async () => {
+    const page = await browser.openPage(viewports.phone);
+    await page.goto(`${dorsal.url}/search`);
+    await page.getByRole("button", { name: `Ver dorsales de ${event.name}` }).click();
+    await page.getByRole("heading", { name: "1 dorsales con fotos" }).waitFor();
+    await page.getByRole("button", { name: "Dorsal 5173, 2 fotos" }).click();
+    await page.getByRole("heading", { name: "2 fotos del dorsal 5173" }).waitFor();
+    expect(page.url()).toContain(`eventId=${event.id}`);
+    expect(page.url()).toContain("dorsal=5173");
+    await page.goBack();
+    await page.getByRole("heading", { name: "1 dorsales con fotos" }).waitFor();
+  });
+
   it("explains a purchase screen reached without a bib", async () => {
     const page = await browser.openPage(viewports.phone);
     await page.goto(`${dorsal.url}/photo-purchase`);

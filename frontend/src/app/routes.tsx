@@ -58,6 +58,11 @@ const AthleteLoginPage = lazy(() =>
     default: module.AthleteLoginPage,
   })),
 );
+const FreePhotosPage = lazy(() =>
+  import("../features/free-photos/components/free-photos-page").then((module) => ({
+    default: module.FreePhotosPage,
+  })),
+);
 const PurchasePage = lazy(() =>
   import("../features/purchase/components/purchase-page").then((module) => ({ default: module.PurchasePage })),
 );
@@ -174,7 +179,14 @@ export function AppRoutes() {
         {!user && <Route index element={<LandingPage />} />}
         <Route element={<PublicPage />}>
           {!isAdmin && <Route path="search" element={<SearchPage />} />}
-          <Route path="free-photos" element={<ComingSoon title="Fotos gratis" />} />
+          <Route
+            path="free-photos"
+            element={
+              <Suspense fallback={null}>
+                <FreePhotosPage />
+              </Suspense>
+            }
+          />
           <Route
             path="soy-fotografo"
             element={

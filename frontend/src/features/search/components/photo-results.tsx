@@ -15,7 +15,7 @@ import {
   Stack,
   Text,
 } from "@chakra-ui/react";
-import { limits, type PhotoDto } from "@dorsal/shared";
+import type { PhotoDto } from "@dorsal/shared";
 import { useState } from "react";
 import { Link as RouterLink } from "react-router";
 import { SearchIcon } from "../../../components/ui/icons";
@@ -26,7 +26,8 @@ import { formatCount } from "../../../lib/format";
 import { useSession } from "../../../lib/session";
 import { CodeDialog } from "../../download-codes/components/code-dialog";
 import { PaymentInstructions } from "../../download-codes/components/payment-instructions";
-import { type PhotoSearch, useSearchPhotos } from "../api/search-photos";
+import { useBibPhotos } from "../api/browse";
+import type { PhotoSearch } from "../api/search-photos";
 
 function Thumbnail({ photo, onOpen }: { photo: PhotoDto; onOpen: () => void }) {
   const label = `Ver foto ${photo.originalFilename}`;
@@ -114,8 +115,7 @@ function PhotoPreview({ photo, onClose }: { photo: PhotoDto | null; onClose: () 
 }
 
 export function PhotoResults({ search, eventName }: { search: PhotoSearch; eventName: string }) {
-  const result = useSearchPhotos(search);
-  const [showAll, setShowAll] = useState(false);
+  const result = useBibPhotos("paid", search.eventId, search.dorsalNumber);
   const [codeOpen, setCodeOpen] = useState(false);
   const user = useSession();
   const isAthlete = user?.role === "athlete";
@@ -142,7 +142,10 @@ export function PhotoResults({ search, eventName }: { search: PhotoSearch; event
       </Alert.Root>
     );
   }
-  const { photos, totalFound, dorsalNumber } = result.data;
+  const [first] = result.data.pages;
+  const totalFound = first?.totalFound ?? 0;
+  const dorsalNumber = first?.dorsalNumber ?? search.dorsalNumber;
+  const photos = result.data.pages.flatMap((page) => page.photos);
   if (totalFound === 0) {
     return (
       <EmptyState.Root borderWidth="1px" borderStyle="dashed" borderRadius="lg" bg="white">
@@ -157,8 +160,7 @@ export function PhotoResults({ search, eventName }: { search: PhotoSearch; event
     );
   }
 
-  const visible = showAll ? photos : photos.slice(0, limits.photosPreviewCount);
-  const hidden = photos.length - visible.length;
+  const hidden = totalFound - photos.length;
   const purchase = new URLSearchParams({ dorsal: dorsalNumber, eventId: String(search.eventId) });
 
   return (
@@ -177,7 +179,7 @@ export function PhotoResults({ search, eventName }: { search: PhotoSearch; event
         </HStack>
       </HStack>
       <SimpleGrid as="ul" columns={{ base: 2, sm: 3, md: 4 }} gap="3">
-        {visible.map((photo) => (
+        {photos.map((photo) => (
           <Box as="li" key={photo.id} listStyleType="none">
             <Thumbnail photo={photo} onOpen={() => setPreview(photo)} />
             {isAthlete && photo.previewKind === "clean" && <AthleteDownload photo={photo} />}
@@ -191,7 +193,8 @@ export function PhotoResults({ search, eventName }: { search: PhotoSearch; event
               height="full"
               aspectRatio={1}
               fontSize="xl"
-              onClick={() => setShowAll(true)}
+              onClick={() => void result.fetchNextPage()}
+              loading={result.isFetchingNextPage}
               aria-label={`Ver ${formatCount(hidden)} fotos más`}
             >
               +{formatCount(hidden)} más

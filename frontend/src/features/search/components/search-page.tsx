@@ -1,11 +1,13 @@
 import { Alert, Box, Button, Card, Field, Input, SimpleGrid, Skeleton, Stack } from "@chakra-ui/react";
-import { messages, searchQuery } from "@dorsal/shared";
+import { idParam, messages, searchQuery } from "@dorsal/shared";
 import { type FormEvent, useState } from "react";
-import { useSearchParams } from "react-router";
+import { useNavigate, useSearchParams } from "react-router";
 import { EventSelect } from "../../../components/ui/event-select";
 import { PageHeader } from "../../../components/ui/page-header";
 import { useEvents } from "../../events/api/get-events";
+import { purchaseStorageKeys } from "../../purchase/api/purchase-intent";
 import type { PhotoSearch } from "../api/search-photos";
+import { BibGrid, EventCards } from "./browse";
 import { PhotoResults } from "./photo-results";
 
 /** The search lives in the address so results can be shared, reloaded and reached with Back. */
@@ -16,11 +18,27 @@ function searchFromParams(params: URLSearchParams): PhotoSearch | null {
 
 export function SearchPage() {
   const [params, setParams] = useSearchParams();
+  const navigate = useNavigate();
   const events = useEvents();
   const search = searchFromParams(params);
-  const [eventId, setEventId] = useState<number | null>(search?.eventId ?? null);
+  const browsedEvent = idParam.safeParse(params.get("eventId"));
+  const page = Math.max(1, Number(params.get("page")) || 1);
+  const [eventId, setEventId] = useState<number | null>(search?.eventId ?? browsedEvent.data ?? null);
   const [dorsal, setDorsal] = useState(search?.dorsalNumber ?? "");
   const [incomplete, setIncomplete] = useState(false);
+
+  /** Spec §4: another event starts over — page, bib and any purchase the search had stored. */
+  const chooseEvent = (id: number | null) => {
+    setEventId(id);
+    setDorsal("");
+    for (const key of purchaseStorageKeys) window.localStorage.removeItem(key);
+    setParams(id === null ? {} : { eventId: String(id) });
+  };
+  const chooseBib = (bib: string) => {
+    if (eventId === null) return;
+    setDorsal(bib);
+    setParams({ eventId: String(eventId), dorsal: bib });
+  };
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -61,7 +79,7 @@ export function SearchPage() {
                       <Alert.Title>Error cargando eventos</Alert.Title>
                     </Alert.Root>
                   ) : (
-                    <EventSelect events={events.data} value={eventId} onChange={setEventId} />
+                    <EventSelect events={events.data} value={eventId} onChange={chooseEvent} />
                   )}
                 </Box>
                 <Field.Root>
@@ -91,6 +109,24 @@ export function SearchPage() {
               <Alert.Description>Selecciona un evento e ingresa tu número de dorsal.</Alert.Description>
             </Alert.Content>
           </Alert.Root>
+        )}
+        {!search && !browsedEvent.success && (
+          <EventCards
+            catalogue="paid"
+            emptyText="Cuando los organizadores suban las fotos de una carrera, aparecerá aquí."
+            onChoose={(event) =>
+              event.freePhotosEnabled ? navigate(`/free-photos?eventId=${event.id}`) : chooseEvent(event.id)
+            }
+          />
+        )}
+        {!search && browsedEvent.success && (
+          <BibGrid
+            catalogue="paid"
+            eventId={browsedEvent.data}
+            page={page}
+            onPage={(next) => setParams({ eventId: String(browsedEvent.data), page: String(next) })}
+            onChoose={chooseBib}
+          />
         )}
         {search && (
           <PhotoResults

@@ -1,0 +1,154 @@
+import { Alert, Box, Button, Heading, HStack, SimpleGrid, Skeleton, Stack, Text } from "@chakra-ui/react";
+import { idParam, type PhotoDto } from "@dorsal/shared";
+import { useState } from "react";
+import { Link as RouterLink, useSearchParams } from "react-router";
+import { PageHeader } from "../../../components/ui/page-header";
+import { ThumbnailImage } from "../../../components/ui/thumbnail";
+import { downloadFile, pause } from "../../../lib/download-file";
+import { formatCount } from "../../../lib/format";
+import { useBibPhotos } from "../../search/api/browse";
+import { BibGrid, EventCards } from "../../search/components/browse";
+
+/** Spec §9: free photos are downloaded one after another, 800 ms apart. */
+const freeSpacingMs = 800;
+
+type DownloadState = "idle" | "busy" | "done" | "failed";
+
+const freeDownloadUrl = (photo: PhotoDto) => `/api/free-photos/download/${encodeURIComponent(photo.id)}`;
+
+function FreePhotos({ eventId, dorsal }: { eventId: number; dorsal: string }) {
+  const photos = useBibPhotos("free", eventId, dorsal);
+  const [states, setStates] = useState<Record<string, DownloadState>>({});
+  const [running, setRunning] = useState(false);
+
+  if (photos.isPending) return <Skeleton height="48" />;
+  if (photos.isError) {
+    return (
+      <Alert.Root status="error">
+        <Alert.Indicator />
+        <Alert.Title>Error cargando fotos</Alert.Title>
+        <Alert.Description>{photos.error.message}</Alert.Description>
+      </Alert.Root>
+    );
+  }
+  const loaded = photos.data.pages.flatMap((page) => page.photos);
+  const totalFound = photos.data.pages[0]?.totalFound ?? 0;
+  if (totalFound === 0) return <Text color="fg.muted">No se encontraron fotos para este dorsal</Text>;
+
+  const download = async (photo: PhotoDto) => {
+    setStates((current) => ({ ...current, [photo.id]: "busy" }));
+    try {
+      await downloadFile(freeDownloadUrl(photo), photo.originalFilename, () => {});
+      setStates((current) => ({ ...current, [photo.id]: "done" }));
+    } catch {
+      setStates((current) => ({ ...current, [photo.id]: "failed" }));
+    }
+  };
+  const downloadAll = async () => {
+    setRunning(true);
+    for (const [index, photo] of loaded.entries()) {
+      if (index > 0) await pause(freeSpacingMs);
+      await download(photo);
+    }
+    setRunning(false);
+  };
+  const hidden = totalFound - loaded.length;
+
+  return (
+    <Stack as="section" gap="4" aria-labelledby="free-results">
+      <HStack justify="space-between" wrap="wrap" gap="3">
+        <Heading as="h2" size="lg" id="free-results">
+          {formatCount(totalFound)} {totalFound === 1 ? "foto" : "fotos"} gratis del dorsal {dorsal}
+        </Heading>
+        <Button colorPalette="green" onClick={() => void downloadAll()} loading={running}>
+          Descargar todas
+        </Button>
+      </HStack>
+      <SimpleGrid as="ul" columns={{ base: 2, sm: 3, md: 4 }} gap="3">
+        {loaded.map((photo) => {
+          const state = states[photo.id] ?? "idle";
+          return (
+            <Box as="li" key={photo.id} listStyleType="none">
+              <Box aspectRatio={1} bg="gray.100" borderRadius="md" overflow="hidden">
+                <ThumbnailImage url={photo.webUrl ?? photo.thumbnailUrl} />
+              </Box>
+              <Button
+                size="xs"
+                variant="outline"
+                width="full"
+                mt="1"
+                onClick={() => void download(photo)}
+                loading={state === "busy"}
+                disabled={running}
+                aria-label={`Descargar ${photo.originalFilename}`}
+              >
+                {state === "done" ? "Descargada" : "Descargar"}
+              </Button>
+              {state === "failed" && (
+                <Text textStyle="xs" color="red.600" role="alert">
+                  Error al descargar la foto. Por favor intenta de nuevo.
+                </Text>
+              )}
+            </Box>
+          );
+        })}
+      </SimpleGrid>
+      {hidden > 0 && (
+        <Button variant="subtle" onClick={() => void photos.fetchNextPage()} loading={photos.isFetchingNextPage}>
+          +{formatCount(hidden)} más
+        </Button>
+      )}
+    </Stack>
+  );
+}
+
+/** Spec §2.6 /free-photos: a free event, then a bib, then its photos with the GRATIS/DEMO overlay. */
+export function FreePhotosPage() {
+  const [params, setParams] = useSearchParams();
+  const event = idParam.safeParse(params.get("eventId"));
+  const dorsal = params.get("dorsal");
+  const page = Math.max(1, Number(params.get("page")) || 1);
+
+  return (
+    <Box>
+      <PageHeader
+        title="Fotos gratis"
+        subtitle="Eventos que liberaron sus fotos: descárgalas sin costo, con la marca GRATIS/DEMO"
+      />
+      <Stack gap="6">
+        {event.success && (
+          <HStack gap="3" wrap="wrap">
+            <Button size="sm" variant="ghost" onClick={() => setParams({})}>
+              ‹ Otros eventos
+            </Button>
+            {dorsal && (
+              <Button size="sm" variant="ghost" onClick={() => setParams({ eventId: String(event.data) })}>
+                ‹ Otros dorsales
+              </Button>
+            )}
+          </HStack>
+        )}
+        {!event.success && (
+          <EventCards
+            catalogue="free"
+            emptyText="Ningún evento tiene fotos gratis por ahora."
+            onChoose={(chosen) => setParams({ eventId: String(chosen.id) })}
+          />
+        )}
+        {event.success && !dorsal && (
+          <BibGrid
+            catalogue="free"
+            eventId={event.data}
+            page={page}
+            onPage={(next) => setParams({ eventId: String(event.data), page: String(next) })}
+            onChoose={(bib) => setParams({ eventId: String(event.data), dorsal: bib })}
+          />
+        )}
+        {event.success && dorsal && <FreePhotos eventId={event.data} dorsal={dorsal} />}
+        <Text textStyle="sm" color="fg.muted">
+          ¿Buscas las fotos de una carrera paga? <RouterLink to="/search">Busca por dorsal</RouterLink>
+        </Text>
+      </Stack>
+    </Box>
+  );
+}

@@ -1,0 +1,170 @@
+import {
+  Alert,
+  Badge,
+  Button,
+  ButtonGroup,
+  Card,
+  EmptyState,
+  Heading,
+  HStack,
+  IconButton,
+  Pagination,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+} from "@chakra-ui/react";
+import type { PublicEventDto } from "@dorsal/shared";
+import { CalendarIcon, SearchIcon } from "../../../components/ui/icons";
+import { formatCount, formatEventDate } from "../../../lib/format";
+import { type Catalogue, useBrowsableEvents, useDorsalPage } from "../api/browse";
+
+/** Step 1 of browsing: the events that have photos to show, as cards. */
+export function EventCards({
+  catalogue,
+  onChoose,
+  emptyText,
+}: {
+  catalogue: Catalogue;
+  onChoose: (event: PublicEventDto) => void;
+  emptyText: string;
+}) {
+  const events = useBrowsableEvents(catalogue);
+  if (events.isPending) {
+    return (
+      <SimpleGrid columns={{ base: 1, md: 3 }} gap="4" aria-busy="true">
+        <Skeleton height="28" />
+        <Skeleton height="28" />
+        <Skeleton height="28" />
+      </SimpleGrid>
+    );
+  }
+  if (events.isError) {
+    return (
+      <Alert.Root status="error">
+        <Alert.Indicator />
+        <Alert.Title>Error cargando eventos</Alert.Title>
+      </Alert.Root>
+    );
+  }
+  if (events.data.length === 0) {
+    return (
+      <EmptyState.Root borderWidth="1px" borderStyle="dashed" borderRadius="lg" bg="white">
+        <EmptyState.Content>
+          <EmptyState.Indicator>
+            <SearchIcon />
+          </EmptyState.Indicator>
+          <EmptyState.Title>Aún no hay fotos</EmptyState.Title>
+          <EmptyState.Description>{emptyText}</EmptyState.Description>
+        </EmptyState.Content>
+      </EmptyState.Root>
+    );
+  }
+  return (
+    <Stack as="section" gap="3" aria-labelledby="events-title">
+      <Heading as="h2" size="md" id="events-title">
+        Eventos con fotos
+      </Heading>
+      <SimpleGrid as="ul" columns={{ base: 1, md: 2, lg: 3 }} gap="4">
+        {events.data.map((event) => (
+          <Card.Root as="li" key={event.id} listStyleType="none">
+            <Card.Body gap="2">
+              <Card.Title>{event.name}</Card.Title>
+              <HStack color="fg.muted" textStyle="sm" gap="1">
+                <CalendarIcon />
+                <Text>
+                  {formatEventDate(event.date)}
+                  {event.location ? ` · ${event.location}` : ""}
+                </Text>
+              </HStack>
+              <HStack gap="2">
+                <Badge colorPalette="blue">{formatCount(event.photoCount)} fotos</Badge>
+                {event.freePhotosEnabled && <Badge colorPalette="green">Gratis</Badge>}
+              </HStack>
+            </Card.Body>
+            <Card.Footer>
+              <Button size="sm" colorPalette="blue" onClick={() => onChoose(event)}>
+                Ver dorsales de {event.name}
+              </Button>
+            </Card.Footer>
+          </Card.Root>
+        ))}
+      </SimpleGrid>
+    </Stack>
+  );
+}
+
+/** Step 2: the event's bibs, 5 columns and 100 per page (spec §2.6), each page asked of the API. */
+export function BibGrid({
+  catalogue,
+  eventId,
+  page,
+  onPage,
+  onChoose,
+}: {
+  catalogue: Catalogue;
+  eventId: number;
+  page: number;
+  onPage: (page: number) => void;
+  onChoose: (dorsal: string) => void;
+}) {
+  const dorsals = useDorsalPage(catalogue, eventId, page);
+  if (dorsals.isPending) return <Skeleton height="48" aria-busy="true" />;
+  if (dorsals.isError) {
+    return (
+      <Alert.Root status="error">
+        <Alert.Indicator />
+        <Alert.Title>Error cargando fotos</Alert.Title>
+        <Alert.Description>{dorsals.error.message}</Alert.Description>
+      </Alert.Root>
+    );
+  }
+  const { dorsals: bibs, total, pageSize } = dorsals.data;
+  if (total === 0) {
+    return <Text color="fg.muted">Este evento aún no tiene dorsales con fotos.</Text>;
+  }
+  return (
+    <Stack as="section" gap="3" aria-labelledby="bibs-title">
+      <Heading as="h2" size="md" id="bibs-title">
+        {formatCount(total)} dorsales con fotos
+      </Heading>
+      <SimpleGrid as="ul" columns={{ base: 3, sm: 5 }} gap="2" aria-busy={dorsals.isPlaceholderData}>
+        {bibs.map((bib) => (
+          <li key={bib.dorsalNumber} style={{ listStyle: "none" }}>
+            <Button
+              variant="outline"
+              width="full"
+              onClick={() => onChoose(bib.dorsalNumber)}
+              aria-label={`Dorsal ${bib.dorsalNumber}, ${bib.photoCount} ${bib.photoCount === 1 ? "foto" : "fotos"}`}
+            >
+              {bib.dorsalNumber}
+              <Badge size="sm" variant="subtle">
+                {bib.photoCount}
+              </Badge>
+            </Button>
+          </li>
+        ))}
+      </SimpleGrid>
+      {total > pageSize && (
+        <Pagination.Root
+          count={total}
+          pageSize={pageSize}
+          page={dorsals.data.page}
+          onPageChange={(details) => onPage(details.page)}
+        >
+          <ButtonGroup variant="ghost" size="sm" wrap="wrap">
+            <Pagination.PrevTrigger asChild>
+              <IconButton aria-label="Página anterior">‹</IconButton>
+            </Pagination.PrevTrigger>
+            <Pagination.Items
+              render={(item) => <IconButton variant={{ base: "ghost", _selected: "outline" }}>{item.value}</IconButton>}
+            />
+            <Pagination.NextTrigger asChild>
+              <IconButton aria-label="Página siguiente">›</IconButton>
+            </Pagination.NextTrigger>
+          </ButtonGroup>
+        </Pagination.Root>
+      )}
+    </Stack>
+  );
+}
