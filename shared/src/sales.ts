@@ -70,7 +70,7 @@ export const dorsalNumber = z
   .regex(/^\d{1,10}$/, salesMessages.noValidDorsal)
   .transform((bib) => bib.replace(/^0+(?=\d)/, ""));
 
-export const maxPhotosPerSale = 200;
+const maxPhotosPerSale = 200;
 
 const photoIds = z
   .array(z.string().min(1).max(64))
@@ -126,7 +126,7 @@ export interface CreateSaleResponse {
   paymentUrl: string;
 }
 
-export const saleStatuses = ["pending", "paid", "declined", "voided", "error"] as const;
+const saleStatuses = ["pending", "paid", "declined", "voided", "error"] as const;
 export type SaleStatus = (typeof saleStatuses)[number];
 
 /** One photo the buyer may download: the clean original behind `downloadUrl`. */

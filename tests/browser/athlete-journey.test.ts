@@ -122,6 +122,10 @@ describe("athlete journey", () => {
     await page.getByRole("heading", { name: "2 fotos del dorsal 5173" }).waitFor();
     expect(page.url()).toContain(`eventId=${event.id}`);
     expect(page.url()).toContain("dorsal=5173");
+    await page.getByRole("button", { name: "Ver foto bib-5173-0.jpg" }).click();
+    const preview = page.getByRole("dialog", { name: "Vista previa" });
+    await preview.getByRole("img", { name: "Foto bib-5173-0.jpg" }).waitFor();
+    await preview.getByRole("button", { name: "Cerrar" }).click();
     await page.goBack();
     await page.getByRole("heading", { name: "1 dorsales con fotos" }).waitFor();
   });

@@ -114,6 +114,8 @@ export async function validateDownloadCode(deps: Deps, input: ValidateInput): Pr
   const refused = (error: string): DownloadCodeValidation => ({ valid: false, error, remainingDownloads: 0 });
   if (!matches || !found) return refused(salesMessages.codeInvalid);
   const code: DownloadCodeRecord = found;
+  // A deleted event's codes stay in their own partitions; they open nothing.
+  if (!(await deps.events.get(code.eventId))) return refused(salesMessages.codeInvalid);
   if (isExpired(code, deps.clock.now())) return refused(salesMessages.codeExpired);
   const downloadable = await downloadablePhotos(
     deps,

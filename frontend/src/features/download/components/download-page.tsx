@@ -4,13 +4,9 @@ import {
   Box,
   Button,
   Card,
-  CloseButton,
   chakra,
-  Dialog,
   HStack,
-  Image,
   List,
-  Portal,
   Progress,
   SimpleGrid,
   Skeleton,
@@ -22,6 +18,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link as RouterLink, useSearchParams } from "react-router";
 import { PageHeader } from "../../../components/ui/page-header";
+import { PhotoPreviewDialog } from "../../../components/ui/photo-preview-dialog";
 import { ThumbnailImage } from "../../../components/ui/thumbnail";
 import { ApiError } from "../../../lib/api-fetch";
 import { downloadFile, pause } from "../../../lib/download-file";
@@ -53,50 +50,6 @@ function AccessError({ title, message }: { title: string; message: string }) {
         </Box>
       </Alert.Content>
     </Alert.Root>
-  );
-}
-
-function Preview({ photo, onClose }: { photo: DownloadPhoto | null; onClose: () => void }) {
-  const [source, setSource] = useState<"web" | "thumbnail" | "none">("web");
-  const url = source === "web" ? photo?.webUrl : source === "thumbnail" ? photo?.thumbnailUrl : null;
-  return (
-    <Dialog.Root
-      open={photo !== null}
-      onOpenChange={(details) => {
-        if (details.open) return;
-        setSource("web");
-        onClose();
-      }}
-      size="xl"
-      placement="center"
-    >
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content mx="2">
-            <Dialog.Header>
-              <Dialog.Title>Vista previa</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              {url ? (
-                <Image
-                  src={url}
-                  alt={`Foto ${photo?.originalFilename ?? ""}`}
-                  width="full"
-                  borderRadius="md"
-                  onError={() => setSource(source === "web" ? "thumbnail" : "none")}
-                />
-              ) : (
-                <Text color="fg.muted">No se pudo cargar la vista previa</Text>
-              )}
-            </Dialog.Body>
-            <Dialog.CloseTrigger asChild>
-              <CloseButton size="sm" aria-label="Cerrar" />
-            </Dialog.CloseTrigger>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
   );
 }
 
@@ -256,7 +209,12 @@ function PaidDownloads({ token, transactionId }: { token: string; transactionId:
           );
         })}
       </SimpleGrid>
-      <Preview photo={preview} onClose={() => setPreview(null)} />
+      <PhotoPreviewDialog
+        photo={
+          preview && { originalFilename: preview.originalFilename, sources: [preview.webUrl, preview.thumbnailUrl] }
+        }
+        onClose={() => setPreview(null)}
+      />
     </Stack>
   );
 }

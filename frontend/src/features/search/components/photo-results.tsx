@@ -2,14 +2,10 @@ import {
   Alert,
   Box,
   Button,
-  CloseButton,
   chakra,
-  Dialog,
   EmptyState,
   Heading,
   HStack,
-  Image,
-  Portal,
   SimpleGrid,
   Skeleton,
   Stack,
@@ -19,6 +15,7 @@ import type { PhotoDto } from "@dorsal/shared";
 import { useState } from "react";
 import { Link as RouterLink } from "react-router";
 import { SearchIcon } from "../../../components/ui/icons";
+import { PhotoPreviewDialog } from "../../../components/ui/photo-preview-dialog";
 import { ThumbnailImage } from "../../../components/ui/thumbnail";
 import { apiFetch } from "../../../lib/api-fetch";
 import { downloadFile } from "../../../lib/download-file";
@@ -79,38 +76,6 @@ function AthleteDownload({ photo }: { photo: PhotoDto }) {
         </Text>
       )}
     </Stack>
-  );
-}
-
-function PhotoPreview({ photo, onClose }: { photo: PhotoDto | null; onClose: () => void }) {
-  return (
-    <Dialog.Root
-      open={photo !== null}
-      onOpenChange={(details) => !details.open && onClose()}
-      size="xl"
-      placement="center"
-    >
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content mx="2">
-            <Dialog.Header>
-              <Dialog.Title>Vista previa</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              {photo?.webUrl ? (
-                <Image src={photo.webUrl} alt={`Foto ${photo.originalFilename}`} width="full" borderRadius="md" />
-              ) : (
-                <Text color="fg.muted">No se pudo cargar la vista previa</Text>
-              )}
-            </Dialog.Body>
-            <Dialog.CloseTrigger asChild>
-              <CloseButton size="sm" aria-label="Cerrar" />
-            </Dialog.CloseTrigger>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
   );
 }
 
@@ -203,7 +168,10 @@ export function PhotoResults({ search, eventName }: { search: PhotoSearch; event
         )}
       </SimpleGrid>
       <PaymentInstructions dorsalNumber={dorsalNumber} eventName={eventName} collapsible />
-      <PhotoPreview photo={preview} onClose={() => setPreview(null)} />
+      <PhotoPreviewDialog
+        photo={preview && { originalFilename: preview.originalFilename, sources: [preview.webUrl] }}
+        onClose={() => setPreview(null)}
+      />
       <CodeDialog
         eventId={search.eventId}
         dorsalNumber={dorsalNumber}
