@@ -1,10 +1,10 @@
 import type {
   EventDto,
   PasswordChangedResponse,
+  PublicSettingsDto,
   PublicUser,
   ResetSalesResponse,
   StorageStatusDto,
-  SystemSettingsDto,
   UploadResponse,
 } from "@dorsal/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -49,7 +49,7 @@ describe("auth hardening: throttled sign-in, password change, settings", () => {
   });
 
   it("serves the system settings to anyone, with the stored photo price default of 15000", async () => {
-    const { status, body } = await apiClient(dorsal.url).get<SystemSettingsDto>("/api/settings");
+    const { status, body } = await apiClient(dorsal.url).get<PublicSettingsDto>("/api/settings");
     expect(status).toBe(200);
     expect(body).toEqual({
       photoPrice: 15000,
@@ -58,6 +58,8 @@ describe("auth hardening: throttled sign-in, password change, settings", () => {
       maxDownloads: 3,
       downloadValidityDays: 30,
       updatedAt: null,
+      // SUPPORT_PHONE is not set: the payment instructions then ask for the organizer's number.
+      supportPhone: null,
     });
   });
 
@@ -71,7 +73,7 @@ describe("auth hardening: throttled sign-in, password change, settings", () => {
     expect(body.success).toBe(true);
     expect(Date.parse(body.salesResetAt)).toBeGreaterThanOrEqual(before - 1000);
     expect(Date.parse(body.salesResetAt)).toBeLessThanOrEqual(Date.now());
-    const settings = await apiClient(dorsal.url).get<SystemSettingsDto>("/api/settings");
+    const settings = await apiClient(dorsal.url).get<PublicSettingsDto>("/api/settings");
     expect(settings.body).toMatchObject({ photoPrice: 15000, updatedAt: body.salesResetAt });
   });
 
