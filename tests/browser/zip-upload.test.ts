@@ -1,7 +1,10 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { type EventDto, messages, type PhotoPage, zipSkipReasons } from "@dorsal/shared";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { adminToken, apiClient } from "../support/api";
+import { adminToken, apiClient, waitFor } from "../support/api";
 import { makeBibPhoto } from "../support/bib-photo";
 import { makeBigBibPhoto } from "../support/big-photo";
 import { createBrowserHarness, signInAsAdmin, viewports } from "../support/browser";
@@ -12,8 +15,8 @@ import { makeZip } from "../support/zip";
  * The "Subir archivo ZIP" card of the upload screen (spec §2.5, §4, §8): a ZIP picked through the
  * real file input goes straight to storage (one PUT, or parts when big), then the batch is
  * followed every 2 s — its state in Spanish, its counters and the entries skipped with their
- * reason — until the photos are in the event. Bad names, cancelling, failed status checks and
- * the phone layout too.
+ * reason — until the photos are in the event. Resuming after a dropped connection and after a
+ * closed tab, bad names, cancelling, failed status checks and the phone layout too.
  */
 
 let dorsal: RunningDorsal;
@@ -69,16 +72,27 @@ async function raceZip(bibs: [string, string]): Promise<Buffer> {
 const photosOf = async (eventId: number) =>
   (await admin.get<PhotoPage>(`/api/events/${eventId}/photos?limit=100`)).body.photos;
 
-/** Every request the page sends to the originals bucket, as "METHOD partNumber|-". */
-async function recordStorage(page: Page): Promise<string[]> {
+/**
+ * Every request the page sends to the originals bucket, as "METHOD partNumber|-"; `hold` decides
+ * what happens to a part instead of sending it (the connection drops, or it never gets an answer).
+ */
+async function recordStorage(page: Page, hold?: { partNumber: string; as: "reset" | "hang" }): Promise<string[]> {
   const sent: string[] = [];
   await page.route("**/dorsal-originals/**", async (route) => {
-    const url = new URL(route.request().url());
-    sent.push(`${route.request().method()} ${url.searchParams.get("partNumber") ?? "-"}`);
+    const partNumber = new URL(route.request().url()).searchParams.get("partNumber");
+    sent.push(`${route.request().method()} ${partNumber ?? "-"}`);
+    if (hold && partNumber === hold.partNumber) {
+      if (hold.as === "reset") await route.abort("connectionreset");
+      return;
+    }
     await route.continue();
   });
   return sent;
 }
+
+/** About 20 MB stored, not deflated: sent in 5 MB parts. */
+const bigZip = async (name: string, bib: string) =>
+  makeZip([{ name, data: await makeBigBibPhoto(bib), compress: false }]);
 
 describe("ZIP upload card", () => {
   it("uploads a picked ZIP, follows it to Completado and lists the skipped entries with their reason", async () => {
@@ -128,8 +142,7 @@ describe("ZIP upload card", () => {
     const page = await browser.openPage(desktop);
     await signInToUpload(page);
     const sent = await recordStorage(page);
-    // Stored, not deflated: about 20 MB, above the multipart threshold.
-    const zip = await makeZip([{ name: "grande-7201.jpg", data: await makeBigBibPhoto("7201"), compress: false }]);
+    const zip = await bigZip("grande-7201.jpg", "7201");
     expect(zip.length).toBeGreaterThan(10 * 1024 * 1024);
 
     const card = zipCard(page);
@@ -150,6 +163,83 @@ describe("ZIP upload card", () => {
       ["grande-7201.jpg", ["7201"]],
     ]);
     expect(pageErrors).toEqual([]);
+  });
+
+  it("resumes after the connection drops: 'Reanudar subida del ZIP' sends only the missing parts", async () => {
+    const event = await newEvent("Carrera del ZIP con corte de red");
+    const page = await browser.openPage(desktop);
+    await signInToUpload(page);
+    const card = zipCard(page);
+    const dropped = await recordStorage(page, { partNumber: "2", as: "reset" });
+    await card.getByLabel("Archivo ZIP").setInputFiles(zipFile("corte.zip", await bigZip("corte-7251.jpg", "7251")));
+    await card.getByRole("button", { name: "Subir ZIP" }).click();
+    await card.getByText("Error de red durante la subida").waitFor({ timeout: 60_000 });
+    expect(dropped.filter((request) => request === "PUT 1")).toHaveLength(1);
+
+    await page.unrouteAll({ behavior: "wait" });
+    const resumed = await recordStorage(page);
+    await card.getByRole("button", { name: "Reanudar subida del ZIP" }).click();
+    await card.getByText("Completado", { exact: true }).waitFor({ timeout: 120_000 });
+    // Resumed, not restarted: the store was asked which parts it has (ListParts), part 1 stayed
+    // where it was, no second multipart upload was started, and the batch is the first one.
+    expect(resumed[0]).toBe("GET -");
+    expect(resumed).not.toContain("PUT 1");
+    expect(resumed.filter((request) => request === "POST -")).toHaveLength(1);
+    await card.getByText("Procesadas: 1", { exact: true }).waitFor();
+    const photos = await photosOf(event.id);
+    expect(photos.map((photo) => [photo.originalFilename, photo.detectedDorsals])).toEqual([
+      ["corte-7251.jpg", ["7251"]],
+    ]);
+    expect(await page.evaluate(`localStorage.getItem("dorsal:zip-en-curso")`)).toBeNull();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("resumes after the tab is closed: the screen finds the unfinished ZIP and sends the rest of the same file", async () => {
+    const event = await newEvent("Carrera del ZIP con pestaña cerrada");
+    const first = await browser.openPage(desktop);
+    await signInToUpload(first);
+    // A file on disk keeps its name, size and date, which is how the same file is recognised when picked again.
+    const folder = await mkdtemp(path.join(tmpdir(), "dorsal-zip-"));
+    const file = path.join(folder, "cerrada.zip");
+    await writeFile(file, await bigZip("cerrada-7261.jpg", "7261"));
+    const firstTab = await recordStorage(first, { partNumber: "2", as: "hang" });
+    await zipCard(first).getByLabel("Archivo ZIP").setInputFiles(file);
+    await zipCard(first).getByRole("button", { name: "Subir ZIP" }).click();
+    await waitFor(async () => (firstTab.includes("PUT 2") ? true : undefined), 30_000, "part 2 to be sent");
+
+    const second = await first.context().newPage();
+    await first.close();
+    const secondTab = await recordStorage(second);
+    await second.goto(`${dorsal.url}/upload`);
+    const card = zipCard(second);
+    await card.getByText("Subida de ZIP sin terminar").waitFor();
+    await card.getByText(/cerrada\.zip \(.+ MB\) no terminó de subirse/).waitFor();
+    const resume = card.getByRole("button", { name: "Reanudar subida del ZIP" });
+    expect(await resume.isDisabled()).toBe(true);
+    // Another ZIP is not the one to resume: the card names the file it needs.
+    const other = path.join(folder, "otra.zip");
+    await writeFile(other, await raceZip(["7262", "7263"]));
+    await card.getByLabel("Archivo ZIP").setInputFiles(other);
+    await card.getByText(/^Para reanudar, elige el mismo archivo: cerrada\.zip/).waitFor();
+    expect(await resume.isDisabled()).toBe(true);
+
+    await card.getByLabel("Archivo ZIP").setInputFiles(file);
+    await resume.click();
+    await card.getByText("Completado", { exact: true }).waitFor({ timeout: 120_000 });
+    expect(firstTab.filter((request) => request === "POST -")).toEqual(["POST -"]);
+    expect(secondTab[0]).toBe("GET -");
+    expect(secondTab).not.toContain("PUT 1");
+    expect(secondTab.filter((request) => request === "POST -")).toEqual(["POST -"]);
+    const photos = await photosOf(event.id);
+    expect(photos.map((photo) => [photo.originalFilename, photo.detectedDorsals])).toEqual([
+      ["cerrada-7261.jpg", ["7261"]],
+    ]);
+
+    // Coming back once more finds nothing unfinished.
+    await second.reload();
+    await second.getByRole("heading", { name: "Carga Masiva de Fotos" }).waitFor();
+    await zipCard(second).getByText("hasta 5.000 fotos").waitFor();
+    expect(await zipCard(second).getByText("Subida de ZIP sin terminar").count()).toBe(0);
   });
 
   it("refuses a file that is not a ZIP, and a missing file, before sending anything", async () => {

@@ -38,6 +38,7 @@ export async function startDorsal(
     LOG_LEVEL: "warn",
     // As `npm start` sets it (package.json): see README, Benchmarks.
     MALLOC_ARENA_MAX: "2",
+    MALLOC_MMAP_THRESHOLD_: "131072",
     ...options.env,
   };
   if (options.generatedAdminPassword) delete env.ADMIN_PASSWORD;

@@ -1,5 +1,6 @@
 import {
   limits,
+  type UploadSignature,
   type UploadTarget,
   type ZipBatchCreated,
   type ZipBatchRequest,
@@ -70,4 +71,16 @@ export function createZipUploader(): ZipUppy {
     signRequest: (request) => signZipRequest(uppy, request),
   });
   return uppy;
+}
+
+/**
+ * Gives up a multipart upload that will not be resumed, so the store drops the parts it kept
+ * (on AWS a lifecycle rule would, days later). Best effort: the batch stays unfinished either way.
+ */
+export async function abortZipMultipart(multipart: { key: string; uploadId: string }): Promise<void> {
+  const { url } = await apiFetch<UploadSignature>("/api/photos/uploads/sign", {
+    method: "POST",
+    body: { step: "abort", key: multipart.key, uploadId: multipart.uploadId },
+  });
+  await fetch(url, { method: "DELETE" });
 }

@@ -1,8 +1,9 @@
 import { Alert, Box, Button, Card, Heading, HStack, Progress, Stack, Text, VisuallyHidden } from "@chakra-ui/react";
 import { limits } from "@dorsal/shared";
-import { type ChangeEvent, useRef } from "react";
+import { type ChangeEvent, useRef, useState } from "react";
 import { formatBytes, formatCount } from "../../../lib/format";
 import { uploadCancelledMessage } from "../api/direct-upload";
+import { isSameZip, type PendingZip, zipPickSameFileMessage } from "../api/zip-resume";
 import { zipAcceptAttribute } from "../api/zip-rules";
 import { useZipUpload, type ZipUploadState } from "../hooks/use-zip-upload";
 import { ZipBatchProgress } from "./zip-batch-progress";
@@ -54,6 +55,71 @@ function RunMessage({ state }: { state: ZipUploadState }) {
     );
   }
   return null;
+}
+
+/**
+ * An upload that stopped before its end (connection dropped, tab closed): it goes on from the parts
+ * the store already has once the same file is at hand, or is given up after a confirmation.
+ */
+function UnfinishedUpload({
+  pending,
+  picked,
+  interrupted,
+  canResume,
+  onResume,
+  onDiscard,
+}: {
+  pending: PendingZip;
+  picked: File | null;
+  interrupted: boolean;
+  canResume: boolean;
+  onResume: () => void;
+  onDiscard: () => void;
+}) {
+  const [confirming, setConfirming] = useState(false);
+  const otherFile = picked !== null && !isSameZip(pending, picked);
+  return (
+    <Stack gap="3" role="group" aria-label="Subida de ZIP sin terminar">
+      {interrupted && (
+        <Alert.Root status="warning">
+          <Alert.Indicator />
+          <Alert.Content>
+            <Alert.Title>Subida de ZIP sin terminar</Alert.Title>
+            <Alert.Description wordBreak="break-all">
+              {pending.name} ({formatBytes(pending.size)}) no terminó de subirse. Elige el mismo archivo y pulsa
+              Reanudar subida del ZIP: solo se envía lo que falta.
+            </Alert.Description>
+          </Alert.Content>
+        </Alert.Root>
+      )}
+      {!interrupted && <Text textStyle="sm">Reanudar subida del ZIP envía solo lo que falta del archivo.</Text>}
+      {otherFile && (
+        <Text textStyle="sm" color="fg.warning" wordBreak="break-all">
+          {zipPickSameFileMessage(pending)}
+        </Text>
+      )}
+      {confirming ? (
+        <HStack gap="3" wrap="wrap">
+          <Text textStyle="sm">¿Descartar la subida? Lo ya enviado se pierde.</Text>
+          <Button size="sm" colorPalette="red" onClick={onDiscard}>
+            Sí, descartar
+          </Button>
+          <Button size="sm" variant="outline" onClick={() => setConfirming(false)}>
+            No
+          </Button>
+        </HStack>
+      ) : (
+        <HStack gap="3" wrap="wrap">
+          <Button colorPalette="blue" onClick={onResume} disabled={!canResume}>
+            Reanudar subida del ZIP
+          </Button>
+          <Button variant="ghost" onClick={() => setConfirming(true)}>
+            Descartar
+          </Button>
+        </HStack>
+      )}
+    </Stack>
+  );
 }
 
 /**
@@ -118,6 +184,16 @@ export function ZipUploadCard({ eventId }: { eventId: number | null }) {
         </Button>
         {state.phase === "uploading" && <UploadProgress state={state} onCancel={zip.cancel} />}
         <RunMessage state={state} />
+        {zip.pending && (state.phase === "interrupted" || state.phase === "failed") && (
+          <UnfinishedUpload
+            pending={zip.pending}
+            picked={zip.file}
+            interrupted={state.phase === "interrupted"}
+            canResume={zip.canResume}
+            onResume={() => void zip.resume()}
+            onDiscard={zip.discard}
+          />
+        )}
         {state.phase === "watching" && (
           <ZipBatchProgress batch={state.batch} checkFailed={state.checkFailed} onRecheck={zip.recheck} />
         )}

@@ -2,14 +2,31 @@ import { messages, type ZipBatchStatusResponse } from "@dorsal/shared";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiError } from "../../../lib/api-fetch";
 import { uploadErrorMessage, uploadUnknownErrorMessage } from "../api/direct-upload";
+import {
+  clearPendingZip,
+  isSameZip,
+  loadPendingZip,
+  type PendingZip,
+  pendingZipFor,
+  savePendingZip,
+  zipPickSameFileMessage,
+} from "../api/zip-resume";
 import { checkZipFile, isFinalZipStatus, zipPollEveryMs, zipPollMaxFailures } from "../api/zip-rules";
-import { createZipBatch, createZipUploader, getZipBatchStatus, type ZipUppy } from "../api/zip-upload";
+import {
+  abortZipMultipart,
+  createZipBatch,
+  createZipUploader,
+  getZipBatchStatus,
+  type ZipUppy,
+} from "../api/zip-upload";
 
 export type ZipUploadState =
   | { phase: "idle" }
   | { phase: "uploading"; fileName: string; loaded: number; total: number; percent: number }
   /** The ZIP is in storage: the batch is followed until completed or failed (`batch` null before the first answer). */
   | { phase: "watching"; batchId: string; batch: ZipBatchStatusResponse | null; checkFailed: boolean }
+  /** A closed tab left this browser's last ZIP upload unfinished: it resumes once its file is picked again. */
+  | { phase: "interrupted" }
   | { phase: "cancelled" }
   | { phase: "failed"; message: string };
 
@@ -61,19 +78,64 @@ function useBatchPolling(
   }, [batchId, round, setState]);
 }
 
+interface UploadTo {
+  batchId: string;
+  /** The single PUT the batch was created with; a resumed upload asks for fresh signatures instead. */
+  put?: { url: string; key: string; headers: Record<string, string> };
+  /** An interrupted multipart upload to continue from the parts the store already has. */
+  multipart?: { key: string; uploadId: string };
+}
+
 /**
  * The ZIP card's logic (spec §2.5, §4): pick and check a ZIP, send it straight to storage with a
- * cancellable progress, then follow its batch until the import is completed or failed.
+ * cancellable progress, then follow its batch until the import is completed or failed. While it is
+ * sent, the browser keeps what it takes to resume it (zip-resume.ts): after a dropped connection
+ * 'Reanudar subida' sends only the missing parts, and after a closed tab the screen finds the
+ * unfinished upload, asks for the same file again and does the same.
  */
 export function useZipUpload() {
   const [file, setFile] = useState<File | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [state, setState] = useState<ZipUploadState>({ phase: "idle" });
+  const [pending, setPending] = useState<PendingZip | null>(loadPendingZip);
   const stopRun = useRef<(() => void) | null>(null);
 
   useBatchPolling(state, setState);
-  // Leaving the screen stops an upload nobody is watching.
+  // Leaving the screen stops an upload nobody is watching; what it sent is kept for resuming.
   useEffect(() => () => stopRun.current?.(), []);
+
+  const remember = useCallback((next: PendingZip | null) => {
+    if (next) savePendingZip(next);
+    else clearPendingZip();
+    setPending(next);
+  }, []);
+
+  // An upload a closed tab left unfinished: still uploading, it waits for its file; otherwise its
+  // bytes arrived and the batch is followed from where it is.
+  const restoredBatch = useRef(pending?.batchId ?? null);
+  useEffect(() => {
+    const batchId = restoredBatch.current;
+    if (!batchId) return;
+    restoredBatch.current = null;
+    const controller = new AbortController();
+    getZipBatchStatus(batchId, controller.signal).then(
+      (batch) => {
+        if (batch.status === "uploading") {
+          setState((current) => (current.phase === "idle" ? { phase: "interrupted" } : current));
+          return;
+        }
+        remember(null);
+        setState({ phase: "watching", batchId, batch, checkFailed: false });
+      },
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        // Not the caller's batch (another account signed in here) or gone: nothing to resume.
+        if (error instanceof ApiError && (error.status === 404 || error.status === 403)) remember(null);
+        else setState((current) => (current.phase === "idle" ? { phase: "interrupted" } : current));
+      },
+    );
+    return () => controller.abort();
+  }, [remember]);
 
   const uploading = state.phase === "uploading";
 
@@ -83,6 +145,78 @@ export function useZipUpload() {
     setProblem(rejection);
     setFile(rejection ? null : picked);
   }, []);
+
+  /** Sends `zip` to its batch's key and then follows the batch; any failure keeps the upload resumable. */
+  const send = useCallback(
+    async (zip: File, target: (signal: AbortSignal) => Promise<UploadTo | undefined>) => {
+      setProblem(null);
+      setState({ phase: "uploading", fileName: zip.name, loaded: 0, total: zip.size, percent: 0 });
+      const controller = new AbortController();
+      let uppy: ZipUppy | undefined;
+      const stopped = new Promise<typeof cancelled>((resolve) => {
+        stopRun.current = () => {
+          controller.abort();
+          uppy?.cancelAll();
+          resolve(cancelled);
+        };
+      });
+      try {
+        const to = await Promise.race([target(controller.signal), stopped]);
+        if (to === cancelled || !to) return;
+        uppy = createZipUploader();
+        let failure: unknown;
+        uppy.on("upload-progress", (_file, progress) => {
+          const total = progress.bytesTotal || zip.size;
+          const loaded = progress.bytesUploaded;
+          const percent = total > 0 ? Math.min(100, Math.round((loaded / total) * 100)) : 0;
+          setState((current) => (current.phase === "uploading" ? { ...current, loaded, total, percent } : current));
+        });
+        uppy.on("upload-error", (_file, error) => {
+          failure = error;
+        });
+        const fileId = uppy.addFile({
+          name: zip.name,
+          type: zip.type || "application/zip",
+          data: zip,
+          source: "local",
+          meta: {
+            batchId: to.batchId,
+            ...(to.put ? { putUrl: to.put.url, putKey: to.put.key, putHeaders: to.put.headers } : {}),
+          },
+        });
+        if (to.multipart) uppy.setFileState(fileId, { s3Multipart: to.multipart });
+        // The multipart upload's key and id are kept the moment the store starts it.
+        const started = uppy;
+        uppy.on("state-update", () => {
+          const multipart = started.getFile(fileId)?.s3Multipart;
+          if (!multipart || !stopRun.current) return;
+          setPending((current) => {
+            if (!current || current.batchId !== to.batchId || current.multipart?.uploadId === multipart.uploadId) {
+              return current;
+            }
+            const next = { ...current, multipart: { key: multipart.key, uploadId: multipart.uploadId } };
+            savePendingZip(next);
+            return next;
+          });
+        });
+        const result = await Promise.race([uppy.upload(), stopped]);
+        if (result === cancelled) return;
+        if (failure !== undefined || !result || (result.failed?.length ?? 0) > 0 || !result.successful?.length) {
+          throw failure ?? new Error(uploadUnknownErrorMessage);
+        }
+        remember(null);
+        setFile(null);
+        setState({ phase: "watching", batchId: to.batchId, batch: null, checkFailed: false });
+      } catch (error) {
+        if (controller.signal.aborted) return;
+        setState({ phase: "failed", message: zipErrorMessage(error) });
+      } finally {
+        stopRun.current = null;
+        uppy?.destroy();
+      }
+    },
+    [remember],
+  );
 
   const start = useCallback(
     async (eventId: number | null) => {
@@ -94,70 +228,64 @@ export function useZipUpload() {
         setProblem(messages.selectEvent);
         return;
       }
-      setProblem(null);
-      setState({ phase: "uploading", fileName: file.name, loaded: 0, total: file.size, percent: 0 });
-
-      const controller = new AbortController();
-      let uppy: ZipUppy | undefined;
-      const stopped = new Promise<typeof cancelled>((resolve) => {
-        stopRun.current = () => {
-          controller.abort();
-          uppy?.cancelAll();
-          resolve(cancelled);
-        };
+      // A new ZIP replaces an unfinished one, whose parts the store can drop.
+      if (pending?.multipart) void abortZipMultipart(pending.multipart).catch(() => undefined);
+      remember(null);
+      await send(file, async (signal) => {
+        const batch = await createZipBatch({ eventId, filename: file.name, size: file.size }, signal);
+        if (signal.aborted) return undefined;
+        remember(pendingZipFor(file, { batchId: batch.batchId, eventId }));
+        return { batchId: batch.batchId, put: { url: batch.url, key: batch.key, headers: batch.headers } };
       });
-      try {
-        const batch = await Promise.race([
-          createZipBatch({ eventId, filename: file.name, size: file.size }, controller.signal),
-          stopped,
-        ]);
-        if (batch === cancelled) return;
-        uppy = createZipUploader();
-        let failure: unknown;
-        uppy.on("upload-progress", (_file, progress) => {
-          const total = progress.bytesTotal || file.size;
-          const loaded = progress.bytesUploaded;
-          const percent = total > 0 ? Math.min(100, Math.round((loaded / total) * 100)) : 0;
-          setState((current) => (current.phase === "uploading" ? { ...current, loaded, total, percent } : current));
-        });
-        uppy.on("upload-error", (_file, error) => {
-          failure = error;
-        });
-        uppy.addFile({
-          name: file.name,
-          type: file.type || "application/zip",
-          data: file,
-          source: "local",
-          meta: { batchId: batch.batchId, putUrl: batch.url, putKey: batch.key, putHeaders: batch.headers },
-        });
-        const result = await Promise.race([uppy.upload(), stopped]);
-        if (result === cancelled) return;
-        if (failure !== undefined || !result || (result.failed?.length ?? 0) > 0 || !result.successful?.length) {
-          throw failure ?? new Error(uploadUnknownErrorMessage);
-        }
-        setFile(null);
-        setState({ phase: "watching", batchId: batch.batchId, batch: null, checkFailed: false });
-      } catch (error) {
-        if (controller.signal.aborted) return;
-        setState({ phase: "failed", message: zipErrorMessage(error) });
-      } finally {
-        stopRun.current = null;
-        uppy?.destroy();
-      }
     },
-    [file],
+    [file, pending, remember, send],
   );
+
+  /** Same file as the unfinished upload (held since a dropped connection, or picked again after a closed tab). */
+  const canResume = !uploading && pending !== null && file !== null && isSameZip(pending, file);
+
+  const resume = useCallback(async () => {
+    if (!pending || !file || !isSameZip(pending, file)) {
+      setProblem(pending ? zipPickSameFileMessage(pending) : null);
+      return;
+    }
+    const to: UploadTo = { batchId: pending.batchId, ...(pending.multipart ? { multipart: pending.multipart } : {}) };
+    await send(file, async () => to);
+  }, [file, pending, send]);
+
+  /** Gives up the unfinished upload for good. */
+  const discard = useCallback(() => {
+    if (pending?.multipart) void abortZipMultipart(pending.multipart).catch(() => undefined);
+    remember(null);
+    setProblem(null);
+    setState({ phase: "idle" });
+  }, [pending, remember]);
 
   const cancel = useCallback(() => {
     if (!stopRun.current) return;
     stopRun.current();
+    // Uppy aborted the multipart upload in the store: there is nothing left to resume.
+    remember(null);
     setState({ phase: "cancelled" });
-  }, []);
+  }, [remember]);
 
   /** After the status checks gave up: starts following the batch again. */
   const recheck = useCallback(() => {
     setState((current) => (current.phase === "watching" ? { ...current, checkFailed: false } : current));
   }, []);
 
-  return { file, problem, state, uploading, select, start, cancel, recheck };
+  return {
+    file,
+    problem,
+    state,
+    uploading,
+    pending: uploading ? null : pending,
+    canResume,
+    select,
+    start,
+    resume,
+    discard,
+    cancel,
+    recheck,
+  };
 }
