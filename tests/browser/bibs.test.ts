@@ -154,9 +154,12 @@ describe("bib review", () => {
     expect((await search("4821")).totalFound).toBe(0);
 
     // Back on 'Sin dorsal', the list is reloaded: the tagged photo left, the untagged one came in.
+    // Looked for in that tab's panel: the 'Todas' panel lingers a moment while it unmounts.
     await unbibbedTab.click();
-    await card(page, bibFile).waitFor();
-    await card(page, blankFile).waitFor({ state: "detached" });
+    const unbibbedPanel = page.getByRole("tabpanel", { name: /Sin dorsal/ });
+    await unbibbedPanel.getByTestId("photo-card").filter({ hasText: bibFile }).waitFor();
+    await unbibbedPanel.getByTestId("photo-card").filter({ hasText: blankFile }).waitFor({ state: "detached" });
+    await page.getByRole("tabpanel", { name: /Todas/ }).waitFor({ state: "detached" });
     expect(pageErrors).toEqual([]);
   });
 
