@@ -194,6 +194,39 @@ describe("ZIP upload card", () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it("sends the whole ZIP again when the store no longer has the interrupted upload", async () => {
+    const event = await newEvent("Carrera del ZIP olvidado");
+    const page = await browser.openPage(desktop);
+    await signInToUpload(page);
+    const card = zipCard(page);
+    await recordStorage(page, { partNumber: "2", as: "reset" });
+    await card
+      .getByLabel("Archivo ZIP")
+      .setInputFiles(zipFile("olvidado.zip", await bigZip("olvidado-7271.jpg", "7271")));
+    await card.getByRole("button", { name: "Subir ZIP" }).click();
+    await card.getByText("Error de red durante la subida").waitFor({ timeout: 60_000 });
+    // The store drops the parts meanwhile, as S3's lifecycle rule does a day later.
+    const kept = JSON.parse(String(await page.evaluate(`localStorage.getItem("dorsal:zip-en-curso")`))) as {
+      multipart: { key: string; uploadId: string };
+    };
+    const abort = await admin.post<{ url: string }>("/api/photos/uploads/sign", { step: "abort", ...kept.multipart });
+    expect((await fetch(abort.body.url, { method: "DELETE" })).status).toBe(204);
+
+    await page.unrouteAll({ behavior: "wait" });
+    const sent = await recordStorage(page);
+    const resume = card.getByRole("button", { name: "Reanudar subida del ZIP" });
+    await resume.click();
+    await card.getByText(/^La subida anterior ya no está en el almacenamiento/).waitFor({ timeout: 30_000 });
+    expect(sent).toEqual(["GET -"]);
+    await resume.click();
+    await card.getByText("Completado", { exact: true }).waitFor({ timeout: 120_000 });
+    // A new multipart upload of every part, to the same batch.
+    expect(sent.slice(1, 3)).toEqual(["POST -", "PUT 1"]);
+    expect(sent.at(-1)).toBe("POST -");
+    expect((await photosOf(event.id)).map((photo) => photo.detectedDorsals)).toEqual([["7271"]]);
+    expect(pageErrors).toEqual([]);
+  });
+
   it("resumes after the tab is closed: the screen finds the unfinished ZIP and sends the rest of the same file", async () => {
     const event = await newEvent("Carrera del ZIP con pestaña cerrada");
     const first = await browser.openPage(desktop);

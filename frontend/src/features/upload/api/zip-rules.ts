@@ -9,6 +9,10 @@ export const zipAcceptAttribute = ".zip,application/zip,application/x-zip-compre
 
 export const zipCheckFailedMessage = "Error al verificar el progreso";
 
+/** An interrupted multipart upload the store no longer has: the batch waits for the whole file again. */
+export const zipUploadGoneMessage =
+  "La subida anterior ya no está en el almacenamiento. Reanudar subida del ZIP enviará el archivo completo.";
+
 /** Spec §8: the name must end in .zip and the size stay under the configured maximum (2 GB). */
 export function checkZipFile(file: Pick<File, "name" | "size">, maxBytes: number = limits.zipMaxBytes): string | null {
   if (!/\.zip$/i.test(file.name.trim()) || file.size <= 0) return messages.zipInvalidName;

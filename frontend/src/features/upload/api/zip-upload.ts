@@ -73,6 +73,62 @@ export function createZipUploader(): ZipUppy {
   return uppy;
 }
 
+/** Where a ZIP goes: its batch's key, by the PUT signed with the batch or by a (resumed) multipart upload. */
+export interface UploadTo {
+  batchId: string;
+  /** The single PUT the batch was created with; a resumed upload asks for fresh signatures instead. */
+  put?: { url: string; key: string; headers: Record<string, string> };
+  /** An interrupted multipart upload to continue from the parts the store already has (ListParts). */
+  multipart?: { key: string; uploadId: string };
+}
+
+/** One run of the uploader: resolves once the archive is stored, rejects with the upload's own error. */
+export async function sendZip(
+  uppy: ZipUppy,
+  zip: File,
+  to: UploadTo,
+  hooks: {
+    progress(loaded: number, total: number): void;
+    multipartStarted(multipart: { key: string; uploadId: string }): void;
+  },
+): Promise<void> {
+  let failure: unknown;
+  uppy.on("upload-progress", (_file, progress) =>
+    hooks.progress(progress.bytesUploaded, progress.bytesTotal || zip.size),
+  );
+  uppy.on("upload-error", (_file, error) => {
+    failure = error;
+  });
+  const fileId = uppy.addFile({
+    name: zip.name,
+    type: zip.type || "application/zip",
+    data: zip,
+    source: "local",
+    meta: {
+      batchId: to.batchId,
+      ...(to.put ? { putUrl: to.put.url, putKey: to.put.key, putHeaders: to.put.headers } : {}),
+    },
+  });
+  // How Uppy resumes: a file carrying its multipart upload's key and id lists the stored parts first.
+  if (to.multipart) uppy.setFileState(fileId, { s3Multipart: to.multipart });
+  const reportNewMultipart = () => {
+    const multipart = uppy.getFile(fileId)?.s3Multipart;
+    if (multipart && multipart.uploadId !== to.multipart?.uploadId) {
+      hooks.multipartStarted({ key: multipart.key, uploadId: multipart.uploadId });
+    }
+  };
+  uppy.on("state-update", reportNewMultipart);
+  try {
+    const result = await uppy.upload();
+    if (failure !== undefined || !result || (result.failed?.length ?? 0) > 0 || !result.successful?.length) {
+      throw failure ?? new Error(uploadUnknownErrorMessage);
+    }
+  } finally {
+    // Whatever the uploader's state does afterwards (cancel, destroy) says nothing new about this run.
+    uppy.off("state-update", reportNewMultipart);
+  }
+}
+
 /**
  * Gives up a multipart upload that will not be resumed, so the store drops the parts it kept
  * (on AWS a lifecycle rule would, days later). Best effort: the batch stays unfinished either way.

@@ -85,7 +85,7 @@ function UnfinishedUpload({
           <Alert.Indicator />
           <Alert.Content>
             <Alert.Title>Subida de ZIP sin terminar</Alert.Title>
-            <Alert.Description wordBreak="break-all">
+            <Alert.Description overflowWrap="anywhere">
               {pending.name} ({formatBytes(pending.size)}) no terminó de subirse. Elige el mismo archivo y pulsa
               Reanudar subida del ZIP: solo se envía lo que falta.
             </Alert.Description>
@@ -94,7 +94,7 @@ function UnfinishedUpload({
       )}
       {!interrupted && <Text textStyle="sm">Reanudar subida del ZIP envía solo lo que falta del archivo.</Text>}
       {otherFile && (
-        <Text textStyle="sm" color="fg.warning" wordBreak="break-all">
+        <Text textStyle="sm" color="fg.warning" overflowWrap="anywhere">
           {zipPickSameFileMessage(pending)}
         </Text>
       )}

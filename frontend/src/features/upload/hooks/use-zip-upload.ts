@@ -1,7 +1,7 @@
 import { messages, type ZipBatchStatusResponse } from "@dorsal/shared";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiError } from "../../../lib/api-fetch";
-import { uploadErrorMessage, uploadUnknownErrorMessage } from "../api/direct-upload";
+import { uploadErrorMessage } from "../api/direct-upload";
 import {
   clearPendingZip,
   isSameZip,
@@ -11,12 +11,20 @@ import {
   savePendingZip,
   zipPickSameFileMessage,
 } from "../api/zip-resume";
-import { checkZipFile, isFinalZipStatus, zipPollEveryMs, zipPollMaxFailures } from "../api/zip-rules";
+import {
+  checkZipFile,
+  isFinalZipStatus,
+  zipPollEveryMs,
+  zipPollMaxFailures,
+  zipUploadGoneMessage,
+} from "../api/zip-rules";
 import {
   abortZipMultipart,
   createZipBatch,
   createZipUploader,
   getZipBatchStatus,
+  sendZip,
+  type UploadTo,
   type ZipUppy,
 } from "../api/zip-upload";
 
@@ -36,6 +44,11 @@ function zipErrorMessage(error: unknown): string {
 }
 
 const cancelled = Symbol("cancelled");
+
+/** The store answered that the multipart upload does not exist (NoSuchUpload): not the API refusing. */
+function isGoneFromStore(error: unknown): boolean {
+  return !(error instanceof ApiError) && (error as { status?: unknown } | null)?.status === 404;
+}
 
 /** Follows a batch every 2 s until it is completed or failed; a few failed checks in a row stop it. */
 function useBatchPolling(
@@ -76,14 +89,6 @@ function useBatchPolling(
       window.clearTimeout(timer);
     };
   }, [batchId, round, setState]);
-}
-
-interface UploadTo {
-  batchId: string;
-  /** The single PUT the batch was created with; a resumed upload asks for fresh signatures instead. */
-  put?: { url: string; key: string; headers: Record<string, string> };
-  /** An interrupted multipart upload to continue from the parts the store already has. */
-  multipart?: { key: string; uploadId: string };
 }
 
 /**
@@ -153,6 +158,7 @@ export function useZipUpload() {
       setState({ phase: "uploading", fileName: zip.name, loaded: 0, total: zip.size, percent: 0 });
       const controller = new AbortController();
       let uppy: ZipUppy | undefined;
+      let resumedMultipart = false;
       const stopped = new Promise<typeof cancelled>((resolve) => {
         stopRun.current = () => {
           controller.abort();
@@ -163,52 +169,42 @@ export function useZipUpload() {
       try {
         const to = await Promise.race([target(controller.signal), stopped]);
         if (to === cancelled || !to) return;
+        resumedMultipart = to.multipart !== undefined;
         uppy = createZipUploader();
-        let failure: unknown;
-        uppy.on("upload-progress", (_file, progress) => {
-          const total = progress.bytesTotal || zip.size;
-          const loaded = progress.bytesUploaded;
-          const percent = total > 0 ? Math.min(100, Math.round((loaded / total) * 100)) : 0;
-          setState((current) => (current.phase === "uploading" ? { ...current, loaded, total, percent } : current));
-        });
-        uppy.on("upload-error", (_file, error) => {
-          failure = error;
-        });
-        const fileId = uppy.addFile({
-          name: zip.name,
-          type: zip.type || "application/zip",
-          data: zip,
-          source: "local",
-          meta: {
-            batchId: to.batchId,
-            ...(to.put ? { putUrl: to.put.url, putKey: to.put.key, putHeaders: to.put.headers } : {}),
+        const sent = sendZip(uppy, zip, to, {
+          progress: (loaded, total) => {
+            const percent = total > 0 ? Math.min(100, Math.round((loaded / total) * 100)) : 0;
+            setState((current) => (current.phase === "uploading" ? { ...current, loaded, total, percent } : current));
           },
+          // Kept the moment the store starts it, so even a closed tab can resume it.
+          multipartStarted: (multipart) =>
+            setPending((current) => {
+              if (!current || current.batchId !== to.batchId || current.multipart?.uploadId === multipart.uploadId) {
+                return current;
+              }
+              const next = { ...current, multipart };
+              savePendingZip(next);
+              return next;
+            }),
         });
-        if (to.multipart) uppy.setFileState(fileId, { s3Multipart: to.multipart });
-        // The multipart upload's key and id are kept the moment the store starts it.
-        const started = uppy;
-        uppy.on("state-update", () => {
-          const multipart = started.getFile(fileId)?.s3Multipart;
-          if (!multipart || !stopRun.current) return;
-          setPending((current) => {
-            if (!current || current.batchId !== to.batchId || current.multipart?.uploadId === multipart.uploadId) {
-              return current;
-            }
-            const next = { ...current, multipart: { key: multipart.key, uploadId: multipart.uploadId } };
-            savePendingZip(next);
-            return next;
-          });
-        });
-        const result = await Promise.race([uppy.upload(), stopped]);
-        if (result === cancelled) return;
-        if (failure !== undefined || !result || (result.failed?.length ?? 0) > 0 || !result.successful?.length) {
-          throw failure ?? new Error(uploadUnknownErrorMessage);
-        }
+        if ((await Promise.race([sent, stopped])) === cancelled) return;
         remember(null);
         setFile(null);
         setState({ phase: "watching", batchId: to.batchId, batch: null, checkFailed: false });
       } catch (error) {
         if (controller.signal.aborted) return;
+        if (resumedMultipart && isGoneFromStore(error)) {
+          // The store dropped the parts (on AWS, a day after the upload began): the batch still
+          // waits for its archive, so the next run sends the whole file again.
+          setPending((current) => {
+            if (!current) return current;
+            const { multipart: _dropped, ...rest } = current;
+            savePendingZip(rest);
+            return rest;
+          });
+          setState({ phase: "failed", message: zipUploadGoneMessage });
+          return;
+        }
         setState({ phase: "failed", message: zipErrorMessage(error) });
       } finally {
         stopRun.current = null;
