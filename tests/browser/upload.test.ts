@@ -1,14 +1,14 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { EventDto, PhotoDto, SearchResponse } from "@dorsal/shared";
+import type { PhotoDto, SearchResponse } from "@dorsal/shared";
 import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { adminToken, apiClient, waitFor } from "../support/api";
+import { describe, expect, it } from "vitest";
+import { waitFor } from "../support/api";
 import { makeBibPhoto } from "../support/bib-photo";
 import { makeBigBibPhoto } from "../support/big-photo";
-import { createBrowserHarness, signInAsAdmin, viewports } from "../support/browser";
-import { type RunningDorsal, startDorsal } from "../support/server";
+import { viewports } from "../support/browser";
+import { uploadScreenSuite } from "../support/upload-screen";
 
 /**
  * The upload screen (spec §2.5) with Uppy sending straight to the object store: photos picked
@@ -17,45 +17,15 @@ import { type RunningDorsal, startDorsal } from "../support/server";
  * layout with gallery and camera buttons and the quick-upload checkbox.
  */
 
-let dorsal: RunningDorsal;
-const browser = createBrowserHarness();
-const pageErrors = browser.pageErrors;
-let admin: ReturnType<typeof apiClient>;
-
+const { browser, pageErrors, url, admin, newEvent, signInToUpload } = uploadScreenSuite("2026-09-20");
 const { desktop, phone } = viewports;
 const androidChrome =
   "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36";
 
-beforeAll(async () => {
-  dorsal = await startDorsal();
-  await browser.launch();
-  admin = apiClient(dorsal.url, await adminToken(dorsal));
-});
-
-afterEach(async () => {
-  await browser.closePage();
-});
-
-afterAll(async () => {
-  await browser.close();
-  await dorsal?.stop();
-});
-
-/** The screen picks the newest event for an admin, so each test makes its own. */
-async function newEvent(name: string): Promise<EventDto> {
-  return (await admin.post<EventDto>("/api/events", { name, date: "2026-09-20" })).body;
-}
-
-async function signInToUpload(page: Page) {
-  await signInAsAdmin(page, dorsal);
-  await page.goto(`${dorsal.url}/upload`);
-  await page.getByRole("heading", { name: "Carga Masiva de Fotos" }).waitFor();
-}
-
 const jpeg = (name: string, buffer: Buffer) => ({ name, mimeType: "image/jpeg", buffer });
 
 const photosOf = async (eventId: number) =>
-  (await admin.get<{ photos: PhotoDto[] }>(`/api/events/${eventId}/photos`)).body.photos;
+  (await admin().get<{ photos: PhotoDto[] }>(`/api/events/${eventId}/photos`)).body.photos;
 
 describe("upload screen", () => {
   it("uploads three picked photos (one in parts) and shows them processed", async () => {
@@ -85,7 +55,7 @@ describe("upload screen", () => {
     await processing.getByText("Procesadas 3 de 3").waitFor({ timeout: 120_000 });
     await processing.getByText("Todas las fotos del evento están procesadas.").waitFor();
 
-    const found = (await admin.get<SearchResponse>(`/api/photos/search?eventId=${event.id}&dorsalNumber=8103`)).body;
+    const found = (await admin().get<SearchResponse>(`/api/photos/search?eventId=${event.id}&dorsalNumber=8103`)).body;
     expect(found.photos.map((photo) => photo.originalFilename)).toEqual(["grande-8103.jpg"]);
     expect(pageErrors).toEqual([]);
   });
@@ -196,7 +166,7 @@ describe("upload screen", () => {
       );
       await route.continue();
     });
-    await second.goto(`${dorsal.url}/upload`);
+    await second.goto(`${url()}/upload`);
     await second.getByTitle("cerrada-8301.jpg").waitFor();
     // Too big to keep in the browser: the bytes are asked for again, the upload's state was kept.
     await second.getByText("Vuelve a elegirla").waitFor();
@@ -263,7 +233,7 @@ describe("upload screen", () => {
     const event = await newEvent("Carrera de diagnóstico");
     const page = await browser.openPage(phone);
     await signInToUpload(page);
-    await page.goto(`${dorsal.url}/mobile-test`);
+    await page.goto(`${url()}/mobile-test`);
     await page.getByRole("heading", { name: "Diagnóstico de carga móvil" }).waitFor();
     expect(await page.getByLabel("Evento").inputValue()).toBe(String(event.id));
     await page.getByLabel("Fotos").setInputFiles([jpeg("diag-8501.jpg", await makeBibPhoto("8501"))]);

@@ -1,14 +1,14 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type EventDto, messages, type PhotoPage, zipSkipReasons } from "@dorsal/shared";
+import { messages, type PhotoPage, zipSkipReasons } from "@dorsal/shared";
 import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { adminToken, apiClient, waitFor } from "../support/api";
+import { describe, expect, it } from "vitest";
+import { waitFor } from "../support/api";
 import { makeBibPhoto } from "../support/bib-photo";
 import { makeBigBibPhoto } from "../support/big-photo";
-import { createBrowserHarness, signInAsAdmin, viewports } from "../support/browser";
-import { type RunningDorsal, startDorsal } from "../support/server";
+import { viewports } from "../support/browser";
+import { uploadScreenSuite } from "../support/upload-screen";
 import { makeZip } from "../support/zip";
 
 /**
@@ -19,38 +19,8 @@ import { makeZip } from "../support/zip";
  * closed tab, bad names, cancelling, failed status checks and the phone layout too.
  */
 
-let dorsal: RunningDorsal;
-const browser = createBrowserHarness();
-const pageErrors = browser.pageErrors;
-let admin: ReturnType<typeof apiClient>;
-
+const { browser, pageErrors, url, admin, newEvent, signInToUpload } = uploadScreenSuite("2026-10-04");
 const { desktop, phone } = viewports;
-
-beforeAll(async () => {
-  dorsal = await startDorsal();
-  await browser.launch();
-  admin = apiClient(dorsal.url, await adminToken(dorsal));
-});
-
-afterEach(async () => {
-  await browser.closePage();
-});
-
-afterAll(async () => {
-  await browser.close();
-  await dorsal?.stop();
-});
-
-/** The screen picks the newest event for an admin, so each test makes its own. */
-async function newEvent(name: string): Promise<EventDto> {
-  return (await admin.post<EventDto>("/api/events", { name, date: "2026-10-04" })).body;
-}
-
-async function signInToUpload(page: Page) {
-  await signInAsAdmin(page, dorsal);
-  await page.goto(`${dorsal.url}/upload`);
-  await page.getByRole("heading", { name: "Carga Masiva de Fotos" }).waitFor();
-}
 
 const zipCard = (page: Page) => page.getByRole("region", { name: "Subir archivo ZIP" });
 const zipFile = (name: string, buffer: Buffer) => ({ name, mimeType: "application/zip", buffer });
@@ -70,7 +40,7 @@ async function raceZip(bibs: [string, string]): Promise<Buffer> {
 }
 
 const photosOf = async (eventId: number) =>
-  (await admin.get<PhotoPage>(`/api/events/${eventId}/photos?limit=100`)).body.photos;
+  (await admin().get<PhotoPage>(`/api/events/${eventId}/photos?limit=100`)).body.photos;
 
 /**
  * Every request the page sends to the originals bucket, as "METHOD partNumber|-"; `hold` decides
@@ -209,7 +179,7 @@ describe("ZIP upload card", () => {
     const kept = JSON.parse(String(await page.evaluate(`localStorage.getItem("dorsal:zip-en-curso")`))) as {
       multipart: { key: string; uploadId: string };
     };
-    const abort = await admin.post<{ url: string }>("/api/photos/uploads/sign", { step: "abort", ...kept.multipart });
+    const abort = await admin().post<{ url: string }>("/api/photos/uploads/sign", { step: "abort", ...kept.multipart });
     expect((await fetch(abort.body.url, { method: "DELETE" })).status).toBe(204);
 
     await page.unrouteAll({ behavior: "wait" });
@@ -243,7 +213,7 @@ describe("ZIP upload card", () => {
     const second = await first.context().newPage();
     await first.close();
     const secondTab = await recordStorage(second);
-    await second.goto(`${dorsal.url}/upload`);
+    await second.goto(`${url()}/upload`);
     const card = zipCard(second);
     await card.getByText("Subida de ZIP sin terminar").waitFor();
     await card.getByText(/cerrada\.zip \(.+ MB\) no terminó de subirse/).waitFor();
