@@ -21,30 +21,38 @@ function memoryStore() {
 
 const file = { name: "carrera.zip", size: 2_000_000_000, lastModified: 1_764_000_000_000 };
 const pending: PendingZip = {
-  ...pendingZipFor(file, { batchId: "zb-1", eventId: 7 }),
+  ...pendingZipFor("u-admin", file, { batchId: "zb-1", eventId: 7 }),
   multipart: { key: "uploads/zips/zb-1.zip", uploadId: "u-1" },
 };
 
 describe("the unfinished ZIP upload kept in the browser", () => {
   it("is read back as it was saved, and is gone once cleared", () => {
     const store = memoryStore();
-    expect(loadPendingZip(store)).toBeNull();
+    expect(loadPendingZip("u-admin", store)).toBeNull();
     savePendingZip(pending, store);
-    expect(loadPendingZip(store)).toEqual(pending);
+    expect(loadPendingZip("u-admin", store)).toEqual(pending);
     clearPendingZip(store);
-    expect(loadPendingZip(store)).toBeNull();
+    expect(loadPendingZip("u-admin", store)).toBeNull();
+  });
+
+  it("is offered only to the user who started it, and kept for them", () => {
+    const store = memoryStore();
+    savePendingZip(pending, store);
+    expect(loadPendingZip("u-otro", store)).toBeNull();
+    expect(loadPendingZip("u-admin", store)).toEqual(pending);
   });
 
   it("drops what it cannot use: not JSON, or a record missing its batch or multipart id", () => {
     for (const raw of [
       "{",
       JSON.stringify({ ...pending, batchId: "" }),
+      JSON.stringify({ ...pending, userId: undefined }),
       JSON.stringify({ ...pending, eventId: "7" }),
       JSON.stringify({ ...pending, multipart: { key: "k" } }),
     ]) {
       const store = memoryStore();
       store.setItem("dorsal:zip-en-curso", raw);
-      expect(loadPendingZip(store)).toBeNull();
+      expect(loadPendingZip("u-admin", store)).toBeNull();
       expect(store.items.size).toBe(0);
     }
   });

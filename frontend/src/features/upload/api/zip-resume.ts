@@ -7,6 +7,8 @@ import { formatBytes } from "../../../lib/format";
  * store started it, the multipart upload whose missing parts a resumed run sends (ListParts).
  */
 export interface PendingZip {
+  /** Whose upload it is: on a shared computer, another account signed in here is not offered it. */
+  userId: string;
   batchId: string;
   eventId: number;
   name: string;
@@ -22,6 +24,7 @@ function isPendingZip(value: unknown): value is PendingZip {
   const record = value as Record<string, unknown>;
   const multipart = record.multipart as Record<string, unknown> | undefined;
   return (
+    isText(record.userId) &&
     isText(record.batchId) &&
     Number.isInteger(record.eventId) &&
     Number.isInteger(record.size) &&
@@ -36,12 +39,13 @@ type KeyValueStore = Pick<Storage, "getItem" | "setItem" | "removeItem">;
 
 const storageKey = "dorsal:zip-en-curso";
 
-export function loadPendingZip(store: KeyValueStore = window.localStorage): PendingZip | null {
+/** The signed-in user's unfinished upload; another user's stays kept for them. */
+export function loadPendingZip(userId: string, store: KeyValueStore = window.localStorage): PendingZip | null {
   const raw = store.getItem(storageKey);
   if (raw === null) return null;
   try {
     const parsed: unknown = JSON.parse(raw);
-    if (isPendingZip(parsed)) return parsed;
+    if (isPendingZip(parsed)) return parsed.userId === userId ? parsed : null;
   } catch {
     // Not JSON: written by something else, worthless for resuming.
   }
@@ -58,10 +62,12 @@ export function clearPendingZip(store: KeyValueStore = window.localStorage): voi
 }
 
 export function pendingZipFor(
+  userId: string,
   file: Pick<File, "name" | "size" | "lastModified">,
   batch: { batchId: string; eventId: number },
 ): PendingZip {
   return {
+    userId,
     batchId: batch.batchId,
     eventId: batch.eventId,
     name: file.name,

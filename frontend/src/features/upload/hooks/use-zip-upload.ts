@@ -1,6 +1,7 @@
 import { messages, type ZipBatchStatusResponse } from "@dorsal/shared";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiError } from "../../../lib/api-fetch";
+import { useSession } from "../../../lib/session";
 import { uploadErrorMessage } from "../api/direct-upload";
 import {
   clearPendingZip,
@@ -102,7 +103,8 @@ export function useZipUpload() {
   const [file, setFile] = useState<File | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [state, setState] = useState<ZipUploadState>({ phase: "idle" });
-  const [pending, setPending] = useState<PendingZip | null>(loadPendingZip);
+  const userId = useSession()?.id ?? "";
+  const [pending, setPending] = useState<PendingZip | null>(() => loadPendingZip(userId));
   const stopRun = useRef<(() => void) | null>(null);
 
   useBatchPolling(state, setState);
@@ -230,11 +232,11 @@ export function useZipUpload() {
       await send(file, async (signal) => {
         const batch = await createZipBatch({ eventId, filename: file.name, size: file.size }, signal);
         if (signal.aborted) return undefined;
-        remember(pendingZipFor(file, { batchId: batch.batchId, eventId }));
+        remember(pendingZipFor(userId, file, { batchId: batch.batchId, eventId }));
         return { batchId: batch.batchId, put: { url: batch.url, key: batch.key, headers: batch.headers } };
       });
     },
-    [file, pending, remember, send],
+    [file, pending, remember, send, userId],
   );
 
   /** Same file as the unfinished upload (held since a dropped connection, or picked again after a closed tab). */
