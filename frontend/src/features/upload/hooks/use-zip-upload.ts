@@ -96,7 +96,7 @@ function useBatchPolling(
  * The ZIP card's logic (spec §2.5, §4): pick and check a ZIP, send it straight to storage with a
  * cancellable progress, then follow its batch until the import is completed or failed. While it is
  * sent, the browser keeps what it takes to resume it (zip-resume.ts): after a dropped connection
- * 'Reanudar subida' sends only the missing parts, and after a closed tab the screen finds the
+ * 'Reanudar subida del ZIP' sends only the missing parts, and after a closed tab the screen finds the
  * unfinished upload, asks for the same file again and does the same.
  */
 export function useZipUpload() {
@@ -123,10 +123,12 @@ export function useZipUpload() {
   useEffect(() => {
     const batchId = restoredBatch.current;
     if (!batchId) return;
-    restoredBatch.current = null;
     const controller = new AbortController();
+    // Only an answer settles it: an effect stopped before one (React's development double run) asks again.
     getZipBatchStatus(batchId, controller.signal).then(
       (batch) => {
+        if (controller.signal.aborted) return;
+        restoredBatch.current = null;
         if (batch.status === "uploading") {
           setState((current) => (current.phase === "idle" ? { phase: "interrupted" } : current));
           return;
@@ -136,7 +138,8 @@ export function useZipUpload() {
       },
       (error: unknown) => {
         if (controller.signal.aborted) return;
-        // Not the caller's batch (another account signed in here) or gone: nothing to resume.
+        restoredBatch.current = null;
+        // The batch is gone, or this user may no longer upload to its event: nothing to resume.
         if (error instanceof ApiError && (error.status === 404 || error.status === 403)) remember(null);
         else setState((current) => (current.phase === "idle" ? { phase: "interrupted" } : current));
       },
