@@ -50,13 +50,13 @@ function multipartStep(request: S3Request & { uploadId: string }): UploadSignReq
  * Signs a later request (part, list, complete, abort) of a multipart upload already started: the
  * same for a photo and for a ZIP, whose key the API checks is the caller's own.
  */
-export async function signMultipartStep(request: S3Request & { uploadId: string }): Promise<{ url: string }> {
-  const { url } = await apiFetch<UploadSignature>("/api/photos/uploads/sign", {
-    method: "POST",
-    body: multipartStep(request),
-  });
+export async function signUploadStep(step: UploadSignRequest): Promise<{ url: string }> {
+  const { url } = await apiFetch<UploadSignature>("/api/photos/uploads/sign", { method: "POST", body: step });
   return { url };
 }
+
+/** The same, for a request Uppy is about to make. */
+export const signMultipartStep = (request: S3Request & { uploadId: string }) => signUploadStep(multipartStep(request));
 
 async function signRequest(uppy: PhotoUppy, request: S3Request) {
   if ("uploadId" in request) return signMultipartStep(request);

@@ -1,6 +1,5 @@
 import {
   limits,
-  type UploadSignature,
   type UploadTarget,
   type ZipBatchCreated,
   type ZipBatchRequest,
@@ -9,7 +8,7 @@ import {
 import AwsS3, { type AwsBody } from "@uppy/aws-s3";
 import Uppy from "@uppy/core";
 import { apiFetch } from "../../../lib/api-fetch";
-import { type S3Request, signMultipartStep, uploadUnknownErrorMessage } from "./direct-upload";
+import { type S3Request, signMultipartStep, signUploadStep, uploadUnknownErrorMessage } from "./direct-upload";
 import { partSizeBytes, usesMultipart } from "./upload-settings";
 
 /**
@@ -134,9 +133,6 @@ export async function sendZip(
  * (on AWS a lifecycle rule would, days later). Best effort: the batch stays unfinished either way.
  */
 export async function abortZipMultipart(multipart: { key: string; uploadId: string }): Promise<void> {
-  const { url } = await apiFetch<UploadSignature>("/api/photos/uploads/sign", {
-    method: "POST",
-    body: { step: "abort", key: multipart.key, uploadId: multipart.uploadId },
-  });
+  const { url } = await signUploadStep({ step: "abort", key: multipart.key, uploadId: multipart.uploadId });
   await fetch(url, { method: "DELETE" });
 }

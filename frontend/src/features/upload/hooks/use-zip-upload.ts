@@ -124,15 +124,13 @@ export function useZipUpload() {
     const batchId = restoredBatch.current;
     if (!batchId) return;
     const controller = new AbortController();
+    const waitForFile = () => setState((current) => (current.phase === "idle" ? { phase: "interrupted" } : current));
     // Only an answer settles it: an effect stopped before one (React's development double run) asks again.
     getZipBatchStatus(batchId, controller.signal).then(
       (batch) => {
         if (controller.signal.aborted) return;
         restoredBatch.current = null;
-        if (batch.status === "uploading") {
-          setState((current) => (current.phase === "idle" ? { phase: "interrupted" } : current));
-          return;
-        }
+        if (batch.status === "uploading") return waitForFile();
         remember(null);
         setState({ phase: "watching", batchId, batch, checkFailed: false });
       },
@@ -141,7 +139,7 @@ export function useZipUpload() {
         restoredBatch.current = null;
         // The batch is gone, or this user may no longer upload to its event: nothing to resume.
         if (error instanceof ApiError && (error.status === 404 || error.status === 403)) remember(null);
-        else setState((current) => (current.phase === "idle" ? { phase: "interrupted" } : current));
+        else waitForFile();
       },
     );
     return () => controller.abort();
@@ -155,6 +153,12 @@ export function useZipUpload() {
     setProblem(rejection);
     setFile(rejection ? null : picked);
   }, []);
+
+  /** Forgets the unfinished upload; the store is told to drop its parts (best effort). */
+  const abandon = useCallback(() => {
+    if (pending?.multipart) void abortZipMultipart(pending.multipart).catch(() => undefined);
+    remember(null);
+  }, [pending, remember]);
 
   /** Sends `zip` to its batch's key and then follows the batch; any failure keeps the upload resumable. */
   const send = useCallback(
@@ -229,9 +233,8 @@ export function useZipUpload() {
         setProblem(messages.selectEvent);
         return;
       }
-      // A new ZIP replaces an unfinished one, whose parts the store can drop.
-      if (pending?.multipart) void abortZipMultipart(pending.multipart).catch(() => undefined);
-      remember(null);
+      // A new ZIP replaces an unfinished one.
+      abandon();
       await send(file, async (signal) => {
         const batch = await createZipBatch({ eventId, filename: file.name, size: file.size }, signal);
         if (signal.aborted) return undefined;
@@ -239,7 +242,7 @@ export function useZipUpload() {
         return { batchId: batch.batchId, put: { url: batch.url, key: batch.key, headers: batch.headers } };
       });
     },
-    [file, pending, remember, send, userId],
+    [abandon, file, remember, send, userId],
   );
 
   /** Same file as the unfinished upload (held since a dropped connection, or picked again after a closed tab). */
@@ -256,11 +259,10 @@ export function useZipUpload() {
 
   /** Gives up the unfinished upload for good. */
   const discard = useCallback(() => {
-    if (pending?.multipart) void abortZipMultipart(pending.multipart).catch(() => undefined);
-    remember(null);
+    abandon();
     setProblem(null);
     setState({ phase: "idle" });
-  }, [pending, remember]);
+  }, [abandon]);
 
   const cancel = useCallback(() => {
     if (!stopRun.current) return;
