@@ -46,8 +46,24 @@ export async function ensureTable(endpoint: string, region: string, tableName: s
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
     await createTable(client, tableName);
+    await untilActive(client, tableName);
   } finally {
     client.destroy();
+  }
+}
+
+/**
+ * A new table answers writes with ResourceNotFoundException until it is ACTIVE (DynamoDB does, and
+ * dynalite too, for a moment even with no creation delay), so nothing may use it before then.
+ */
+async function untilActive(client: DynamoDBClient, tableName: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const { Table: table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const indexesActive = (table?.GlobalSecondaryIndexes ?? []).every((index) => index.IndexStatus === "ACTIVE");
+    if (table?.TableStatus === "ACTIVE" && indexesActive) return;
+    if (Date.now() > deadline) throw new Error(`table ${tableName} is still ${table?.TableStatus} after 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
