@@ -1,5 +1,8 @@
 import { defineConfig } from "vitest/config";
 
+// The tests' own AWS SDK clients run on Node 20 on purpose, as the runtime does (functions/local/main.ts).
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+
 /**
  * One `npm test` runs every layer. Integration and browser tests start the embedded runtime as a
  * child process, exactly as `npm start` does, and talk to it over HTTP.
@@ -23,6 +26,7 @@ export default defineConfig({
         test: {
           name: "infra",
           include: ["infra/test/**/*.test.ts"],
+          setupFiles: ["infra/test/setup.ts"],
           testTimeout: 180_000,
           hookTimeout: 180_000,
         },

@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, rm } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -12,6 +12,7 @@ import dynalite from "dynalite";
 import S3rver from "s3rver";
 import { tableSchema } from "../src/data/table-schema";
 import { repairDynaliteIndexes } from "./dynalite-repair";
+import { discardInterruptedPuts, hardenS3rverStore } from "./s3rver-store";
 
 /**
  * The storage stand-ins that speak the real protocols: dynalite (DynamoDB API over LevelDB files)
@@ -124,38 +125,7 @@ export async function createS3rver(dataDir: string, buckets: string[]): Promise<
     vhostBuckets: false,
     configureBuckets: buckets.map((name) => ({ name, configs: [corsConfig] })),
   });
+  hardenS3rverStore(s3rver);
   await s3rver.configureBuckets();
   return s3rver;
-}
-
-const objectSuffix = "._S3rver_object";
-const metadataSuffix = "._S3rver_metadata.json";
-
-/**
- * An S3 PUT is atomic; s3rver's is three file writes (the bytes, their MD5, then the metadata), so
- * a process killed mid-PUT leaves a truncated object or unreadable metadata, which s3rver then
- * serves as a whole object or answers with a 500. An object whose metadata is missing or unreadable
- * was never acknowledged to its writer: it is removed, as if the PUT had not happened, and the
- * writer's retry (Uppy's, the ZIP extraction's, the start-up sweep's verdict) takes it from there.
- */
-export async function discardInterruptedPuts(directory: string): Promise<void> {
-  const entries = await readdir(directory, { recursive: true, withFileTypes: true });
-  const files = new Set(
-    entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name)),
-  );
-  for (const file of files) {
-    if (!file.endsWith(objectSuffix)) continue;
-    const metadata = `${file.slice(0, -objectSuffix.length)}${metadataSuffix}`;
-    if (files.has(metadata) && (await isReadableJson(metadata))) continue;
-    await Promise.all([file, `${file}.md5`, metadata].map((part) => rm(part, { force: true })));
-  }
-}
-
-async function isReadableJson(file: string): Promise<boolean> {
-  try {
-    JSON.parse(await readFile(file, "utf8"));
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -1,5 +1,4 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { PhotoDto, SearchResponse } from "@dorsal/shared";
 import type { Page } from "playwright-core";
@@ -17,7 +16,7 @@ import { uploadScreenSuite } from "../support/upload-screen";
  * layout with gallery and camera buttons and the quick-upload checkbox.
  */
 
-const { browser, pageErrors, url, admin, newEvent, signInToUpload } = uploadScreenSuite("2026-09-20");
+const { browser, pageErrors, url, admin, newEvent, signInToUpload, filesFolder } = uploadScreenSuite("2026-09-20");
 const { desktop, phone } = viewports;
 const androidChrome =
   "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36";
@@ -142,7 +141,7 @@ describe("upload screen", () => {
     const first = await browser.openPage(desktop);
     await signInToUpload(first);
     // A file on disk keeps its name, size and date, which is how Uppy recognises it when picked again.
-    const file = path.join(await mkdtemp(path.join(tmpdir(), "dorsal-upload-")), "cerrada-8301.jpg");
+    const file = path.join(await filesFolder(), "cerrada-8301.jpg");
     await writeFile(file, await makeBigBibPhoto("8301"));
     const firstTab: string[] = [];
     await first.route("**/dorsal-originals/**", async (route) => {

@@ -1,5 +1,4 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { messages, type PhotoPage, zipSkipReasons } from "@dorsal/shared";
 import type { Page } from "playwright-core";
@@ -19,7 +18,7 @@ import { makeZip } from "../support/zip";
  * closed tab, bad names, cancelling, failed status checks and the phone layout too.
  */
 
-const { browser, pageErrors, url, admin, newEvent, signInToUpload } = uploadScreenSuite("2026-10-04");
+const { browser, pageErrors, url, admin, newEvent, signInToUpload, filesFolder } = uploadScreenSuite("2026-10-04");
 const { desktop, phone } = viewports;
 
 const zipCard = (page: Page) => page.getByRole("region", { name: "Subir archivo ZIP" });
@@ -202,7 +201,7 @@ describe("ZIP upload card", () => {
     const first = await browser.openPage(desktop);
     await signInToUpload(first);
     // A file on disk keeps its name, size and date, which is how the same file is recognised when picked again.
-    const folder = await mkdtemp(path.join(tmpdir(), "dorsal-zip-"));
+    const folder = await filesFolder();
     const file = path.join(folder, "cerrada.zip");
     await writeFile(file, await bigZip("cerrada-7261.jpg", "7261"));
     const firstTab = await recordStorage(first, { partNumber: "2", as: "hang" });

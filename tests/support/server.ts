@@ -54,6 +54,12 @@ export async function startDorsal(
   child.stderr?.on("data", (chunk: Buffer) => {
     output += chunk.toString();
   });
+  let stopping = false;
+  // A runtime that dies mid-test fails the test with "fetch failed" only; its own last words say why.
+  child.once("exit", (code, signal) => {
+    if (!stopping)
+      console.error(`Dorsal exited unexpectedly (code ${code}, signal ${signal}):\n${output.slice(-20_000)}`);
+  });
   const url = await waitForUrl(child, () => output);
   return {
     url,
@@ -63,12 +69,14 @@ export async function startDorsal(
     pid: child.pid ?? 0,
     output: () => output,
     kill: async () => {
+      stopping = true;
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once("exit", resolve));
       child.kill("SIGKILL");
       await exited;
     },
     stop: async () => {
+      stopping = true;
       const code = await stopChild(child);
       if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
       return code;

@@ -1,6 +1,9 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { EventDto } from "@dorsal/shared";
 import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll } from "vitest";
+import { afterAll, afterEach, beforeAll, onTestFinished } from "vitest";
 import { adminToken, apiClient } from "./api";
 import { createBrowserHarness, signInAsAdmin } from "./browser";
 import { type RunningDorsal, startDorsal } from "./server";
@@ -38,6 +41,15 @@ export function uploadScreenSuite(eventDate: string) {
     admin: () => started(admin),
     async newEvent(name: string): Promise<EventDto> {
       return (await started(admin).post<EventDto>("/api/events", { name, date: eventDate })).body;
+    },
+    /**
+     * A folder for files the test picks from disk (a file keeps its name, size and date there, which
+     * is how a resumed upload recognises it), removed when the test ends: they are tens of MB each.
+     */
+    async filesFolder(): Promise<string> {
+      const folder = await mkdtemp(path.join(tmpdir(), "dorsal-files-"));
+      onTestFinished(() => rm(folder, { recursive: true, force: true }));
+      return folder;
     },
     async signInToUpload(page: Page): Promise<void> {
       await signInAsAdmin(page, started(dorsal));
