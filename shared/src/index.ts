@@ -1,3 +1,4 @@
+export * from "./analytics";
 export * from "./api";
 export * from "./applications";
 export * from "./bibs";

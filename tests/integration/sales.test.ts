@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventChecksum, type WompiKeys } from "../../functions/src/adapters/payments/wompi";
 import { adminToken, apiClient, waitFor } from "../support/api";
 import { makeBibPhoto } from "../support/bib-photo";
+import { chooseOnSandbox } from "../support/payment-sandbox";
 import { seedEventWithBibPhotos } from "../support/seed";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
@@ -72,16 +73,8 @@ describe("sales", () => {
     return { ...created.body, paymentUrl, token };
   };
 
-  /** What the browser does on the sandbox's page: submit its form with one of the buttons. */
   const choose = async (paymentUrl: URL, outcome: "APPROVED" | "DECLINED" | "PENDING") => {
-    const form = new URLSearchParams(paymentUrl.searchParams);
-    form.set("outcome", outcome);
-    const response = await fetch(new URL("/sandbox/wompi/p/", dorsal.url), {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: form,
-      redirect: "manual",
-    });
+    const response = await chooseOnSandbox(dorsal.url, paymentUrl, outcome);
     expect(response.status).toBe(302);
     const location = new URL(response.headers.get("location") ?? "");
     return { location, transactionId: location.searchParams.get("id") ?? "" };

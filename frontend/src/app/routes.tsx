@@ -15,6 +15,9 @@ import { useLogout } from "./use-logout";
 const DashboardPage = lazy(() =>
   import("../features/dashboard/components/dashboard-page").then((module) => ({ default: module.DashboardPage })),
 );
+const AnalyticsPage = lazy(() =>
+  import("../features/analytics/components/analytics-page").then((module) => ({ default: module.AnalyticsPage })),
+);
 const EventsPage = lazy(() =>
   import("../features/events/components/events-page").then((module) => ({ default: module.EventsPage })),
 );
@@ -77,7 +80,6 @@ const ApplicationFormPage = lazy(() =>
 
 /** Admin screens of spec §2.1 that are not built yet, with the titles the spec gives them. */
 const adminComingSoon = [
-  { path: "analytics", title: "Estadísticas y Análisis" },
   { path: "cloud-storage-config", title: "Almacenamiento en la nube" },
   { path: "purchase", title: "Compra de fotos" },
   { path: "performance-dashboard", title: "Rendimiento" },
@@ -132,6 +134,7 @@ function roleRoutes(user: SessionUser | null) {
           <Route path="settings" element={<SettingsPage />} />
           <Route path="user-management" element={<UserManagementPage />} />
           <Route path="admin-download-codes" element={<DownloadCodesPage />} />
+          <Route path="analytics" element={<AnalyticsPage />} />
           {adminComingSoon.map(({ path, title }) => (
             <Route key={path} path={path} element={<ComingSoon title={title} backTo="/dashboard" />} />
           ))}

@@ -6,7 +6,7 @@ import {
   type EventRecognitionConfig,
   messages,
 } from "@dorsal/shared";
-import { processedBetween, unbibbedCount } from "../data/dashboard";
+import { processedMinutesBetween, unbibbedCount } from "../data/dashboard";
 import type { EventRecord, EventStats } from "../data/events";
 import type { Deps } from "./deps";
 import { notFound } from "./errors";
@@ -82,7 +82,7 @@ export async function dashboardStats(deps: Deps): Promise<DashboardStats> {
   const [processedToday, unbibbed, sales] = await Promise.all([
     sumOver(
       stats.filter((s) => s.lastProcessedAt !== null && s.lastProcessedAt >= today.toISOString()),
-      (s) => processedBetween(deps.table, s.eventId, today, now),
+      async (s) => (await processedMinutesBetween(deps.table, s.eventId, today, now)).processed,
     ),
     sumOver(
       stats.filter((s) => s.processedPhotos > 0),
@@ -170,7 +170,7 @@ async function sumOver<T>(items: T[], count: (item: T) => Promise<number>): Prom
 }
 
 /** Clamped because the counters and the index are written apart and may briefly disagree by a photo. */
-function percentWithBib(processed: number, unbibbed: number): number | null {
+export function percentWithBib(processed: number, unbibbed: number): number | null {
   if (processed === 0) return null;
   return Math.min(100, Math.max(0, Math.round(((processed - unbibbed) / processed) * 100)));
 }

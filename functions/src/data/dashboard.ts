@@ -20,8 +20,16 @@ async function queryAll<T extends object>(table: Table, input: QueryInput): Prom
   return items;
 }
 
-/** Photos of the event that became searchable between two UTC minutes, both included. */
-export async function processedBetween(table: Table, eventId: number, from: Date, to: Date): Promise<number> {
+/**
+ * Photos of the event that became searchable between two UTC minutes, both included, and in how
+ * many of those minutes any did (the minutes the pipeline was busy with the event).
+ */
+export async function processedMinutesBetween(
+  table: Table,
+  eventId: number,
+  from: Date,
+  to: Date,
+): Promise<{ processed: number; busyMinutes: number }> {
   const counters = await queryAll<{ count?: number }>(table, {
     partition: keys.event(eventId).pk,
     sortBetween: [
@@ -29,7 +37,8 @@ export async function processedBetween(table: Table, eventId: number, from: Date
       keys.eventProcessedMinute(eventId, minuteKey(to)).sk,
     ],
   });
-  return counters.reduce((sum, counter) => sum + (counter.count ?? 0), 0);
+  const busy = counters.filter((counter) => (counter.count ?? 0) > 0);
+  return { processed: busy.reduce((sum, counter) => sum + (counter.count ?? 0), 0), busyMinutes: busy.length };
 }
 
 /**

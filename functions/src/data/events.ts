@@ -48,8 +48,8 @@ const emptyStats = (eventId: number): EventStats => ({
 });
 
 const minuteOf = (date: Date) => date.toISOString().slice(0, 16);
-/** Minute counters outlive any rate window by far, then expire on their own (table TTL). */
-const minuteCounterTtlSeconds = 24 * 60 * 60;
+/** Minute counters outlive the longest analytics range (30 days), then expire on their own (table TTL). */
+const minuteCounterTtlSeconds = 31 * 24 * 60 * 60;
 
 export function createEventRepository(table: Table) {
   return {

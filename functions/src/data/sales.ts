@@ -56,6 +56,24 @@ export const salesMonthOf = (at: Date) => new Date(at.getTime() + colombiaOffset
  * the winner moves the month's counters.
  */
 export function createSalesRepository(table: Table) {
+  /** A month's paid sales (the sparse paid index, sorted by payment time) paid from `from` until `to`. */
+  async function paidInMonth(month: string, from: Date, to: Date | undefined) {
+    const sales: Pick<SaleRecord, "eventId" | "amount">[] = [];
+    let cursor: Item | undefined;
+    do {
+      const page = await table.query<Pick<SaleRecord, "eventId" | "amount">>({
+        index: "gsi2",
+        partition: paidSalesPartition(month),
+        // The sort key is `paidAt#saleId`: "~" sorts after every id, so a sale paid at `to` is in.
+        sortBetween: [from.toISOString(), to ? `${to.toISOString()}~` : "9"],
+        ...(cursor ? { cursor } : {}),
+      });
+      sales.push(...page.items);
+      cursor = page.cursor;
+    } while (cursor);
+    return sales;
+  }
+
   const addToMonth = (paidAt: Date, count: 1 | -1, revenue: number) =>
     table.update({
       key: keys.salesMonth(salesMonthOf(paidAt)),
@@ -206,19 +224,17 @@ export function createSalesRepository(table: Table) {
 
     /** Revenue of the month's sales paid from `from` on (whole COP), paging through the month's paid list. */
     async revenuePaidSince(month: string, from: Date): Promise<number> {
-      let revenue = 0;
-      let cursor: Item | undefined;
-      do {
-        const page = await table.query<Pick<SaleRecord, "amount">>({
-          index: "gsi2",
-          partition: paidSalesPartition(month),
-          sortBetween: [from.toISOString(), "9"],
-          ...(cursor ? { cursor } : {}),
-        });
-        for (const sale of page.items) revenue += sale.amount;
-        cursor = page.cursor;
-      } while (cursor);
-      return revenue;
+      const sales = await paidInMonth(month, from, undefined);
+      return sales.reduce((sum, sale) => sum + sale.amount, 0);
+    },
+
+    /** Sales paid between two moments (each month's paid list, a page at a time): event and amount. */
+    async paidBetween(from: Date, to: Date): Promise<Pick<SaleRecord, "eventId" | "amount">[]> {
+      const months = new Set<string>();
+      for (let at = from.getTime(); at < to.getTime(); at += 24 * 3600_000) months.add(salesMonthOf(new Date(at)));
+      months.add(salesMonthOf(to));
+      const perMonth = await Promise.all([...months].map((month) => paidInMonth(month, from, to)));
+      return perMonth.flat();
     },
   };
 }

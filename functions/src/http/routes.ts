@@ -73,6 +73,7 @@ export const httpRoutes = [
   { method: "POST", path: "/api/events/{id}/pricing", handler: "pricing" },
   { method: "GET", path: "/api/admin/failed-photos", handler: "admin" },
   { method: "POST", path: "/api/admin/failed-photos/rerun", handler: "admin" },
+  { method: "GET", path: "/api/analytics", handler: "admin" },
   { method: "GET", path: "/api/events/{id}/processing", handler: "admin" },
   { method: "POST", path: "/api/sales/quote", handler: "sales" },
   { method: "POST", path: "/api/sales/create", handler: "sales" },

@@ -1,5 +1,6 @@
-import { idParam, rerunFailedRequest } from "@dorsal/shared";
+import { analyticsQuery, idParam, rerunFailedRequest } from "@dorsal/shared";
 import { z } from "zod";
+import { analytics } from "../../app/analytics";
 import { eventProcessing, listFailedPhotos, rerunFailedPhotos } from "../../app/processing";
 import { getContainer } from "../../compose";
 import { createHttpHandler, route } from "../../http/handler";
@@ -21,6 +22,11 @@ export const handler = createHttpHandler(
       access: ["admin"],
       body: rerunFailedRequest,
       run: ({ deps, body }) => rerunFailedPhotos(deps, body),
+    }),
+    "GET /api/analytics": route({
+      access: ["admin"],
+      query: analyticsQuery,
+      run: ({ deps, query }) => analytics(deps, query),
     }),
     "GET /api/events/{id}/processing": route({
       access: ["admin", "photographer"],

@@ -1,4 +1,4 @@
-import { Alert, Badge, Box, Button, Card, Field, NativeSelect, Spinner, Stack, Table, Text } from "@chakra-ui/react";
+import { Badge, Box, Button, Card, Field, NativeSelect, Spinner, Stack, Table, Text } from "@chakra-ui/react";
 import {
   type ApplicationStatus,
   type ApprovedApplicationResponse,
@@ -6,6 +6,7 @@ import {
   type PhotographerApplicationDto,
 } from "@dorsal/shared";
 import { useState } from "react";
+import { LoadError } from "../../../components/ui/load-error";
 import { PageHeader } from "../../../components/ui/page-header";
 import { useEvents } from "../../events/api/get-events";
 import { useApplications } from "../api/applications";
@@ -83,13 +84,7 @@ export function ApplicationsPage() {
         </Field.Root>
 
         {applications.isError ? (
-          <Alert.Root status="error">
-            <Alert.Indicator />
-            <Alert.Content>
-              <Alert.Title>Error cargando aplicaciones</Alert.Title>
-              <Alert.Description>{applications.error.message}</Alert.Description>
-            </Alert.Content>
-          </Alert.Root>
+          <LoadError title="Error cargando aplicaciones" message={applications.error.message} />
         ) : applications.isPending ? (
           <Spinner aria-label="Cargando aplicaciones" />
         ) : list.length === 0 ? (

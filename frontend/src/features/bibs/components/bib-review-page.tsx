@@ -4,6 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { Link as RouterLink, useParams } from "react-router";
 import { ArrowLeftIcon, RefreshIcon } from "../../../components/ui/icons";
+import { LoadError } from "../../../components/ui/load-error";
 import { PageHeader } from "../../../components/ui/page-header";
 import { formatCount, formatEventDate } from "../../../lib/format";
 import { useEvent } from "../../events/api/get-event";
@@ -48,13 +49,7 @@ function BibReview({ eventId }: { eventId: number }) {
     return (
       <Stack gap="4">
         <PageHeader title="Revisión de Dorsales" actions={<BackToEvents />} />
-        <Alert.Root status="error">
-          <Alert.Indicator />
-          <Alert.Content>
-            <Alert.Title>Error cargando el evento</Alert.Title>
-            <Alert.Description>{event.error.message}</Alert.Description>
-          </Alert.Content>
-        </Alert.Root>
+        <LoadError title="Error cargando el evento" message={event.error.message} />
       </Stack>
     );
   }

@@ -19,6 +19,7 @@ import {
 } from "@chakra-ui/react";
 import type { EventConfigDto } from "@dorsal/shared";
 import { type FormEvent, useState } from "react";
+import { LoadError } from "../../../components/ui/load-error";
 import { toaster } from "../../../components/ui/toaster";
 import { ApiError } from "../../../lib/api-fetch";
 import { formatCount } from "../../../lib/format";
@@ -355,13 +356,7 @@ export function RecognitionSettings({ eventId, totalPhotos }: { eventId: number;
         {config.data ? (
           <RecognitionForm eventId={eventId} config={config.data} totalPhotos={totalPhotos} reindex={reindex} />
         ) : config.isError ? (
-          <Alert.Root status="error">
-            <Alert.Indicator />
-            <Alert.Content>
-              <Alert.Title>Error cargando la configuración</Alert.Title>
-              <Alert.Description>{config.error.message}</Alert.Description>
-            </Alert.Content>
-          </Alert.Root>
+          <LoadError title="Error cargando la configuración" message={config.error.message} />
         ) : (
           <Stack gap="4" aria-busy="true" aria-label="Cargando configuración">
             <Skeleton height="16" />

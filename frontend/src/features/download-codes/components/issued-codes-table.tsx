@@ -1,5 +1,6 @@
-import { Alert, Badge, EmptyState, Skeleton, Stack, Table } from "@chakra-ui/react";
+import { Badge, EmptyState, Skeleton, Stack, Table } from "@chakra-ui/react";
 import { TagIcon } from "../../../components/ui/icons";
+import { LoadError } from "../../../components/ui/load-error";
 import { formatDateTime } from "../../../lib/format";
 import { type CodeStatus, codeStatus, formatValidUntil } from "../api/code-message";
 import { useIssuedCodes } from "../api/download-codes";
@@ -23,15 +24,7 @@ export function IssuedCodesTable({ eventId }: { eventId: number }) {
     );
   }
   if (codes.isError) {
-    return (
-      <Alert.Root status="error">
-        <Alert.Indicator />
-        <Alert.Content>
-          <Alert.Title>Error cargando códigos</Alert.Title>
-          <Alert.Description>{codes.error.message}</Alert.Description>
-        </Alert.Content>
-      </Alert.Root>
-    );
+    return <LoadError title="Error cargando códigos" message={codes.error.message} />;
   }
   if (codes.data.length === 0) {
     return (

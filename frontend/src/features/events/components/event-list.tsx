@@ -1,7 +1,8 @@
-import { Alert, Badge, Box, Button, EmptyState, HStack, Skeleton, Stack, Text } from "@chakra-ui/react";
+import { Badge, Box, Button, EmptyState, HStack, Skeleton, Stack, Text } from "@chakra-ui/react";
 import type { EventDto } from "@dorsal/shared";
 import { Link as RouterLink } from "react-router";
 import { CalendarIcon, TagIcon } from "../../../components/ui/icons";
+import { LoadError } from "../../../components/ui/load-error";
 import { formatCount, formatEventDate } from "../../../lib/format";
 import { AthleteAccessSwitch } from "../../athletes/components/athlete-access-switch";
 import { useEvents } from "../api/get-events";
@@ -62,15 +63,7 @@ export function EventList() {
     );
   }
   if (events.isError) {
-    return (
-      <Alert.Root status="error">
-        <Alert.Indicator />
-        <Alert.Content>
-          <Alert.Title>Error cargando eventos</Alert.Title>
-          <Alert.Description>{events.error.message}</Alert.Description>
-        </Alert.Content>
-      </Alert.Root>
-    );
+    return <LoadError title="Error cargando eventos" message={events.error.message} />;
   }
   if (events.data.length === 0) {
     return (

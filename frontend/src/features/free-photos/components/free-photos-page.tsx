@@ -1,7 +1,8 @@
-import { Alert, Box, Button, Heading, HStack, SimpleGrid, Skeleton, Stack, Text } from "@chakra-ui/react";
+import { Box, Button, Heading, HStack, SimpleGrid, Skeleton, Stack, Text } from "@chakra-ui/react";
 import { idParam, type PhotoDto } from "@dorsal/shared";
 import { useState } from "react";
 import { Link as RouterLink, useSearchParams } from "react-router";
+import { LoadError } from "../../../components/ui/load-error";
 import { PageHeader } from "../../../components/ui/page-header";
 import { ThumbnailImage } from "../../../components/ui/thumbnail";
 import { downloadFile, pause } from "../../../lib/download-file";
@@ -23,13 +24,7 @@ function FreePhotos({ eventId, dorsal }: { eventId: number; dorsal: string }) {
 
   if (photos.isPending) return <Skeleton height="48" />;
   if (photos.isError) {
-    return (
-      <Alert.Root status="error">
-        <Alert.Indicator />
-        <Alert.Title>Error cargando fotos</Alert.Title>
-        <Alert.Description>{photos.error.message}</Alert.Description>
-      </Alert.Root>
-    );
+    return <LoadError title="Error cargando fotos" message={photos.error.message} />;
   }
   const loaded = photos.data.pages.flatMap((page) => page.photos);
   const totalFound = photos.data.pages[0]?.totalFound ?? 0;

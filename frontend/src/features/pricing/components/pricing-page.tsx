@@ -2,6 +2,7 @@ import { Alert, Box, Skeleton, Stack, Text } from "@chakra-ui/react";
 import { pricingMessages } from "@dorsal/shared";
 import { useEffect, useState } from "react";
 import { EventSelect } from "../../../components/ui/event-select";
+import { LoadError } from "../../../components/ui/load-error";
 import { PageHeader } from "../../../components/ui/page-header";
 import { toaster } from "../../../components/ui/toaster";
 import { newestEvent, useEvents } from "../../events/api/get-events";
@@ -21,15 +22,7 @@ function EventPricingSection({ eventId, eventName }: { eventId: number; eventNam
     return <PricingForm key={eventId} eventId={eventId} eventName={eventName} pricing={pricing.data} />;
   }
   if (pricing.isError) {
-    return (
-      <Alert.Root status="error">
-        <Alert.Indicator />
-        <Alert.Content>
-          <Alert.Title>{pricingMessages.loadFailed}</Alert.Title>
-          <Alert.Description>{pricing.error.message}</Alert.Description>
-        </Alert.Content>
-      </Alert.Root>
-    );
+    return <LoadError title={pricingMessages.loadFailed} message={pricing.error.message} />;
   }
   return (
     <Stack gap="4" aria-busy="true" aria-label="Cargando precios">

@@ -26,6 +26,7 @@ import {
 import { type FormEvent, useMemo, useState } from "react";
 import { Link as RouterLink, useSearchParams } from "react-router";
 import { SearchIcon } from "../../../components/ui/icons";
+import { LoadError } from "../../../components/ui/load-error";
 import { PageHeader } from "../../../components/ui/page-header";
 import { ThumbnailImage } from "../../../components/ui/thumbnail";
 import { ApiError } from "../../../lib/api-fetch";
@@ -177,13 +178,7 @@ function Purchase({ intent }: { intent: PurchaseIntent & { eventId: number; dors
 
   if (photos.isPending) return <Skeleton height="64" />;
   if (photos.isError) {
-    return (
-      <Alert.Root status="error">
-        <Alert.Indicator />
-        <Alert.Title>Error cargando fotos</Alert.Title>
-        <Alert.Description>{photos.error.message}</Alert.Description>
-      </Alert.Root>
-    );
+    return <LoadError title="Error cargando fotos" message={photos.error.message} />;
   }
   const all = photos.data.photos;
   if (all.length === 0) {

@@ -16,6 +16,7 @@ import {
 } from "@chakra-ui/react";
 import type { PublicEventDto } from "@dorsal/shared";
 import { CalendarIcon, SearchIcon } from "../../../components/ui/icons";
+import { LoadError } from "../../../components/ui/load-error";
 import { formatCount, formatEventDate } from "../../../lib/format";
 import { type Catalogue, useBrowsableEvents, useDorsalPage } from "../api/browse";
 
@@ -111,13 +112,7 @@ export function BibGrid({
   const dorsals = useDorsalPage(catalogue, eventId, page);
   if (dorsals.isPending) return <Skeleton height="48" aria-busy="true" />;
   if (dorsals.isError) {
-    return (
-      <Alert.Root status="error">
-        <Alert.Indicator />
-        <Alert.Title>Error cargando fotos</Alert.Title>
-        <Alert.Description>{dorsals.error.message}</Alert.Description>
-      </Alert.Root>
-    );
+    return <LoadError title="Error cargando fotos" message={dorsals.error.message} />;
   }
   const { dorsals: bibs, total, pageSize } = dorsals.data;
   if (total === 0) {

@@ -1,20 +1,9 @@
-import {
-  Alert,
-  Box,
-  Button,
-  chakra,
-  EmptyState,
-  Heading,
-  HStack,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Text,
-} from "@chakra-ui/react";
+import { Box, Button, chakra, EmptyState, Heading, HStack, SimpleGrid, Skeleton, Stack, Text } from "@chakra-ui/react";
 import type { PhotoDto } from "@dorsal/shared";
 import { useState } from "react";
 import { Link as RouterLink } from "react-router";
 import { SearchIcon } from "../../../components/ui/icons";
+import { LoadError } from "../../../components/ui/load-error";
 import { PhotoPreviewDialog } from "../../../components/ui/photo-preview-dialog";
 import { ThumbnailImage } from "../../../components/ui/thumbnail";
 import { apiFetch } from "../../../lib/api-fetch";
@@ -97,15 +86,7 @@ export function PhotoResults({ search, eventName }: { search: PhotoSearch; event
     );
   }
   if (result.isError) {
-    return (
-      <Alert.Root status="error">
-        <Alert.Indicator />
-        <Alert.Content>
-          <Alert.Title>No se pudo realizar la búsqueda</Alert.Title>
-          <Alert.Description>{result.error.message}</Alert.Description>
-        </Alert.Content>
-      </Alert.Root>
-    );
+    return <LoadError title="No se pudo realizar la búsqueda" message={result.error.message} />;
   }
   const [first] = result.data.pages;
   const totalFound = first?.totalFound ?? 0;

@@ -1,4 +1,5 @@
-import { Alert, Badge, Card, DataList, Heading, HStack, Skeleton, Text } from "@chakra-ui/react";
+import { Badge, Card, DataList, Heading, HStack, Skeleton, Text } from "@chakra-ui/react";
+import { LoadError } from "../../../components/ui/load-error";
 import { formatBytes, formatCount } from "../../../lib/format";
 import { useStorageStatus } from "../api/storage-status";
 
@@ -25,13 +26,7 @@ export function StorageStatusCard() {
       </Card.Header>
       <Card.Body>
         {status.isPending && <Skeleton height="24" />}
-        {status.isError && (
-          <Alert.Root status="error">
-            <Alert.Indicator />
-            <Alert.Title>No se pudo consultar el almacenamiento</Alert.Title>
-            <Alert.Description>{status.error.message}</Alert.Description>
-          </Alert.Root>
-        )}
+        {status.isError && <LoadError title="No se pudo consultar el almacenamiento" message={status.error.message} />}
         {data && (
           <DataList.Root orientation="horizontal">
             <DataList.Item>

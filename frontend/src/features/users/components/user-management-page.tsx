@@ -1,7 +1,8 @@
-import { Alert, Box, Button, EmptyState, HStack, Spinner, Text } from "@chakra-ui/react";
+import { Box, Button, EmptyState, HStack, Spinner, Text } from "@chakra-ui/react";
 import type { UserListItem } from "@dorsal/shared";
 import { useEffect, useState } from "react";
 import { Link as RouterLink } from "react-router";
+import { LoadError } from "../../../components/ui/load-error";
 import { PageHeader } from "../../../components/ui/page-header";
 import { toaster } from "../../../components/ui/toaster";
 import { useEvents } from "../../events/api/get-events";
@@ -58,13 +59,7 @@ export function UserManagementPage() {
           <Text>Cargando usuarios...</Text>
         </HStack>
       ) : users.isError ? (
-        <Alert.Root status="error">
-          <Alert.Indicator />
-          <Alert.Content>
-            <Alert.Title>Error cargando usuarios</Alert.Title>
-            <Alert.Description>{users.error.message}</Alert.Description>
-          </Alert.Content>
-        </Alert.Root>
+        <LoadError title="Error cargando usuarios" message={users.error.message} />
       ) : users.data.length === 0 ? (
         <EmptyState.Root borderWidth="1px" borderStyle="dashed" borderRadius="lg" bg="white">
           <EmptyState.Content>

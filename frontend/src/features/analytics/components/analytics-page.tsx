@@ -1,0 +1,288 @@
+import {
+  Box,
+  Button,
+  ButtonGroup,
+  Card,
+  DataList,
+  Heading,
+  HStack,
+  Progress,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+} from "@chakra-ui/react";
+import type { AnalyticsDto, AnalyticsRange, EventDto } from "@dorsal/shared";
+import { type ReactNode, useId, useState } from "react";
+import { EventSelect } from "../../../components/ui/event-select";
+import { LoadError } from "../../../components/ui/load-error";
+import { PageHeader } from "../../../components/ui/page-header";
+import { formatCop, formatDateTime } from "../../../lib/format";
+import { StatCard } from "../../dashboard/components/stat-card";
+import { useEvents } from "../../events/api/get-events";
+import { formatDuration, formatNumber, percentOf } from "../api/format";
+import { useAnalytics } from "../api/get-analytics";
+
+const ranges: { value: AnalyticsRange; label: string; period: string }[] = [
+  { value: "24h", label: "24h", period: "en las últimas 24 horas" },
+  { value: "7d", label: "7 días", period: "en los últimos 7 días" },
+  { value: "30d", label: "30 días", period: "en los últimos 30 días" },
+];
+
+const counted = (count: number, one: string, many: string) => `${formatNumber(count)} ${count === 1 ? one : many}`;
+
+function Section({ title, children, wide }: { title: string; children: ReactNode; wide?: boolean }) {
+  const id = useId();
+  return (
+    <Card.Root as="section" aria-labelledby={id} gridColumn={wide ? { lg: "span 2" } : undefined}>
+      <Card.Header>
+        <Heading as="h2" size="md" id={id}>
+          {title}
+        </Heading>
+      </Card.Header>
+      <Card.Body>{children}</Card.Body>
+    </Card.Root>
+  );
+}
+
+function ProcessingStates({ data }: { data: AnalyticsDto }) {
+  const { successful, failed, pending, duplicates } = data.processingStats;
+  const states = [
+    { label: "Exitosas", value: successful, palette: "green" },
+    { label: "Fallidas", value: failed, palette: "red" },
+    { label: "Pendientes", value: pending, palette: "blue" },
+    { label: "Duplicadas", value: duplicates, palette: "gray" },
+  ];
+  return (
+    <Stack gap="4">
+      {states.map((state) => (
+        <Progress.Root key={state.label} value={percentOf(state.value, data.totalPhotos)} colorPalette={state.palette}>
+          <HStack justify="space-between">
+            <Progress.Label>{state.label}</Progress.Label>
+            <Progress.ValueText>
+              {formatNumber(state.value)} · {percentOf(state.value, data.totalPhotos)}%
+            </Progress.ValueText>
+          </HStack>
+          <Progress.Track mt="1">
+            <Progress.Range />
+          </Progress.Track>
+        </Progress.Root>
+      ))}
+    </Stack>
+  );
+}
+
+function Figures({ items }: { items: [string, string][] }) {
+  return (
+    <DataList.Root orientation="horizontal" gap="3">
+      {items.map(([label, value]) => (
+        <DataList.Item key={label}>
+          <DataList.ItemLabel minWidth={{ base: "32", md: "44" }}>{label}</DataList.ItemLabel>
+          <DataList.ItemValue fontWeight="medium">{value}</DataList.ItemValue>
+        </DataList.Item>
+      ))}
+    </DataList.Root>
+  );
+}
+
+function TopDorsals({ data, eventName }: { data: AnalyticsDto; eventName: (id: number) => string }) {
+  if (data.topDorsals.length === 0) return <Text color="fg.muted">Aún no hay dorsales detectados.</Text>;
+  return (
+    <Stack as="ol" gap="2" listStyleType="none">
+      {data.topDorsals.map((top, index) => (
+        <HStack as="li" key={`${top.eventId}-${top.dorsal}`} justify="space-between" gap="3">
+          <HStack gap="3" minW="0">
+            <Text color="fg.muted" w="5">
+              {index + 1}.
+            </Text>
+            <Text fontWeight="semibold">#{top.dorsal}</Text>
+            {data.eventId === null && (
+              <Text color="fg.muted" textStyle="sm" truncate>
+                {eventName(top.eventId)}
+              </Text>
+            )}
+          </HStack>
+          <Text whiteSpace="nowrap">{counted(top.count, "foto", "fotos")}</Text>
+        </HStack>
+      ))}
+    </Stack>
+  );
+}
+
+function EventComparison({ data }: { data: AnalyticsDto }) {
+  if (data.events.length === 0) return <Text color="fg.muted">Aún no hay eventos.</Text>;
+  return (
+    <Table.ScrollArea borderWidth="1px" borderRadius="md">
+      <Table.Root size="sm" aria-label="Comparación por evento">
+        <Table.Header>
+          <Table.Row>
+            <Table.ColumnHeader>Evento</Table.ColumnHeader>
+            <Table.ColumnHeader textAlign="end">Fotos</Table.ColumnHeader>
+            <Table.ColumnHeader textAlign="end">Procesadas</Table.ColumnHeader>
+            <Table.ColumnHeader textAlign="end">Dorsales únicos</Table.ColumnHeader>
+            <Table.ColumnHeader textAlign="end">Ventas</Table.ColumnHeader>
+            <Table.ColumnHeader textAlign="end">Ingresos</Table.ColumnHeader>
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>
+          {data.events.map((row) => (
+            <Table.Row key={row.eventId}>
+              <Table.Cell>{row.name}</Table.Cell>
+              <Table.Cell textAlign="end">{formatNumber(row.totalPhotos)}</Table.Cell>
+              <Table.Cell textAlign="end">{formatNumber(row.processedPhotos)}</Table.Cell>
+              <Table.Cell textAlign="end">{formatNumber(row.uniqueDorsals)}</Table.Cell>
+              <Table.Cell textAlign="end">{formatNumber(row.salesInRange)}</Table.Cell>
+              <Table.Cell textAlign="end" whiteSpace="nowrap">
+                {formatCop(row.revenueInRange)}
+              </Table.Cell>
+            </Table.Row>
+          ))}
+        </Table.Body>
+      </Table.Root>
+    </Table.ScrollArea>
+  );
+}
+
+function kpis(data: AnalyticsDto | undefined, period: string) {
+  return [
+    {
+      label: "Fotos totales",
+      value: data && formatNumber(data.totalPhotos),
+      caption: data && counted(data.processingStats.successful, "procesada", "procesadas"),
+      accent: "blue.500",
+    },
+    {
+      label: "Dorsales detectados",
+      value: data && formatNumber(data.totalDorsals),
+      caption: data && counted(data.uniqueDorsals, "dorsal único", "dorsales únicos"),
+      accent: "purple.500",
+    },
+    {
+      label: "Velocidad de procesamiento",
+      value: data && (data.processingRate === null ? "—" : `${formatNumber(data.processingRate)} fotos/min`),
+      caption: data && `${counted(data.processedInRange, "procesada", "procesadas")} ${period}`,
+      accent: "green.500",
+    },
+    {
+      label: "Ventas",
+      value: data && formatCop(data.salesStats.totalRevenue),
+      caption: data && `${counted(data.salesStats.totalSales, "venta", "ventas")} ${period}`,
+      accent: "orange.500",
+    },
+  ];
+}
+
+/**
+ * 'Estadísticas y Análisis' (spec §2.1): one event or all, over 24 hours, 7 or 30 days. Totals are the
+ * events' whole history; the range narrows the processing rate and the sales. Read again every 30 s.
+ */
+export function AnalyticsPage() {
+  const [range, setRange] = useState<AnalyticsRange>("24h");
+  const [eventId, setEventId] = useState<number | null>(null);
+  const events = useEvents();
+  const analytics = useAnalytics(range, eventId);
+  const data = analytics.data;
+  const period = ranges.find((r) => r.value === range)?.period ?? "";
+  const names = new Map((events.data ?? []).map((event: EventDto) => [event.id, event.name]));
+  const eventName = (id: number) => names.get(id) ?? `Evento ${id}`;
+
+  return (
+    <Box>
+      <PageHeader title="Estadísticas y Análisis" subtitle="Fotos, dorsales y ventas de tus eventos" />
+
+      <Stack direction={{ base: "column", md: "row" }} align={{ md: "flex-end" }} gap="4" mb="6">
+        <Box flex="1" maxW={{ md: "sm" }}>
+          <EventSelect
+            events={events.data ?? []}
+            value={eventId}
+            onChange={setEventId}
+            emptyLabel="Todos los eventos"
+            disabled={events.isPending}
+          />
+        </Box>
+        <ButtonGroup size="sm" variant="outline" attached role="group" aria-label="Periodo">
+          {ranges.map((option) => (
+            <Button
+              key={option.value}
+              aria-pressed={range === option.value}
+              variant={range === option.value ? "solid" : "outline"}
+              onClick={() => setRange(option.value)}
+            >
+              {option.label}
+            </Button>
+          ))}
+        </ButtonGroup>
+      </Stack>
+
+      {analytics.isError ? (
+        <LoadError title="Error cargando estadísticas" message={analytics.error.message} />
+      ) : (
+        <Stack gap="6" aria-busy={analytics.isFetching}>
+          <SimpleGrid as="section" aria-label="Indicadores" columns={{ base: 1, sm: 2, xl: 4 }} gap="4">
+            {kpis(data, period).map((kpi) => (
+              <StatCard key={kpi.label} {...kpi} />
+            ))}
+          </SimpleGrid>
+
+          {data ? (
+            <SimpleGrid columns={{ base: 1, lg: 2 }} gap="6">
+              <Section title="Estado del procesamiento">
+                <ProcessingStates data={data} />
+              </Section>
+              <Section title="Rendimiento OCR">
+                <Figures
+                  items={[
+                    [
+                      "Fotos con dorsal",
+                      data.recognition.photosWithBibPercent === null
+                        ? "—"
+                        : `${data.recognition.photosWithBibPercent}%`,
+                    ],
+                    [
+                      "Dorsales por foto",
+                      data.averageDorsalsPerPhoto === null ? "—" : formatNumber(data.averageDorsalsPerPhoto),
+                    ],
+                    [
+                      "Tiempo medio por foto",
+                      data.recognition.averageProcessingMs === null
+                        ? "—"
+                        : formatDuration(data.recognition.averageProcessingMs),
+                    ],
+                    ["Caras detectadas", formatNumber(data.recognition.facesDetected)],
+                  ]}
+                />
+              </Section>
+              <Section title="Dorsales con más fotos">
+                <TopDorsals data={data} eventName={eventName} />
+              </Section>
+              <Section title="Información del sistema">
+                <Figures
+                  items={[
+                    ["Entorno", data.system.runtime === "aws" ? "AWS" : "Local (npm start)"],
+                    [
+                      "Reconocimiento",
+                      data.system.recognitionEngine === "rekognition" ? "Amazon Rekognition" : "PaddleOCR local",
+                    ],
+                    [
+                      "Última foto procesada",
+                      data.system.lastProcessedAt ? formatDateTime(data.system.lastProcessedAt) : "Ninguna aún",
+                    ],
+                    ["Datos leídos", `${formatDateTime(data.generatedAt)} · se actualizan cada 30 s`],
+                  ]}
+                />
+              </Section>
+              {data.eventId === null && (
+                <Section title="Comparación por evento" wide>
+                  <EventComparison data={data} />
+                </Section>
+              )}
+            </SimpleGrid>
+          ) : (
+            <Skeleton height="64" />
+          )}
+        </Stack>
+      )}
+    </Box>
+  );
+}
