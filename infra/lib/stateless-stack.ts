@@ -178,6 +178,13 @@ const reconcileSpec: FunctionSpec = {
   access: { table: true, payments: true },
 };
 
+const recountSpec: FunctionSpec = {
+  description: "Counters: recount events whose counters moved since their last recount",
+  // One query per photo of each changed event (its bib links): minutes for a 5000-photo event.
+  timeout: Duration.minutes(15),
+  access: { table: true },
+};
+
 const starterSpec: FunctionSpec = {
   description: "Pipeline: start one execution per uploaded original",
   // Bounded by its event source's maxConcurrency rather than by reserved concurrency.
@@ -197,6 +204,7 @@ export class StatelessStack extends Stack {
   readonly starter: DorsalFunction;
   readonly unzip: DorsalFunction;
   readonly paymentsReconciler: DorsalFunction;
+  readonly countersRecounter: DorsalFunction;
   /** Wompi's keys as JSON; ops fill it in after the first deploy (docs/payments.md). */
   readonly wompiKeys: secretsmanager.Secret;
   readonly pipeline: Pipeline;
@@ -372,6 +380,13 @@ export class StatelessStack extends Stack {
       description: "Settles pending sales by looking them up at Wompi",
       schedule: events.Schedule.rate(Duration.minutes(10)),
       targets: [new targets.LambdaFunction(this.paymentsReconciler.fn)],
+    });
+    this.countersRecounter = appFunction("Counters-recount", path.join(handlers, "counters-recount.ts"), recountSpec);
+    // Hourly: an event untouched since its last recount costs one read of its stats.
+    new events.Rule(this, "RecountCounters", {
+      description: "Recounts the counters of events that changed since their last recount",
+      schedule: events.Schedule.rate(Duration.hours(1)),
+      targets: [new targets.LambdaFunction(this.countersRecounter.fn)],
     });
     this.pipeline = new Pipeline(this, "Pipeline", {
       tasks: byName(pipelineTasks, (task) => this.pipelineFunctions[task].fn),

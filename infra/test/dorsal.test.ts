@@ -49,6 +49,8 @@ const appFunctions = () => [
   ...Object.values(stateless.pipelineFunctions),
   stateless.starter,
   stateless.unzip,
+  stateless.paymentsReconciler,
+  stateless.countersRecounter,
   stateless.admin.bootstrapper,
 ];
 
@@ -189,6 +191,18 @@ describe("functions", () => {
     }
     expect(functionOf(stateless.pipelineFunctions.variants).Properties.Architectures).toEqual(["x86_64"]);
     expect(functionOf(stateless.keys.generator).Properties.Architectures).toEqual(["arm64"]);
+  });
+
+  it("recount changed events' counters every hour, from the table alone", () => {
+    const fn = { "Fn::GetAtt": [logicalId(stateless, stateless.countersRecounter), "Arn"] };
+    code.hasResourceProperties("AWS::Events::Rule", {
+      ScheduleExpression: "rate(1 hour)",
+      Targets: [Match.objectLike({ Arn: fn })],
+    });
+    const actions = statementsOf(stateless.countersRecounter.role).flatMap((statement) => [statement.Action].flat());
+    expect(actions).toContain("dynamodb:UpdateItem");
+    // The table only: no photos, no recognition, no pipeline.
+    expect(actions.filter((action) => /^(s3|rekognition|states|sqs):/.test(action))).toEqual([]);
   });
 
   it("grant Rekognition to the detect task only", () => {

@@ -1,6 +1,7 @@
 import type { S3Event } from "aws-lambda";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { recountEventStats } from "../../functions/src/app/processing";
+import type { Deps } from "../../functions/src/app/deps";
+import { recountChangedEvents, recountEventStats } from "../../functions/src/app/processing";
 import { startPipelineFor } from "../../functions/src/app/starter";
 import { storagePaths } from "../../functions/src/app/storage-paths";
 import type { Container } from "../../functions/src/compose";
@@ -150,23 +151,65 @@ describe("pipeline idempotency and failures", () => {
     // What kills between a photo's state and its counters leave behind, several times over.
     const skew = { totalPhotos: 2, processedPhotos: -1, failedPhotos: 1, duplicatePhotos: 3, facesDetected: 4 };
     await deps.events.addStats(eventId, { ...skew, processingMsTotal: 999, dorsalsDetected: 5 }, new Date());
-    await deps.photos.setParticipantCount(eventId, "615", 7);
-    await deps.photos.setParticipantCount(eventId, "4242", 2);
-
-    await recountEventStats(deps, eventId, { links: false });
-    expect(await statsOf()).toEqual({
-      ...exact,
-      dorsalsDetected: (exact.dorsalsDetected ?? 0) + 5,
+    const participants = await deps.photos.participantCounts(eventId);
+    expect(await deps.photos.replaceParticipantCount(eventId, "615", 7, participants.get("615"))).toBe(true);
+    expect(await deps.photos.replaceParticipantCount(eventId, "4242", 2, participants.get("4242"))).toBe(true);
+    const bookkeeping = {
       lastUpdated: expect.any(String),
-    });
+      recountedAt: expect.any(String),
+      changes: expect.any(Number),
+      changesAtRecount: expect.any(Number),
+    };
 
-    await recountEventStats(deps, eventId, { links: true });
-    expect(await statsOf()).toEqual({ ...exact, lastUpdated: expect.any(String) });
+    expect(await recountEventStats(deps, eventId, { links: false })).toEqual({ replaced: true });
+    expect(await statsOf()).toEqual({ ...exact, dorsalsDetected: (exact.dorsalsDetected ?? 0) + 5, ...bookkeeping });
+
+    expect(await recountEventStats(deps, eventId, { links: true })).toEqual({ replaced: true });
+    const recounted = await statsOf();
+    expect(recounted).toEqual({ ...exact, ...bookkeeping });
+    // Nothing moved the counters since the recount read them.
+    expect(recounted?.changesAtRecount).toBe(recounted?.changes);
     expect(await deps.photos.participantCounts(eventId)).toEqual(
       new Map([
         ["615", 1],
         ["4242", 0],
       ]),
     );
+  });
+
+  it("leaves counters a write moved mid-recount alone; the schedule recounts them once the event is quiet", async () => {
+    let now = new Date();
+    const deps: Deps = { ...container.deps, clock: { now: () => now } };
+    const exact = await statsOf();
+    const exactParticipants = await deps.photos.participantCounts(eventId);
+    await deps.events.addStats(eventId, { processedPhotos: 4 }, now);
+    await deps.photos.linkBib(eventId, "9999", "0photoredelivered00000000001", now.toISOString());
+
+    // A pipeline write lands while the recount reads the photos: its result is stale, so it changes nothing.
+    const racing: Deps = {
+      ...deps,
+      photos: {
+        ...deps.photos,
+        listByEvent: async (...args: Parameters<Deps["photos"]["listByEvent"]>) => {
+          await deps.events.addStats(eventId, { facesDetected: 0 }, now);
+          return deps.photos.listByEvent(...args);
+        },
+      },
+    };
+    expect(await recountEventStats(racing, eventId, { links: true })).toEqual({ replaced: false });
+    expect((await statsOf())?.processedPhotos).toBe((exact?.processedPhotos ?? 0) + 4);
+
+    // The schedule waits until the event has been still for the quiet period…
+    now = new Date(now.getTime() + 5 * 60_000);
+    expect(await recountChangedEvents(deps, { quietMinutes: 10 })).toEqual({ recounted: 0, stale: 0 });
+    now = new Date(now.getTime() + 6 * 60_000);
+    expect(await recountChangedEvents(deps, { quietMinutes: 10 })).toEqual({ recounted: 1, stale: 0 });
+    const recounted = await statsOf();
+    expect(recounted?.processedPhotos).toBe(exact?.processedPhotos);
+    expect(recounted?.dorsalsDetected).toBe((exact?.dorsalsDetected ?? 0) + 1);
+    expect(await deps.photos.participantCounts(eventId)).toEqual(new Map([...exactParticipants, ["9999", 1]]));
+    // …and then leaves it alone until something moves its counters again.
+    now = new Date(now.getTime() + 60 * 60_000);
+    expect(await recountChangedEvents(deps, { quietMinutes: 10 })).toEqual({ recounted: 0, stale: 0 });
   });
 });

@@ -1,6 +1,6 @@
 import { type AnalyticsDto, type AnalyticsEventRow, type AnalyticsRange, messages } from "@dorsal/shared";
 import { processedMinutesBetween, unbibbedCount } from "../data/dashboard";
-import type { EventRecord, EventStats } from "../data/events";
+import type { EventCounts, EventRecord, EventStats } from "../data/events";
 import type { Deps } from "./deps";
 import { notFound } from "./errors";
 import { percentWithBib } from "./events";
@@ -51,8 +51,7 @@ export async function analytics(
   ]);
 
   const sum = (pick: (figures: EventFigures) => number) => figures.reduce((total, f) => total + pick(f), 0);
-  const counter = (name: keyof Omit<EventStats, "eventId" | "lastUpdated" | "lastProcessedAt">) =>
-    sum((f) => f.stats?.[name] ?? 0);
+  const counter = (name: keyof EventCounts) => sum((f) => f.stats?.[name] ?? 0);
   const totalPhotos = counter("totalPhotos");
   const successful = counter("processedPhotos");
   const failed = counter("failedPhotos");

@@ -202,14 +202,23 @@ export async function sweepUnstartedUploads(
 }
 
 /**
- * Recomputes an event's counters from its photos, for the local runtime's start-up. dynalite has
- * no transactions, so a photo's state and the counters that follow it are separate writes, and a
- * process killed between the two leaves a counter one off; every later change moves a counter only
- * together with a photo's state, so counters recounted before the queue resumes stay exact.
+ * Recomputes an event's counters from its photos. Neither dynalite nor the pipeline's separate
+ * writes are transactions, so a process or Lambda stopped between a photo's state and the counters
+ * that follow it leaves a counter one off. The recount reads the counters (and, with `links`, the
+ * participants) before the photos, and replaces each only if no write moved it meanwhile
+ * (`changes`, and each participant's own count): a recount that raced a live pipeline changes
+ * nothing rather than something wrong. Run at the local runtime's start-up and, on AWS, on a
+ * schedule for events that changed since their last recount (`recountChangedEvents`).
  * With `links`, the bib counts (event and participants) are rebuilt from the link items too: one
- * query per photo, so only for events a killed process was working on.
+ * query per photo.
  */
-export async function recountEventStats(deps: Deps, eventId: number, options: { links: boolean }): Promise<void> {
+export async function recountEventStats(
+  deps: Deps,
+  eventId: number,
+  options: { links: boolean },
+): Promise<{ replaced: boolean }> {
+  const read = (await deps.events.stats([eventId])).get(eventId);
+  const storedParticipants = options.links ? await deps.photos.participantCounts(eventId) : new Map<string, number>();
   const counts = {
     totalPhotos: 0,
     processedPhotos: 0,
@@ -241,13 +250,39 @@ export async function recountEventStats(deps: Deps, eventId: number, options: { 
     cursor = page.cursor;
   } while (cursor);
 
-  const now = deps.clock.now();
-  if (!options.links) return deps.events.setStats(eventId, counts, now);
-  const stored = await deps.photos.participantCounts(eventId);
-  for (const bib of new Set([...stored.keys(), ...photosPerBib.keys()])) {
+  const recount = { at: deps.clock.now(), readAtChanges: read?.changes ?? 0 };
+  if (!options.links) return { replaced: await deps.events.replaceStats(eventId, counts, recount) };
+  for (const bib of new Set([...storedParticipants.keys(), ...photosPerBib.keys()])) {
     const photoCount = photosPerBib.get(bib) ?? 0;
-    if (stored.get(bib) !== photoCount) await deps.photos.setParticipantCount(eventId, bib, photoCount);
+    const readCount = storedParticipants.get(bib);
+    if (readCount !== photoCount) await deps.photos.replaceParticipantCount(eventId, bib, photoCount, readCount);
   }
   const dorsalsDetected = [...photosPerBib.values()].reduce((sum, count) => sum + count, 0);
-  await deps.events.setStats(eventId, { ...counts, dorsalsDetected }, now);
+  return { replaced: await deps.events.replaceStats(eventId, { ...counts, dorsalsDetected }, recount) };
+}
+
+/**
+ * The AWS schedule's recount: every event whose counters moved since its last recount (`changes`
+ * grew) and whose photos have then been still for `quietMinutes`, with its bib counts. Quiet events
+ * only, so a recount rarely races the pipeline (and one that does changes nothing); events untouched
+ * since their last recount cost one read of their stats.
+ */
+export async function recountChangedEvents(
+  deps: Deps,
+  options: { quietMinutes: number },
+): Promise<{ recounted: number; stale: number }> {
+  const quietSince = new Date(deps.clock.now().getTime() - options.quietMinutes * 60_000).toISOString();
+  const events = await deps.events.list();
+  const stats = await deps.events.stats(events.map((event) => event.id));
+  let recounted = 0;
+  let stale = 0;
+  for (const event of events) {
+    const eventStats = stats.get(event.id);
+    if (!eventStats || eventStats.changes <= eventStats.changesAtRecount) continue;
+    if (eventStats.lastUpdated !== null && eventStats.lastUpdated > quietSince) continue;
+    const { replaced } = await recountEventStats(deps, event.id, { links: true });
+    if (replaced) recounted++;
+    else stale++;
+  }
+  return { recounted, stale };
 }

@@ -29,10 +29,21 @@ export interface EventStats {
   lastUpdated: string | null;
   /** When the event's latest photo became searchable. */
   lastProcessedAt: string | null;
+  /** When the counters were last recounted from the photos, and `changes` as that recount read it. */
+  recountedAt: string | null;
+  changesAtRecount: number;
+  /**
+   * How many writes have moved the counters (every `addStats` and bib-link change adds one): a
+   * recount replaces them only if none moved them while it read the photos.
+   */
+  changes: number;
 }
 
-/** The counters of an event's stats (the rest are timestamps). */
-export type EventCounts = Omit<EventStats, "eventId" | "lastUpdated" | "lastProcessedAt">;
+/** The counters of an event's stats (the rest are timestamps and the change count). */
+export type EventCounts = Omit<
+  EventStats,
+  "eventId" | "lastUpdated" | "lastProcessedAt" | "recountedAt" | "changesAtRecount" | "changes"
+>;
 
 const emptyStats = (eventId: number): EventStats => ({
   eventId,
@@ -45,6 +56,9 @@ const emptyStats = (eventId: number): EventStats => ({
   processingMsTotal: 0,
   lastUpdated: null,
   lastProcessedAt: null,
+  recountedAt: null,
+  changesAtRecount: 0,
+  changes: 0,
 });
 
 const minuteOf = (date: Date) => date.toISOString().slice(0, 16);
@@ -123,18 +137,38 @@ export function createEventRepository(table: Table) {
     },
 
     /** Overwrites counters with absolute values (the start-up recount; nothing else may write them meanwhile). */
-    async setStats(eventId: number, counts: Partial<EventCounts>, now: Date): Promise<void> {
-      await table.update({
+    /**
+     * Replaces the counters with a recount read when the stats showed `changes`; false, changing
+     * nothing, when a write moved them since (the recount is stale: the next one will do).
+     */
+    async replaceStats(
+      eventId: number,
+      counts: Partial<EventCounts>,
+      recount: { at: Date; readAtChanges: number },
+    ): Promise<boolean> {
+      const updated = await table.update({
         key: keys.eventStats(eventId),
-        set: { eventId, ...counts, lastUpdated: now.toISOString() },
+        set: {
+          eventId,
+          ...counts,
+          recountedAt: recount.at.toISOString(),
+          changesAtRecount: recount.readAtChanges,
+        },
+        // `changes` only ever grows from 1 by ADD: zero means no write has counted anything yet.
+        conditions: [
+          recount.readAtChanges === 0
+            ? { attribute: "changes", op: "not_exists" }
+            : { attribute: "changes", op: "=", value: recount.readAtChanges },
+        ],
       });
+      return updated !== undefined;
     },
 
     async addStats(eventId: number, deltas: Partial<EventCounts>, now: Date): Promise<void> {
       await table.update({
         key: keys.eventStats(eventId),
         set: { eventId, lastUpdated: now.toISOString() },
-        add: deltas as Record<string, number>,
+        add: { ...(deltas as Record<string, number>), changes: 1 },
       });
     },
   };

@@ -84,7 +84,7 @@ export function createPhotoRepository(table: Table) {
         set: { type: "participant", eventId, dorsalNumber: bib },
         add: { photoCount: delta },
       }),
-      table.update({ key: keys.eventStats(eventId), set: { eventId }, add: { dorsalsDetected: delta } }),
+      table.update({ key: keys.eventStats(eventId), set: { eventId }, add: { dorsalsDetected: delta, changes: 1 } }),
     ]);
 
   return {
@@ -373,12 +373,26 @@ export function createPhotoRepository(table: Table) {
       return counts;
     },
 
-    /** Overwrites a participant's photo count (the start-up recount). */
-    async setParticipantCount(eventId: number, bib: string, photoCount: number): Promise<void> {
-      await table.update({
+    /**
+     * Overwrites a participant's photo count with a recount, unless a link moved it since the recount
+     * read it as `readCount` (undefined: the participant did not exist). False when it changed nothing.
+     */
+    async replaceParticipantCount(
+      eventId: number,
+      bib: string,
+      photoCount: number,
+      readCount: number | undefined,
+    ): Promise<boolean> {
+      const updated = await table.update({
         key: keys.participant(eventId, bib),
         set: { type: "participant", eventId, dorsalNumber: bib, photoCount },
+        conditions: [
+          readCount === undefined
+            ? { attribute: "pk", op: "not_exists" }
+            : { attribute: "photoCount", op: "=", value: readCount },
+        ],
       });
+      return updated !== undefined;
     },
 
     async photoIdsForBib(eventId: number, bib: string): Promise<string[]> {
