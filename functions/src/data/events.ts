@@ -136,7 +136,6 @@ export function createEventRepository(table: Table) {
       return counters.reduce((sum, counter) => sum + (counter.count ?? 0), 0);
     },
 
-    /** Overwrites counters with absolute values (the start-up recount; nothing else may write them meanwhile). */
     /**
      * Replaces the counters with a recount read when the stats showed `changes`; false, changing
      * nothing, when a write moved them since (the recount is stale: the next one will do).
