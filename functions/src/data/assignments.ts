@@ -1,8 +1,9 @@
 import type { AssignmentRole } from "@dorsal/shared";
 import type { Clock } from "../ports/clock";
 import type { Ids } from "../ports/ids";
-import type { Item, Table } from "../ports/table";
+import type { Table } from "../ports/table";
 import { assignmentSortPrefix, keys, photographersOfEventPartition, userPartition } from "./keys";
+import { queryAll } from "./query-all";
 import type { UserRecord } from "./users";
 
 /** spec §3 photographer_event_assignments: one item per (photographer, event). */
@@ -24,18 +25,12 @@ type PartitionItem = (UserRecord & { pk: string; sk: string }) | StoredAssignmen
 const isAssignment = (item: PartitionItem): item is StoredAssignment => item.sk.startsWith(assignmentSortPrefix);
 
 export function createAssignmentRepository(table: Table, ids: Ids, clock: Clock) {
-  /** Every item of a user's partition: the account (`USER`) and its assignments (`ASSIGN#…`). */
-  async function userPartitionItems(userId: string): Promise<PartitionItem[]> {
-    const items: PartitionItem[] = [];
-    let cursor: Item | undefined;
-    do {
-      // Consistent, so a removed assignment or a deleted account stops an upload at once.
-      const page = await table.query<PartitionItem>({ partition: userPartition(userId), consistent: true, cursor });
-      items.push(...page.items);
-      cursor = page.cursor;
-    } while (cursor);
-    return items;
-  }
+  /**
+   * Every item of a user's partition: the account (`USER`) and its assignments (`ASSIGN#…`). Read
+   * consistently, so a removed assignment or a deleted account stops an upload at once.
+   */
+  const userPartitionItems = (userId: string) =>
+    queryAll<PartitionItem>(table, { partition: userPartition(userId), consistent: true });
 
   async function deleteAll(assignments: Pick<AssignmentRecord, "userId" | "eventId">[]): Promise<void> {
     await table.batchDelete(assignments.map((assignment) => keys.assignment(assignment.userId, assignment.eventId)));
@@ -86,18 +81,9 @@ export function createAssignmentRepository(table: Table, ids: Ids, clock: Clock)
 
     /** For deleting an event: its photographers are found through the index, without a scan. */
     async removeAllOfEvent(eventId: number): Promise<void> {
-      const found: AssignmentRecord[] = [];
-      let cursor: Item | undefined;
-      do {
-        const page = await table.query<AssignmentRecord>({
-          index: "gsi1",
-          partition: photographersOfEventPartition(eventId),
-          cursor,
-        });
-        found.push(...page.items);
-        cursor = page.cursor;
-      } while (cursor);
-      await deleteAll(found);
+      await deleteAll(
+        await queryAll<AssignmentRecord>(table, { index: "gsi1", partition: photographersOfEventPartition(eventId) }),
+      );
     },
   };
 }

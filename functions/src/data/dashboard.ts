@@ -1,5 +1,6 @@
-import type { Item, QueryInput, Table } from "../ports/table";
+import type { Table } from "../ports/table";
 import { keys } from "./keys";
+import { queryAll } from "./query-all";
 
 /**
  * Reads behind the dashboard's comparisons, from items the pipeline already keeps: the per-minute
@@ -8,17 +9,6 @@ import { keys } from "./keys";
 
 /** A UTC minute as the per-minute counters key it (`YYYY-MM-DDTHH:MM`). */
 export const minuteKey = (date: Date) => date.toISOString().slice(0, 16);
-
-async function queryAll<T extends object>(table: Table, input: QueryInput): Promise<T[]> {
-  const items: T[] = [];
-  let cursor: Item | undefined;
-  do {
-    const page = await table.query<T>({ ...input, ...(cursor ? { cursor } : {}) });
-    items.push(...page.items);
-    cursor = page.cursor;
-  } while (cursor);
-  return items;
-}
 
 /**
  * Photos of the event that became searchable between two UTC minutes, both included, and in how

@@ -1,5 +1,6 @@
 import type { Table } from "../ports/table";
 import { eventsIndexPartition, keys } from "./keys";
+import { queryAll } from "./query-all";
 
 export interface EventRecord {
   id: number;
@@ -93,19 +94,11 @@ export function createEventRepository(table: Table) {
     },
 
     async list(): Promise<EventRecord[]> {
-      const events: EventRecord[] = [];
-      let cursor: Record<string, unknown> | undefined;
-      do {
-        const page = await table.query<EventRecord & { pk: string }>({
-          index: "gsi1",
-          partition: eventsIndexPartition,
-          descending: true,
-          ...(cursor ? { cursor } : {}),
-        });
-        events.push(...page.items);
-        cursor = page.cursor;
-      } while (cursor);
-      return events;
+      return queryAll<EventRecord & { pk: string }>(table, {
+        index: "gsi1",
+        partition: eventsIndexPartition,
+        descending: true,
+      });
     },
 
     async stats(eventIds: number[]): Promise<Map<number, EventStats>> {

@@ -2,6 +2,7 @@ import type { DetectedBib, ManualBibs } from "@dorsal/shared";
 import type { Table } from "../ports/table";
 import type { BoundingBox, TextDetection } from "../ports/vision";
 import { failedPhotosOfEventPrefix, failedPhotosPartition, keys, photosOfEventPartition } from "./keys";
+import { queryAll } from "./query-all";
 
 export interface PhotoRecord {
   id: string;
@@ -359,18 +360,11 @@ export function createPhotoRepository(table: Table) {
 
     /** Every participant (bib) of an event with its stored photo count, in bib order. */
     async participantCounts(eventId: number): Promise<Map<string, number>> {
-      const counts = new Map<string, number>();
-      let cursor: PageCursor | undefined;
-      do {
-        const page = await table.query<{ dorsalNumber: string; photoCount?: number }>({
-          partition: keys.event(eventId).pk,
-          sortPrefix: "BIB#",
-          ...(cursor ? { cursor } : {}),
-        });
-        for (const participant of page.items) counts.set(participant.dorsalNumber, participant.photoCount ?? 0);
-        cursor = page.cursor;
-      } while (cursor);
-      return counts;
+      const participants = await queryAll<{ dorsalNumber: string; photoCount?: number }>(table, {
+        partition: keys.event(eventId).pk,
+        sortPrefix: "BIB#",
+      });
+      return new Map(participants.map((participant) => [participant.dorsalNumber, participant.photoCount ?? 0]));
     },
 
     /**
@@ -396,17 +390,8 @@ export function createPhotoRepository(table: Table) {
     },
 
     async photoIdsForBib(eventId: number, bib: string): Promise<string[]> {
-      const ids: string[] = [];
-      let cursor: PageCursor | undefined;
-      do {
-        const page = await table.query<{ photoId: string }>({
-          partition: keys.bibPhotosPartition(eventId, bib),
-          ...(cursor ? { cursor } : {}),
-        });
-        ids.push(...page.items.map((item) => item.photoId));
-        cursor = page.cursor;
-      } while (cursor);
-      return ids;
+      const links = await queryAll<{ photoId: string }>(table, { partition: keys.bibPhotosPartition(eventId, bib) });
+      return links.map((link) => link.photoId);
     },
   };
 }

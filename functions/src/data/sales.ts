@@ -1,7 +1,8 @@
 import type { SaleStatus } from "@dorsal/shared";
-import type { Item, Table } from "../ports/table";
+import type { Table } from "../ports/table";
 import { keys, paidSalesPartition, pendingSalesPartition, salesOfEventPartition } from "./keys";
 import type { PageCursor } from "./photos";
+import { queryAll } from "./query-all";
 
 /** A sale (spec §3 sales). Amounts are whole COP; the gateway sees them ×100. */
 export interface SaleRecord {
@@ -57,22 +58,13 @@ export const salesMonthOf = (at: Date) => new Date(at.getTime() + colombiaOffset
  */
 export function createSalesRepository(table: Table) {
   /** A month's paid sales (the sparse paid index, sorted by payment time) paid from `from` until `to`. */
-  async function paidInMonth(month: string, from: Date, to: Date | undefined) {
-    const sales: Pick<SaleRecord, "eventId" | "amount">[] = [];
-    let cursor: Item | undefined;
-    do {
-      const page = await table.query<Pick<SaleRecord, "eventId" | "amount">>({
-        index: "gsi2",
-        partition: paidSalesPartition(month),
-        // The sort key is `paidAt#saleId`: "~" sorts after every id, so a sale paid at `to` is in.
-        sortBetween: [from.toISOString(), to ? `${to.toISOString()}~` : "9"],
-        ...(cursor ? { cursor } : {}),
-      });
-      sales.push(...page.items);
-      cursor = page.cursor;
-    } while (cursor);
-    return sales;
-  }
+  const paidInMonth = (month: string, from: Date, to: Date | undefined) =>
+    queryAll<Pick<SaleRecord, "eventId" | "amount">>(table, {
+      index: "gsi2",
+      partition: paidSalesPartition(month),
+      // The sort key is `paidAt#saleId`: "~" sorts after every id, so a sale paid at `to` is in.
+      sortBetween: [from.toISOString(), to ? `${to.toISOString()}~` : "9"],
+    });
 
   const addToMonth = (paidAt: Date, count: 1 | -1, revenue: number) =>
     table.update({

@@ -3,6 +3,7 @@ import type { Clock } from "../ports/clock";
 import type { Ids } from "../ports/ids";
 import type { Table } from "../ports/table";
 import { keys, usersIndexPartition } from "./keys";
+import { queryAll } from "./query-all";
 
 export interface UserRecord {
   id: string;
@@ -92,18 +93,7 @@ export function createUserRepository(table: Table, ids: Ids, clock: Clock) {
 
     /** Every account, oldest first (an organizer has tens, not thousands). */
     async list(): Promise<UserRecord[]> {
-      const users: UserRecord[] = [];
-      let cursor: Record<string, unknown> | undefined;
-      do {
-        const page = await table.query<UserRecord>({
-          index: "gsi1",
-          partition: usersIndexPartition,
-          ...(cursor ? { cursor } : {}),
-        });
-        users.push(...page.items);
-        cursor = page.cursor;
-      } while (cursor);
-      return users;
+      return queryAll<UserRecord>(table, { index: "gsi1", partition: usersIndexPartition });
     },
 
     /**

@@ -1,6 +1,7 @@
 import type { ZipBatchStatusResponse } from "@dorsal/shared";
 import type { Table } from "../ports/table";
 import { activeZipBatchesPartition, keys } from "./keys";
+import { queryAll } from "./query-all";
 
 /** The batch as stored: its public status plus what the server keeps to itself. */
 export interface ZipBatchRecord extends Omit<ZipBatchStatusResponse, "success"> {
@@ -140,18 +141,7 @@ export function createZipBatchRepository(table: Table) {
 
     /** Batches not yet completed or failed, oldest first (what a restarted runtime resumes). */
     async listActive(): Promise<ZipBatchRecord[]> {
-      const batches: ZipBatchRecord[] = [];
-      let cursor: Record<string, unknown> | undefined;
-      do {
-        const page = await table.query<ZipBatchRecord>({
-          index: "gsi2",
-          partition: activeZipBatchesPartition,
-          ...(cursor ? { cursor } : {}),
-        });
-        batches.push(...page.items);
-        cursor = page.cursor;
-      } while (cursor);
-      return batches;
+      return queryAll<ZipBatchRecord>(table, { index: "gsi2", partition: activeZipBatchesPartition });
     },
   };
 }
