@@ -32,10 +32,10 @@ import {
   toApiGatewayEvent,
   writeResult,
 } from "./http-bridge";
-import { createMultipartGaps } from "./s3-multipart";
+import { createLocalObjectStore } from "./object-store-server";
 import { parseLocalSettings } from "./settings";
 import { createStaticFiles } from "./static-files";
-import { createS3rver, ensureTable, startDynalite } from "./storage";
+import { ensureTable, startDynalite } from "./storage";
 import { createWompiSandbox, sandboxPrefix, type WompiSandbox } from "./wompi-sandbox";
 
 /**
@@ -68,11 +68,16 @@ const httpHandlers: Record<HttpHandlerName, LambdaHttpHandler> = {
 
 const dynamo = await startDynalite(dataDir);
 await ensureTable(dynamo.endpoint, region, settings.TABLE_NAME);
-const s3rver = await createS3rver(dataDir, [settings.ORIGINALS_BUCKET, settings.DERIVED_BUCKET]);
-const s3Handler = s3rver.callback();
-const s3MultipartGaps = createMultipartGaps(s3rver, [settings.ORIGINALS_BUCKET, settings.DERIVED_BUCKET]);
+// Known once the server listens (PORT=0 picks any free port).
+let appOrigins: string[] = [];
+let publicHost: string | undefined;
+const objectStore = await createLocalObjectStore({
+  dataDir,
+  buckets: { originals: settings.ORIGINALS_BUCKET, derived: settings.DERIVED_BUCKET },
+  allowedOrigins: () => appOrigins,
+  publicHost: () => publicHost,
+});
 const serveStatic = createStaticFiles(path.join(repoRoot, "frontend", "dist"));
-const bucketPrefixes = [settings.ORIGINALS_BUCKET, settings.DERIVED_BUCKET].map((bucket) => `/${bucket}`);
 const maxBodyBytes = settings.MAX_BODY_MB * 1024 * 1024;
 
 // Set once the port is known, unless real Wompi keys are configured.
@@ -86,9 +91,8 @@ const ready = new Promise<Container>((resolve) => {
 const server = createServer(async (request, response) => {
   const url = new URL(request.url ?? "/", "http://localhost");
   try {
-    if (bucketPrefixes.some((prefix) => url.pathname === prefix || url.pathname.startsWith(`${prefix}/`))) {
-      if (await s3MultipartGaps(request, response, url)) return;
-      s3Handler(request, response);
+    if (objectStore.owns(url.pathname)) {
+      await objectStore.handle(request, response, url);
       return;
     }
     if (sandbox && url.pathname.startsWith(`${sandboxPrefix}/`)) {
@@ -129,6 +133,8 @@ await new Promise<void>((resolve, reject) => {
 });
 const port = (server.address() as AddressInfo).port;
 const publicUrl = settings.PUBLIC_URL?.replace(/\/$/, "") ?? `http://localhost:${port}`;
+publicHost = new URL(publicUrl).host;
+appOrigins = [...new Set([new URL(publicUrl).origin, `http://localhost:${port}`, `http://127.0.0.1:${port}`])];
 if (!process.env.WOMPI_PUBLIC_KEY) {
   sandbox = await createWompiSandbox({
     dataDir,
@@ -154,7 +160,7 @@ const container = await getContainer();
 // s3rver's object-created events take the paths they take in AWS: an uploaded ZIP goes to the unzip
 // handler (in the background, as S3 invokes its Lambda asynchronously), everything else S3 → SQS →
 // starter: same message shape, same handler.
-(s3rver as unknown as EventEmitter).on("event", (notification: S3Event) => {
+(objectStore.s3rver as unknown as EventEmitter).on("event", (notification: S3Event) => {
   if (notification.Records?.some((record) => record.s3.object.key.startsWith(zipUploadPrefix))) {
     unzipHandler(notification).catch((error: unknown) => container.logger.error("ZIP import failed", error));
     return;

@@ -10,7 +10,8 @@ import type S3rver from "s3rver";
  * CompleteMultipartUpload accept any upload id under any key. This handler sits in front of
  * s3rver and does what S3 does, over s3rver's own files: lists and aborts uploads, and answers
  * NoSuchUpload when the upload id is unknown or belongs to another key, so a URL signed for one
- * key can never write into another key's upload. Everything else goes on to s3rver.
+ * key can never write into another key's upload. Everything else goes on to s3rver. It sits behind
+ * the store's gate (object-store-server.ts), which has checked the signature and set CORS.
  */
 interface S3rverStore {
   getResourcePath(bucket: string, key: string | undefined, resource: string): string;
@@ -44,16 +45,15 @@ export function createMultipartGaps(s3rver: S3rver, buckets: string[]) {
 
     if ((await keyOfUpload(bucket, uploadId)) !== key) {
       request.resume();
-      writeXml(response, request, 404, errorXml("NoSuchUpload", "The specified upload does not exist.", uploadId));
+      writeXml(response, 404, errorXml("NoSuchUpload", "The specified upload does not exist.", uploadId));
       return true;
     }
     if (method === "GET") {
-      writeXml(response, request, 200, await listPartsXml(uploadDir(bucket, uploadId), bucket, key, uploadId));
+      writeXml(response, 200, await listPartsXml(uploadDir(bucket, uploadId), bucket, key, uploadId));
       return true;
     }
     if (method === "DELETE") {
       await rm(uploadDir(bucket, uploadId), { recursive: true, force: true });
-      cors(response, request);
       response.writeHead(204);
       response.end();
       return true;
@@ -92,14 +92,7 @@ function errorXml(code: string, message: string, uploadId: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${message}</Message><UploadId>${escapeXml(uploadId)}</UploadId></Error>`;
 }
 
-function cors(response: ServerResponse, request: IncomingMessage): void {
-  if (!request.headers.origin) return;
-  response.setHeader("Access-Control-Allow-Origin", "*");
-  response.setHeader("Access-Control-Expose-Headers", "ETag");
-}
-
-function writeXml(response: ServerResponse, request: IncomingMessage, status: number, xml: string): void {
-  cors(response, request);
+function writeXml(response: ServerResponse, status: number, xml: string): void {
   response.writeHead(status, { "content-type": "application/xml" });
   response.end(xml);
 }

@@ -36,6 +36,7 @@ interface FilesystemStore {
     content: Readable,
   ): Promise<{ size: number; md5: string }>;
   deleteObject(bucket: string, key: string): Promise<void>;
+  deleteSubresource(bucket: string, key: undefined, resourceType: string): Promise<void>;
 }
 
 type S3ErrorConstructor = new (code: string, message: string, detail?: Record<string, string>) => Error;
@@ -48,8 +49,17 @@ const metadataSuffix = "._S3rver_metadata.json";
 export function hardenS3rverStore(s3rver: S3rver): void {
   const store = (s3rver as unknown as { store: FilesystemStore }).store;
 
+  /** s3rver joins keys to paths as they are: a key that climbs out of its bucket never reaches the disk. */
+  const insideBucket = (bucket: string, key: string, resource: string) => {
+    const file = store.getResourcePath(bucket, key, resource);
+    if (!file.startsWith(`${store.getBucketPath(bucket)}${path.sep}`)) {
+      throw new S3Error("InvalidURI", "Couldn't parse the specified URI.");
+    }
+    return file;
+  };
+
   store.putObject = async (object) => {
-    const file = store.getResourcePath(object.bucket, object.key, "object");
+    const file = insideBucket(object.bucket, object.key, "object");
     const written = await writeAtomically(file, object.content, { createDirectory: true });
     await store.putMetadata(object.bucket, object.key, object.metadata, written.md5);
     return written;
@@ -69,7 +79,7 @@ export function hardenS3rverStore(s3rver: S3rver): void {
   };
 
   store.deleteObject = async (bucket, key) => {
-    const file = store.getResourcePath(bucket, key, "object");
+    const file = insideBucket(bucket, key, "object");
     await Promise.all(
       [file, `${file}.md5`, store.getResourcePath(bucket, key, "metadata.json")].map((part) =>
         rm(part, { force: true }),
@@ -86,6 +96,11 @@ export function hardenS3rverStore(s3rver: S3rver): void {
       }
     }
   };
+}
+
+export async function dropStoredCorsConfigs(s3rver: S3rver, buckets: string[]): Promise<void> {
+  const store = (s3rver as unknown as { store: FilesystemStore }).store;
+  await Promise.all(buckets.map((bucket) => store.deleteSubresource(bucket, undefined, "cors")));
 }
 
 /** Writes `content` beside `file` and renames it into place; returns its size and MD5 as S3 reports them. */

@@ -12,7 +12,7 @@ import dynalite from "dynalite";
 import S3rver from "s3rver";
 import { tableSchema } from "../src/data/table-schema";
 import { repairDynaliteIndexes } from "./dynalite-repair";
-import { discardInterruptedPuts, hardenS3rverStore } from "./s3rver-store";
+import { discardInterruptedPuts, dropStoredCorsConfigs, hardenS3rverStore } from "./s3rver-store";
 
 /**
  * The storage stand-ins that speak the real protocols: dynalite (DynamoDB API over LevelDB files)
@@ -95,23 +95,10 @@ async function createTable(client: DynamoDBClient, tableName: string): Promise<v
   );
 }
 
-const corsConfig = `<CORSConfiguration>
-  <CORSRule>
-    <AllowedOrigin>*</AllowedOrigin>
-    <AllowedMethod>GET</AllowedMethod>
-    <AllowedMethod>HEAD</AllowedMethod>
-    <AllowedMethod>PUT</AllowedMethod>
-    <AllowedMethod>POST</AllowedMethod>
-    <AllowedMethod>DELETE</AllowedMethod>
-    <AllowedHeader>*</AllowedHeader>
-    <ExposeHeader>ETag</ExposeHeader>
-    <MaxAgeSeconds>3000</MaxAgeSeconds>
-  </CORSRule>
-</CORSConfiguration>`;
-
 /**
- * s3rver as a request handler mounted on the app's own port (paths `/<bucket>/...`), so presigned
- * URLs point at the same origin as the app and a phone on the LAN reaches both through one port.
+ * s3rver, to be mounted on the app's own port (paths `/<bucket>/...`) behind the gate of
+ * object-store-server.ts, so presigned URLs point at the same origin as the app and a phone on the
+ * LAN reaches both through one port.
  */
 export async function createS3rver(dataDir: string, buckets: string[]): Promise<S3rver> {
   const directory = path.join(dataDir, "s3");
@@ -120,12 +107,14 @@ export async function createS3rver(dataDir: string, buckets: string[]): Promise<
   const s3rver = new S3rver({
     directory,
     silent: true,
-    // Presigned URLs are signed for the public origin; s3rver must not second-guess that host.
-    allowMismatchedSignatures: true,
+    // The gate in front checks every signature (s3rver computes none for V4).
+    allowMismatchedSignatures: false,
     vhostBuckets: false,
-    configureBuckets: buckets.map((name) => ({ name, configs: [corsConfig] })),
+    configureBuckets: buckets.map((name) => ({ name, configs: [] })),
   });
   hardenS3rverStore(s3rver);
   await s3rver.configureBuckets();
+  // CORS is the gate's: a configuration an earlier version stored (any origin) must not answer too.
+  await dropStoredCorsConfigs(s3rver, buckets);
   return s3rver;
 }

@@ -11,6 +11,7 @@ import { createS3ObjectStore } from "./adapters/aws/s3-object-store";
 import { createPresignedUrlSigner } from "./adapters/aws/s3-presigned-url-signer";
 import { createSfnPipelineStarter } from "./adapters/aws/sfn-pipeline-starter";
 import type { LocalPipeline } from "./adapters/local/local-pipeline";
+import { localStorageCredentials } from "./adapters/local/storage-credentials";
 import { createWompiGateway, parseWompiKeys } from "./adapters/payments/wompi";
 import { createIds, systemClock } from "./adapters/system/system";
 import type { Deps } from "./app/deps";
@@ -135,8 +136,8 @@ async function composeAws(config: AwsConfig): Promise<Container> {
 
 async function composeLocal(config: LocalConfig): Promise<Container> {
   const logger = createLogger(config.LOG_LEVEL);
-  // s3rver knows one built-in key pair; dynalite accepts any.
-  const credentials = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
+  // The local object store answers only the runtime's own key pair; dynalite accepts any.
+  const credentials = await localStorageCredentials(config.DATA_DIR);
   const region = config.AWS_REGION;
   const buckets = { originals: config.ORIGINALS_BUCKET, derived: config.DERIVED_BUCKET };
   const s3 = new S3Client({

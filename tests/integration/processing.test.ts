@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { PutObjectCommand } from "@aws-sdk/client-s3";
 import type {
   EventDto,
   EventProcessingDto,
@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storagePaths } from "../../functions/src/app/storage-paths";
 import { adminToken, apiClient, waitFor } from "../support/api";
 import { makeBibPhoto } from "../support/bib-photo";
+import { runtimeS3Client } from "../support/object-store";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
 /**
@@ -138,12 +139,7 @@ describe("processing progress and failed photos", () => {
   it("processes a failed photo whose original was fixed in the object store, which then leaves the list", async () => {
     const [fixed, stillBad] = badIds;
     const photo = (await admin.get<PhotoDto>(`/api/photos/${fixed}`)).body;
-    const s3 = new S3Client({
-      region: "us-east-1",
-      endpoint: dorsal.url,
-      forcePathStyle: true,
-      credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
-    });
+    const s3 = await runtimeS3Client(dorsal.dataDir, dorsal.url);
     await s3.send(
       new PutObjectCommand({
         Bucket: "dorsal-originals",

@@ -1,6 +1,4 @@
 import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import {
@@ -9,11 +7,11 @@ import {
   HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
-  S3Client,
+  type S3Client,
   UploadPartCommand,
 } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createS3rver } from "../../functions/local/storage";
+import { runtimeS3Client, serveObjectStore } from "../support/object-store";
 
 /**
  * s3rver (as hardened in functions/local/s3rver-store.ts) must behave like S3 where the runtime
@@ -23,21 +21,15 @@ import { createS3rver } from "../../functions/local/storage";
 describe("local object store", () => {
   const bucket = "repair-test";
   let dataDir: string;
-  let server: Server | undefined;
+  let served: Awaited<ReturnType<typeof serveObjectStore>> | undefined;
 
   async function serve(): Promise<S3Client> {
-    const s3rver = await createS3rver(dataDir, [bucket]);
-    server = createServer(s3rver.callback());
-    await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
-    return new S3Client({
-      region: "us-east-1",
-      endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-      forcePathStyle: true,
-      credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
-    });
+    served = await serveObjectStore(dataDir, { originals: bucket, derived: `${bucket}-derived` });
+    return runtimeS3Client(dataDir, served.endpoint);
   }
   async function stop() {
-    await new Promise((resolve) => server?.close(resolve));
+    await served?.close();
+    served = undefined;
   }
   const statusOf = (client: S3Client, key: string) =>
     client.send(new HeadObjectCommand({ Bucket: bucket, Key: key })).then(

@@ -1,17 +1,16 @@
 import { mkdtemp, readdir, rm } from "node:fs/promises";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { EventDto, EventProcessingDto, FailedPhotoPage, PhotoDto, SearchResponse } from "@dorsal/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createS3rver, ensureTable, startDynalite } from "../../functions/local/storage";
+import { ensureTable, startDynalite } from "../../functions/local/storage";
 import { pendingPhoto } from "../../functions/src/app/uploads";
 import { compose } from "../../functions/src/compose";
 import { parseConfig } from "../../functions/src/config";
 import { adminToken, apiClient, waitFor } from "../support/api";
 import { makeBibPhoto } from "../support/bib-photo";
 import { activeEvent } from "../support/in-process";
+import { serveObjectStore } from "../support/object-store";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
 /**
@@ -34,9 +33,7 @@ describe("start-up sweep of uploads whose storage event was lost", () => {
     dataDir = await mkdtemp(path.join(tmpdir(), "dorsal-sweep-"));
     const dynamo = await startDynalite(dataDir);
     await ensureTable(dynamo.endpoint, "us-east-1", "dorsal");
-    const s3rver = await createS3rver(dataDir, ["dorsal-originals", "dorsal-derived"]);
-    const server = createServer(s3rver.callback());
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const objectStore = await serveObjectStore(dataDir, { originals: "dorsal-originals", derived: "dorsal-derived" });
     const { deps, close } = await compose(
       parseConfig({
         DORSAL_RUNTIME: "local",
@@ -45,7 +42,7 @@ describe("start-up sweep of uploads whose storage event was lost", () => {
         ORIGINALS_BUCKET: "dorsal-originals",
         DERIVED_BUCKET: "dorsal-derived",
         DYNAMODB_ENDPOINT: dynamo.endpoint,
-        S3_ENDPOINT: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        S3_ENDPOINT: objectStore.endpoint,
         DATA_DIR: dataDir,
         LOG_LEVEL: "silent",
       }),
@@ -63,7 +60,7 @@ describe("start-up sweep of uploads whose storage event was lost", () => {
     await deps.photos.createPending({ ...missing, uploadedAt: new Date(Date.now() - 2 * 3600_000).toISOString() });
     missingId = missing.id;
     await close();
-    await new Promise((resolve) => server.close(resolve));
+    await objectStore.close();
     await dynamo.close();
   });
   afterAll(async () => {

@@ -1,12 +1,11 @@
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createS3rver, ensureTable, startDynalite } from "../../functions/local/storage";
+import { ensureTable, startDynalite } from "../../functions/local/storage";
 import { type Container, compose } from "../../functions/src/compose";
 import { parseConfig } from "../../functions/src/config";
 import type { EventRecord } from "../../functions/src/data/events";
+import { serveObjectStore } from "./object-store";
 
 export const testBuckets = { originals: "it-originals", derived: "it-derived" } as const;
 
@@ -37,9 +36,7 @@ export async function startInProcess(eventName: string) {
   const dataDir = await mkdtemp(path.join(tmpdir(), "dorsal-inprocess-"));
   const dynamo = await startDynalite(dataDir);
   await ensureTable(dynamo.endpoint, "us-east-1", "itest");
-  const s3rver = await createS3rver(dataDir, [testBuckets.originals, testBuckets.derived]);
-  const server = createServer(s3rver.callback());
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const objectStore = await serveObjectStore(dataDir, testBuckets);
   const container: Container = await compose(
     parseConfig({
       DORSAL_RUNTIME: "local",
@@ -47,7 +44,7 @@ export async function startInProcess(eventName: string) {
       ORIGINALS_BUCKET: testBuckets.originals,
       DERIVED_BUCKET: testBuckets.derived,
       DYNAMODB_ENDPOINT: dynamo.endpoint,
-      S3_ENDPOINT: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      S3_ENDPOINT: objectStore.endpoint,
       DATA_DIR: dataDir,
       OCR_WORKERS: "1",
       LOG_LEVEL: "silent",
@@ -60,7 +57,7 @@ export async function startInProcess(eventName: string) {
     eventId,
     async stop() {
       await container.close();
-      await new Promise((resolve) => server.close(resolve));
+      await objectStore.close();
       await dynamo.close();
       await rm(dataDir, { recursive: true, force: true });
     },
