@@ -3,10 +3,20 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
 import { type HttpHandlerName, httpRoutes } from "../src/http/routes";
 
-export type LambdaHttpHandler = (
+/** A Lambda HTTP handler of functions/src/handlers/http, as createHttpHandler makes it. */
+export type LambdaHttpHandler = ((
   event: APIGatewayProxyEventV2,
   context: Context,
-) => Promise<APIGatewayProxyStructuredResultV2>;
+) => Promise<APIGatewayProxyStructuredResultV2>) & {
+  routes: Partial<Record<string, { multipart?: boolean }>>;
+  refusal(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2 | undefined>;
+};
+
+/**
+ * The largest JSON body the local API reads: the biggest the browser sends (200 files to sign) is
+ * tens of KB. Form uploads take MAX_BODY_MB instead. (API Gateway takes 10 MB for any route.)
+ */
+export const jsonBodyMaxBytes = 1024 * 1024;
 
 interface CompiledRoute {
   method: string;
@@ -41,6 +51,7 @@ export function matchRoute(method: string, path: string) {
   return undefined;
 }
 
+/** The body, or undefined once it passes `maxBytes` (then the rest is not read). */
 export async function readBody(request: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -62,7 +73,9 @@ export function toApiGatewayEvent(
 ): APIGatewayProxyEventV2 {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
-    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(",") : value;
+    // Only CloudFront may say who the viewer is; here nothing stands in front to vouch for it.
+    if (value === undefined || name.toLowerCase().startsWith("cloudfront-")) continue;
+    headers[name.toLowerCase()] = Array.isArray(value) ? value.join(",") : value;
   }
   const queryStringParameters: Record<string, string> = {};
   for (const [name, value] of url.searchParams) {

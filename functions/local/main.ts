@@ -1,10 +1,10 @@
 import type { EventEmitter } from "node:events";
 import { existsSync } from "node:fs";
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { messages } from "@dorsal/shared";
-import type { S3Event } from "aws-lambda";
+import type { APIGatewayProxyEventV2, S3Event } from "aws-lambda";
 import { ensureAdmin } from "../src/app/auth";
 import { reconcilePendingSales } from "../src/app/sales";
 import { zipUploadPrefix } from "../src/app/storage-paths";
@@ -24,7 +24,9 @@ import { handler as usersHandler } from "../src/handlers/http/users";
 import { handler as starterHandler } from "../src/handlers/pipeline/starter";
 import { handler as unzipHandler } from "../src/handlers/pipeline/unzip";
 import type { HttpHandlerName } from "../src/http/routes";
+import { appSecurityHeaders } from "../src/http/security-headers";
 import {
+  jsonBodyMaxBytes,
   type LambdaHttpHandler,
   lambdaContext,
   matchRoute,
@@ -70,15 +72,64 @@ const dynamo = await startDynalite(dataDir);
 await ensureTable(dynamo.endpoint, region, settings.TABLE_NAME);
 // Known once the server listens (PORT=0 picks any free port).
 let appOrigins: string[] = [];
-let publicHost: string | undefined;
+let publicOrigin: URL | undefined;
+let appHeaders: Record<string, string> = {};
 const objectStore = await createLocalObjectStore({
   dataDir,
   buckets: { originals: settings.ORIGINALS_BUCKET, derived: settings.DERIVED_BUCKET },
   allowedOrigins: () => appOrigins,
-  publicHost: () => publicHost,
+  publicHost: () => publicOrigin?.host,
+  https: () => publicOrigin?.protocol === "https:",
 });
 const serveStatic = createStaticFiles(path.join(repoRoot, "frontend", "dist"));
 const maxBodyBytes = settings.MAX_BODY_MB * 1024 * 1024;
+/** Form uploads held in memory at once, at most: past it a new one waits for the client's retry. */
+const largeBodiesBudget = 2 * maxBodyBytes;
+let largeBodiesInFlight = 0;
+
+/**
+ * Reads a request's body only when the route takes one that big, and — for the form uploads, the
+ * only large bodies — only once the caller may use the route and memory allows. Otherwise answers
+ * (413, 401/403, 503) and closes the connection without reading, and returns undefined.
+ */
+async function admittedBody(
+  request: IncomingMessage,
+  response: ServerResponse,
+  handler: LambdaHttpHandler,
+  headersOnly: APIGatewayProxyEventV2,
+): Promise<Buffer | undefined> {
+  const large = handler.routes[headersOnly.routeKey]?.multipart === true;
+  const limit = large ? maxBodyBytes : jsonBodyMaxBytes;
+  const tooLarge = { success: false, error: large ? messages.fileTooLarge : messages.requestTooLarge };
+  const declared = Number(request.headers["content-length"] ?? 0);
+  if (declared > limit) return refuseUnread(response, 413, tooLarge);
+  if (!large) return (await readBody(request, limit)) ?? refuseUnread(response, 413, tooLarge);
+
+  const refused = await handler.refusal(headersOnly);
+  if (refused) {
+    response.setHeader("connection", "close");
+    writeResult(response, refused);
+    return undefined;
+  }
+  // A body of unknown length may grow to the limit.
+  const reserved = declared || limit;
+  if (largeBodiesInFlight + reserved > largeBodiesBudget) {
+    response.setHeader("retry-after", "5");
+    return refuseUnread(response, 503, { success: false, error: messages.serverBusy });
+  }
+  largeBodiesInFlight += reserved;
+  try {
+    return (await readBody(request, limit)) ?? refuseUnread(response, 413, tooLarge);
+  } finally {
+    largeBodiesInFlight -= reserved;
+  }
+}
+
+function refuseUnread(response: ServerResponse, status: number, body: object): undefined {
+  response.writeHead(status, { "content-type": "application/json; charset=utf-8", connection: "close" });
+  response.end(JSON.stringify(body));
+  return undefined;
+}
 
 // Set once the port is known, unless real Wompi keys are configured.
 let sandbox: WompiSandbox | undefined;
@@ -95,6 +146,7 @@ const server = createServer(async (request, response) => {
       await objectStore.handle(request, response, url);
       return;
     }
+    for (const [name, value] of Object.entries(appHeaders)) response.setHeader(name, value);
     if (sandbox && url.pathname.startsWith(`${sandboxPrefix}/`)) {
       await sandbox.handle(request, response, url);
       return;
@@ -107,16 +159,13 @@ const server = createServer(async (request, response) => {
         response.end(JSON.stringify({ success: false, error: messages.notFound }));
         return;
       }
-      const body = await readBody(request, maxBodyBytes);
-      if (!body) {
-        response.writeHead(413, { "content-type": "application/json; charset=utf-8", connection: "close" });
-        response.end(JSON.stringify({ success: false, error: messages.fileTooLarge }));
-        return;
-      }
+      const handler = httpHandlers[match.route.handler];
       const routeKey = `${match.route.method} ${match.route.path}`;
-      const event = toApiGatewayEvent(request, url, body, routeKey, match.pathParameters);
-      const result = await httpHandlers[match.route.handler](event, lambdaContext(`dorsal-${match.route.handler}`));
-      writeResult(response, result);
+      const headersOnly = toApiGatewayEvent(request, url, Buffer.alloc(0), routeKey, match.pathParameters);
+      const body = await admittedBody(request, response, handler, headersOnly);
+      if (!body) return;
+      const event = { ...headersOnly, body: body.toString("base64") };
+      writeResult(response, await handler(event, lambdaContext(`dorsal-${match.route.handler}`)));
       return;
     }
     await serveStatic(url.pathname, response);
@@ -133,8 +182,10 @@ await new Promise<void>((resolve, reject) => {
 });
 const port = (server.address() as AddressInfo).port;
 const publicUrl = settings.PUBLIC_URL?.replace(/\/$/, "") ?? `http://localhost:${port}`;
-publicHost = new URL(publicUrl).host;
-appOrigins = [...new Set([new URL(publicUrl).origin, `http://localhost:${port}`, `http://127.0.0.1:${port}`])];
+publicOrigin = new URL(publicUrl);
+appOrigins = [...new Set([publicOrigin.origin, `http://localhost:${port}`, `http://127.0.0.1:${port}`])];
+// Presigned URLs point at PUBLIC_URL, which a page opened as localhost must be allowed to reach.
+appHeaders = appSecurityHeaders({ storageOrigins: [publicOrigin.origin], https: publicOrigin.protocol === "https:" });
 if (!process.env.WOMPI_PUBLIC_KEY) {
   sandbox = await createWompiSandbox({
     dataDir,

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { createRequire } from "node:module";
 import type S3rver from "s3rver";
 import { type LocalStorageCredentials, localStorageCredentials } from "../src/adapters/local/storage-credentials";
+import { storedFileHeaders } from "../src/http/security-headers";
 import { createMultipartGaps } from "./s3-multipart";
 import { verifySignature } from "./sigv4";
 import { createS3rver } from "./storage";
@@ -14,7 +15,7 @@ import { createS3rver } from "./storage";
  * - a key that would leave its bucket's folder (`..`) is refused before s3rver joins it to a path;
  * - CORS answers only the app's own origins;
  * - every stored file is served as inert data: `nosniff`, a sandboxing CSP, and originals as
- *   attachments (CloudFront's response headers policy does the same in AWS: infra/lib/site.ts).
+ *   attachments, as CloudFront's response headers policies do in AWS (http/security-headers.ts).
  */
 export interface LocalObjectStore {
   s3rver: S3rver;
@@ -33,12 +34,6 @@ const s3rverAccounts = createRequire(import.meta.url)("s3rver/lib/models/account
 };
 
 const corsMethods = ["GET", "HEAD", "PUT", "POST", "DELETE"];
-/** Files that only ever come from the store, never rendered as a page: nothing in them may run. */
-const inertFileHeaders = {
-  "X-Content-Type-Options": "nosniff",
-  "Content-Security-Policy": "default-src 'none'; sandbox",
-  "Cross-Origin-Resource-Policy": "same-site",
-};
 
 export async function createLocalObjectStore(options: {
   dataDir: string;
@@ -47,6 +42,8 @@ export async function createLocalObjectStore(options: {
   allowedOrigins: () => string[];
   /** The host presigned URLs are made for, when a proxy in front may have rewritten Host. */
   publicHost: () => string | undefined;
+  /** Whether browsers reach the store over TLS (a proxy in front), for HSTS. */
+  https: () => boolean;
   clock?: () => Date;
 }): Promise<LocalObjectStore> {
   const { buckets } = options;
@@ -94,9 +91,8 @@ export async function createLocalObjectStore(options: {
       );
       if (!verdict.ok) return refuse(request, response, 403, verdict.code, verdict.message);
 
-      for (const [name, value] of Object.entries(inertFileHeaders)) response.setHeader(name, value);
-      if (bucket === buckets.originals && keySegments.length > 0)
-        response.setHeader("Content-Disposition", "attachment");
+      const headers = storedFileHeaders({ original: bucket === buckets.originals, https: options.https() });
+      for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
       if (await multipartGaps(request, response, url)) return;
       s3rverHandler(request, response);
     },

@@ -10,7 +10,7 @@ const endpoint = "http://192.168.1.20:3000";
 const host = "192.168.1.20:3000";
 
 /** The request the SDK would send, captured instead of sent: the signature is the SDK's own. */
-async function sentBy(command: Parameters<S3Client["send"]>[0], keys = credentials): Promise<SignedRequest> {
+async function sentBy(command: object, keys = credentials): Promise<SignedRequest> {
   let captured: SignedRequest | undefined;
   const client = new S3Client({
     region: "us-east-1",

@@ -270,7 +270,7 @@ async function assemble(parts: {
       issuer: parts.config.JWT_ISSUER,
       ttlSeconds: parts.config.JWT_TTL_SECONDS,
       clock,
-      passwordVersion: (userId) => credentials.passwordVersion(userId),
+      sessionState: (userId) => credentials.sessionState(userId),
     }),
     users: createUserRepository(parts.table, ids, clock),
     credentials,

@@ -9,6 +9,11 @@ import type * as s3 from "aws-cdk-lib/aws-s3";
 import * as s3assets from "aws-cdk-lib/aws-s3-assets";
 import * as s3deploy from "aws-cdk-lib/aws-s3-deployment";
 import { Construct } from "constructs";
+import {
+  appContentSecurityPolicy,
+  storedFileContentSecurityPolicy,
+  strictTransportSecurityMaxAgeSeconds,
+} from "../../functions/src/http/security-headers";
 import { acknowledgeCdkSingleton, acknowledgeWildcardResource } from "./nag";
 
 export interface SiteProps {
@@ -47,45 +52,54 @@ export class Site extends Construct {
   constructor(scope: Construct, id: string, props: SiteProps) {
     super(scope, id);
 
+    // The same headers the local runtime sends (functions/src/http/security-headers.ts).
+    const common = {
+      strictTransportSecurity: {
+        accessControlMaxAge: Duration.seconds(strictTransportSecurityMaxAgeSeconds),
+        includeSubdomains: true,
+        override: true,
+      },
+      contentTypeOptions: { override: true },
+      frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: true },
+      referrerPolicy: {
+        referrerPolicy: cloudfront.HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN,
+        override: true,
+      },
+    };
     const securityHeaders = new cloudfront.ResponseHeadersPolicy(this, "SecurityHeaders", {
       comment: "Dorsal: security headers on every response",
       securityHeadersBehavior: {
-        strictTransportSecurity: {
-          accessControlMaxAge: Duration.days(365),
-          includeSubdomains: true,
-          override: true,
-        },
-        contentTypeOptions: { override: true },
-        frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: true },
-        referrerPolicy: {
-          referrerPolicy: cloudfront.HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN,
-          override: true,
-        },
+        ...common,
         contentSecurityPolicy: {
-          // Chakra UI injects styles at run time; uploads PUT straight to S3 presigned URLs.
-          contentSecurityPolicy: [
-            "default-src 'self'",
-            "script-src 'self'",
-            "style-src 'self' 'unsafe-inline'",
-            "img-src 'self' data: blob:",
-            "font-src 'self' data:",
-            "connect-src 'self' https://*.amazonaws.com",
-            "object-src 'none'",
-            "base-uri 'self'",
-            "frame-ancestors 'none'",
-          ].join("; "),
+          // Uploads PUT straight to S3 presigned URLs.
+          contentSecurityPolicy: appContentSecurityPolicy(["https://*.amazonaws.com"]),
           override: true,
         },
       },
     });
+    const storedFiles = (id: string, original: boolean) =>
+      new cloudfront.ResponseHeadersPolicy(this, id, {
+        comment: `Dorsal: ${original ? "originals" : "derived images"} are inert data${original ? ", downloaded" : ""}`,
+        securityHeadersBehavior: {
+          ...common,
+          contentSecurityPolicy: { contentSecurityPolicy: storedFileContentSecurityPolicy, override: true },
+        },
+        ...(original
+          ? {
+              customHeadersBehavior: {
+                customHeaders: [{ header: "Content-Disposition", value: "attachment", override: true }],
+              },
+            }
+          : {}),
+      });
 
-    const images = (bucket: s3.IBucket): cloudfront.BehaviorOptions => ({
+    const images = (bucket: s3.IBucket, headers: cloudfront.IResponseHeadersPolicy): cloudfront.BehaviorOptions => ({
       origin: origins.S3BucketOrigin.withOriginAccessControl(bucket),
       trustedKeyGroups: [props.keyGroup],
       viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
       // The signature is checked before the cache; the cache key leaves the signing query out.
       cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
-      responseHeadersPolicy: securityHeaders,
+      responseHeadersPolicy: headers,
     });
 
     this.distribution = new cloudfront.Distribution(this, "Distribution", {
@@ -122,8 +136,8 @@ export class Site extends Construct {
           responseHeadersPolicy: securityHeaders,
         },
         // CloudFront takes the first pattern that matches, so the narrower one comes first.
-        "eventos/*/originales/*": images(props.originals),
-        "eventos/*": images(props.derived),
+        "eventos/*/originales/*": images(props.originals, storedFiles("OriginalFileHeaders", true)),
+        "eventos/*": images(props.derived, storedFiles("DerivedFileHeaders", false)),
       },
       enableLogging: true,
       logBucket: props.logs,

@@ -19,6 +19,37 @@ export const acceptedImageTypes = [
   "image/heic",
   "image/heif",
 ] as const;
+export type AcceptedImageType = (typeof acceptedImageTypes)[number];
+
+/**
+ * Some phones and desktop browsers report an empty or generic type (HEIC above all), so spec §5
+ * also accepts by extension.
+ */
+export const imageTypeByExtension: Record<string, AcceptedImageType> = {
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  png: "image/png",
+  webp: "image/webp",
+  tif: "image/tiff",
+  tiff: "image/tiff",
+  bmp: "image/bmp",
+  gif: "image/gif",
+  heic: "image/heic",
+  heif: "image/heif",
+};
+
+/**
+ * The image type a file is uploaded (and stored) as: its own type when that is one we take, else
+ * the one its extension names; null when neither is an image of ours. The browser and the server
+ * decide alike, and the server signs the upload for exactly this type, so nothing can be stored as
+ * a page or a script. The pipeline still judges the bytes.
+ */
+export function imageContentType(file: { name: string; type: string }): AcceptedImageType | null {
+  const declared = acceptedImageTypes.find((type) => type === file.type.toLowerCase());
+  if (declared) return declared;
+  const extension = file.name.split(".").pop()?.toLowerCase() ?? "";
+  return imageTypeByExtension[extension] ?? null;
+}
 
 /**
  * Defaults of spec §3 `event_configs` that drive bib extraction. The spec's confidence default is

@@ -39,6 +39,8 @@ export const messages = {
   uploadNeverArrived: "La subida no se completó",
   rerunNotStarted: "No se pudo reiniciar el procesamiento",
   changePasswordFailed: "No se pudo cambiar la contraseña. Verifique la contraseña actual.",
+  requestTooLarge: "La petición es demasiado grande",
+  serverBusy: "El servidor está recibiendo demasiados archivos a la vez. Intenta de nuevo en unos segundos.",
 } as const;
 
 /** Why an entry of a ZIP was not imported (returned with the batch status). */

@@ -66,6 +66,7 @@ describe("expired download links and codes", () => {
   });
 
   it("opens a download code until it expires, then refuses it and its downloads", async () => {
+    const athlete = { ip: "192.168.1.50" };
     const code = await generateDownloadCode(
       deps,
       { eventId: running.eventId, dorsalNumber: "5173", expiresInDays: 7, maxDownloads: 3 },
@@ -73,14 +74,14 @@ describe("expired download links and codes", () => {
     );
     expect(code.expiresAt).toBe(new Date(now.getTime() + 7 * dayMs).toISOString());
     const validate = () =>
-      validateDownloadCode(deps, { eventId: running.eventId, dorsalNumber: "5173", code: code.code });
+      validateDownloadCode(deps, { eventId: running.eventId, dorsalNumber: "5173", code: code.code }, athlete);
 
     now = new Date(Date.parse(code.expiresAt) - 1000);
     expect(await validate()).toMatchObject({ valid: true, expiresAt: code.expiresAt });
 
     now = new Date(Date.parse(code.expiresAt));
     expect(await validate()).toEqual({ valid: false, error: salesMessages.codeExpired, remainingDownloads: 0 });
-    await expect(downloadWithCode(deps, code.code, "foto-1")).rejects.toMatchObject({
+    await expect(downloadWithCode(deps, code.code, "foto-1", athlete)).rejects.toMatchObject({
       kind: "gone",
       message: salesMessages.codeExpired,
     });

@@ -305,24 +305,46 @@ describe(`repositories on ${externalEndpoint ? `DynamoDB at ${externalEndpoint}`
     expect((await pricing.get(906)).configured).toBe(false);
   });
 
-  it("counts login attempts atomically and locks with a TTL attribute", async () => {
+  it("counts attempts per subject and client atomically, locks one client with a TTL, clears a subject whole", async () => {
     const attempts = createLoginAttemptRepository(table);
     const email = "Guess@Race.test";
     const window = 123;
     const expiresAt = new Date("2030-01-01T00:00:00.000Z");
-    const counts = await Promise.all(Array.from({ length: 5 }, () => attempts.count(email, window, expiresAt)));
+    const counts = await Promise.all(
+      Array.from({ length: 5 }, () => attempts.count(email, "ip:10.0.0.7", window, expiresAt)),
+    );
     expect([...counts].sort()).toEqual([1, 2, 3, 4, 5]);
-    expect(await attempts.read("guess@race.test", window)).toEqual({ lockedUntil: null, attempts: 5 });
-    expect(await table.get(keys.loginAttempts(email, window))).toMatchObject({
+    await attempts.count(email, "ip:10.0.0.8", window, expiresAt);
+    expect(await attempts.read("guess@race.test", ["ip:10.0.0.7"], ["ip:10.0.0.7", "ip:10.0.0.8"], window)).toEqual({
+      lockedUntil: null,
+      attempts: new Map([
+        ["ip:10.0.0.7", 5],
+        ["ip:10.0.0.8", 1],
+      ]),
+    });
+    expect(await table.get(keys.loginAttempts(email, "ip:10.0.0.7", window))).toMatchObject({
       ttl: Math.floor(expiresAt.getTime() / 1000),
     });
+    expect(await attempts.count(email, "ip:10.0.0.8", window, expiresAt, -1)).toBe(0);
 
     const until = new Date("2030-01-01T00:15:00.000Z");
-    await attempts.lock(email, until);
-    expect(await attempts.read(email, window)).toEqual({ lockedUntil: until, attempts: 5 });
-    expect(await table.get(keys.loginLock(email))).toMatchObject({ ttl: Math.floor(until.getTime() / 1000) });
+    await attempts.lock(email, "ip:10.0.0.7", until);
+    expect((await attempts.read(email, ["ip:10.0.0.7"], [], window)).lockedUntil).toEqual(until);
+    expect((await attempts.read(email, ["ip:10.0.0.8"], [], window)).lockedUntil).toBeNull();
+    expect(await table.get(keys.loginLock(email, "ip:10.0.0.7"))).toMatchObject({
+      ttl: Math.floor(until.getTime() / 1000),
+    });
 
-    await attempts.clear(email, [window]);
-    expect(await attempts.read(email, window)).toEqual({ lockedUntil: null, attempts: 0 });
+    await attempts.clear(email, "ip:10.0.0.7", [window]);
+    expect(await attempts.read(email, ["ip:10.0.0.7"], ["ip:10.0.0.7"], window)).toEqual({
+      lockedUntil: null,
+      attempts: new Map([["ip:10.0.0.7", 0]]),
+    });
+    await attempts.lock(email, "ip:10.0.0.8", until);
+    await attempts.clearSubject(email);
+    expect(await attempts.read(email, ["ip:10.0.0.8"], ["ip:10.0.0.8"], window)).toEqual({
+      lockedUntil: null,
+      attempts: new Map([["ip:10.0.0.8", 0]]),
+    });
   });
 });

@@ -15,6 +15,7 @@ export async function serveObjectStore(dataDir: string, buckets: { originals: st
     buckets,
     allowedOrigins: () => [],
     publicHost: () => host,
+    https: () => false,
   });
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://localhost");

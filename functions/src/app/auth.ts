@@ -1,54 +1,35 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import {
   type ChangePasswordRequest,
   type LoginRequest,
   messages,
   type PasswordChangedResponse,
   type PublicUser,
-  tooManyLoginAttemptsMessage,
 } from "@dorsal/shared";
 import { passwordVersionOf } from "../data/credentials";
 import { toPublicUser, type UserRecord } from "../data/users";
 import type { Deps } from "./deps";
-import { AppError, invalid, notFound, unauthenticated } from "./errors";
-import { attemptWindow, attemptWindowExpiry, lockEnd, loginThrottle, minutesLeft, slowdownMs } from "./login-throttle";
+import { invalid, notFound, unauthenticated } from "./errors";
+import { loginThrottle } from "./login-throttle";
 import { hashPassword, verifyPassword } from "./passwords";
+import { passwordClient, type RequestClient, throttledCheck } from "./throttle";
 import type { SessionClaims } from "./tokens";
 
 /** A precomputed hash so that an unknown email costs the same time as a wrong password. */
 let dummyHash: Promise<string> | undefined;
 
-const lockedOut = (minutes: number) => new AppError("too_many", tooManyLoginAttemptsMessage(minutes));
-
 /**
- * Runs one password check for `email` under the throttle (app/login-throttle.ts):
- * 1. a locked email is refused with 429 before any password is looked at;
- * 2. the attempt is counted first (atomic ADD), so parallel guesses cannot all pass the limit;
- * 3. after a few failures each attempt waits before the check;
- * 4. a failure that reaches the limit locks the email; a success clears its count.
+ * One password check of the account `email` under the throttle (app/throttle.ts): counted for this
+ * client alone, and with every client's together against the ceiling of untrusted attempts.
  */
-export async function throttledCheck(deps: Deps, email: string, check: () => Promise<boolean>): Promise<boolean> {
-  const now = deps.clock.now();
-  const current = attemptWindow(now);
-  const previous = current - 1;
-  const { lockedUntil, attempts: earlier } = await deps.loginAttempts.read(email, previous);
-  if (lockedUntil && lockedUntil > now) throw lockedOut(minutesLeft(lockedUntil, now));
-
-  const attempts = earlier + (await deps.loginAttempts.count(email, current, attemptWindowExpiry(current)));
-  if (attempts > loginThrottle.maxFailures) {
-    // Only guesses that raced past the lock's write (or a lock lost to a crash) get here: lock now.
-    await deps.loginAttempts.lock(email, lockEnd(now));
-    throw lockedOut(loginThrottle.lockMinutes);
-  }
-  const delay = slowdownMs(attempts - 1);
-  if (delay > 0) await sleep(delay);
-
-  if (await check()) {
-    await deps.loginAttempts.clear(email, [previous, current]);
-    return true;
-  }
-  if (attempts >= loginThrottle.maxFailures) await deps.loginAttempts.lock(email, lockEnd(deps.clock.now()));
-  return false;
+export async function throttledPasswordCheck(
+  deps: Deps,
+  email: string,
+  client: RequestClient,
+  check: () => Promise<boolean>,
+): Promise<boolean> {
+  return throttledCheck(deps, email, await passwordClient(deps, client, email), check, {
+    untrustedCeiling: loginThrottle.untrustedCeiling,
+  });
 }
 
 /**
@@ -56,11 +37,16 @@ export async function throttledCheck(deps: Deps, email: string, check: () => Pro
  * 1. under the throttle, whether or not the email has an account (lockout reveals nothing);
  * 2. find the user by email (an unknown email still pays for one hash, so timing reveals nothing);
  * 3. verify the password against the scrypt hash;
- * 4. record the login time and issue a session token bound to the password's version.
+ * 4. record the login time and issue a session token bound to the password's version, and a
+ *    device token that makes this browser a known device of the account for the throttle.
  */
-export async function login(deps: Deps, input: LoginRequest): Promise<{ token: string; user: PublicUser }> {
+export async function login(
+  deps: Deps,
+  input: LoginRequest,
+  client: RequestClient,
+): Promise<{ token: string; user: PublicUser; deviceToken: string }> {
   const user = await deps.users.findByEmail(input.email);
-  const accepted = await throttledCheck(deps, input.email, async () => {
+  const accepted = await throttledPasswordCheck(deps, input.email, client, async () => {
     if (user) return verifyPassword(input.password, user.passwordHash);
     dummyHash ??= hashPassword("dorsal-timing-equaliser");
     await verifyPassword(input.password, await dummyHash);
@@ -74,7 +60,11 @@ export async function login(deps: Deps, input: LoginRequest): Promise<{ token: s
     role: user.role,
     passwordVersion: passwordVersionOf(user),
   });
-  return { token, user: toPublicUser({ ...user, lastLogin: deps.clock.now().toISOString() }) };
+  return {
+    token,
+    user: toPublicUser({ ...user, lastLogin: deps.clock.now().toISOString() }),
+    deviceToken: await deps.tokens.issueDevice(user.email),
+  };
 }
 
 /** By id, not by the token's email: an admin may have changed the account's email since. */
@@ -96,13 +86,15 @@ export async function changePassword(
   deps: Deps,
   session: SessionClaims,
   input: ChangePasswordRequest,
+  client: RequestClient,
 ): Promise<PasswordChangedResponse> {
   const user = await deps.users.get(session.userId);
   if (!user) throw unauthenticated(messages.unauthorized);
   const refused = invalid(messages.changePasswordFailed, [
     { path: "currentPassword", message: messages.changePasswordFailed },
   ]);
-  if (!(await throttledCheck(deps, user.email, () => verifyPassword(input.currentPassword, user.passwordHash)))) {
+  const checked = () => verifyPassword(input.currentPassword, user.passwordHash);
+  if (!(await throttledPasswordCheck(deps, user.email, client, checked))) {
     throw refused;
   }
   const version = await deps.credentials.replacePassword(
@@ -111,6 +103,7 @@ export async function changePassword(
     user.passwordHash,
   );
   if (version === undefined) throw refused;
+  deps.tokens.forget(user.id);
   return { success: true, token: await reissueSession(deps, user, version) };
 }
 
@@ -128,8 +121,8 @@ export async function setUserPassword(
   if (!user) throw notFound(messages.userNotFound);
   const version = await deps.credentials.replacePassword(user.id, await hashPassword(newPassword));
   if (version === undefined) throw notFound(messages.userNotFound);
-  const window = attemptWindow(deps.clock.now());
-  await deps.loginAttempts.clear(user.email, [window - 1, window]);
+  deps.tokens.forget(user.id);
+  await deps.loginAttempts.clearSubject(user.email);
   if (user.id !== session.userId) return { success: true };
   // Admins setting their own password this way keep their session, as with change-password.
   return { success: true, token: await reissueSession(deps, user, version) };

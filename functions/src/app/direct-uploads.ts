@@ -12,7 +12,7 @@ import type { Deps } from "./deps";
 import { invalid, notFound, tooLarge } from "./errors";
 import { parseOriginalKey, parseZipUploadKey } from "./storage-paths";
 import type { SessionClaims } from "./tokens";
-import { assertCanUpload, pendingPhoto } from "./uploads";
+import { assertCanUpload, pendingPhoto, uploadContentType } from "./uploads";
 
 /**
  * Uploads the browser sends straight to the object store with Uppy's `@uppy/aws-s3`, which makes
@@ -44,12 +44,12 @@ export async function startDirectUpload(
   }
 
   if (request.size > limits.photoMaxBytes) throw tooLarge(messages.fileTooLarge);
+  const contentType = uploadContentType(request);
   await assertCanUpload(deps, session, request.eventId);
   const photo = pendingPhoto(deps, session, request.eventId, request.filename, {
     forceDuplicates: request.forceDuplicates,
   });
   await deps.photos.createPending(photo);
-  const contentType = request.contentType || "application/octet-stream";
   const url = request.multipart
     ? await deps.objects.presignMultipart("originals", photo.originalKey, { step: "create", contentType }, ttl)
     : await deps.objects.presignPut("originals", photo.originalKey, contentType, ttl);

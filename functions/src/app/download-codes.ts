@@ -10,10 +10,10 @@ import {
 import type { z } from "zod";
 import { codeDownloadGrant, type DownloadCodeRecord } from "../data/download-codes";
 import type { PhotoRecord } from "../data/photos";
-import { throttledCheck } from "./auth";
 import type { Deps } from "./deps";
 import { forbidden, gone, invalid, notFound } from "./errors";
 import { downloadablePhotos, signedOriginalUrl } from "./original-download";
+import { addressClient, type RequestClient, throttledCheck } from "./throttle";
 
 /**
  * Download codes (spec §2.7, §3 download_codes): an admin issues one after a payment outside the
@@ -105,9 +105,14 @@ const isExpired = (code: DownloadCodeRecord, now: Date) => Date.parse(code.expir
  * wrong code counts as a failed attempt for that event and bib, under the sign-in throttle, so
  * codes cannot be guessed by trying many.
  */
-export async function validateDownloadCode(deps: Deps, input: ValidateInput): Promise<DownloadCodeValidation> {
+export async function validateDownloadCode(
+  deps: Deps,
+  input: ValidateInput,
+  client: RequestClient,
+): Promise<DownloadCodeValidation> {
   let found: DownloadCodeRecord | undefined;
-  const matches = await throttledCheck(deps, `codigo:${input.eventId}#${input.dorsalNumber}`, async () => {
+  const subject = `codigo:${input.eventId}#${input.dorsalNumber}`;
+  const matches = await throttledCheck(deps, subject, addressClient(client), async () => {
     found = await deps.downloadCodes.get(input.code);
     return found?.eventId === input.eventId && found.dorsalNumber === input.dorsalNumber;
   });
@@ -133,11 +138,22 @@ export async function validateDownloadCode(deps: Deps, input: ValidateInput): Pr
 /**
  * GET /api/download-codes/download/{code}/{photoId}: counts one download of a photo of the code's
  * bib (one conditional ADD: parallel requests never pass the cap) and returns a signed URL of the
- * clean original.
+ * clean original. An unknown code counts as a failure of the client under the throttle, so this
+ * door cannot be used to try codes either; a photo that is not the code's gets the same answer.
  */
-export async function downloadWithCode(deps: Deps, rawCode: string, photoId: string): Promise<string> {
-  const code = await deps.downloadCodes.get(rawCode.trim().toUpperCase());
-  if (!code) throw notFound(salesMessages.codeInvalid);
+export async function downloadWithCode(
+  deps: Deps,
+  rawCode: string,
+  photoId: string,
+  client: RequestClient,
+): Promise<string> {
+  let found: DownloadCodeRecord | undefined;
+  const known = await throttledCheck(deps, "codigo-descarga", addressClient(client), async () => {
+    found = await deps.downloadCodes.get(rawCode.trim().toUpperCase());
+    return found !== undefined;
+  });
+  if (!known || !found) throw notFound(salesMessages.codeInvalid);
+  const code: DownloadCodeRecord = found;
   const now = deps.clock.now();
   if (isExpired(code, now)) throw gone(salesMessages.codeExpired);
   const photo = await deps.photos.get(photoId);
@@ -145,7 +161,7 @@ export async function downloadWithCode(deps: Deps, rawCode: string, photoId: str
     photo?.eventId === code.eventId &&
     photo.processingStatus === "successful" &&
     photo.detectedDorsals.includes(code.dorsalNumber);
-  if (!photo || !ofCode) throw notFound(messages.notFound);
+  if (!photo || !ofCode) throw notFound(salesMessages.codeInvalid);
   const left = await deps.downloadCounts.consume(codeDownloadGrant(code.code), photo.id, code.maxDownloads);
   if (left === null) throw forbidden(salesMessages.codeLimit);
   await deps.downloadCodes.recordDownload(code.code, now);

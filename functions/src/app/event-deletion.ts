@@ -1,9 +1,10 @@
 import { type DeleteEventResponse, messages } from "@dorsal/shared";
-import { throttledCheck } from "./auth";
+import { throttledPasswordCheck } from "./auth";
 import type { Deps } from "./deps";
 import { forbidden, notFound } from "./errors";
 import { verifyPassword } from "./passwords";
 import { storagePaths, zipUploadKey } from "./storage-paths";
+import type { RequestClient } from "./throttle";
 import type { SessionClaims } from "./tokens";
 
 /**
@@ -23,14 +24,15 @@ export async function deleteEvent(
   session: SessionClaims,
   eventId: number,
   adminPassword: string,
+  client: RequestClient,
 ): Promise<DeleteEventResponse> {
   if (!(await deps.events.get(eventId))) throw notFound(messages.eventNotFound);
   const admin = await deps.users.get(session.userId);
+  // 403, not 401: the session is fine, and a 401 would make the browser sign the admin out.
+  if (!admin) throw forbidden(messages.eventDeleteRefused);
   // Under the sign-in throttle: a stolen session must not become a way to guess the password.
-  if (!admin || !(await throttledCheck(deps, admin.email, () => verifyPassword(adminPassword, admin.passwordHash)))) {
-    // 403, not 401: the session is fine, and a 401 would make the browser sign the admin out.
-    throw forbidden(messages.eventDeleteRefused);
-  }
+  const checked = () => verifyPassword(adminPassword, admin.passwordHash);
+  if (!(await throttledPasswordCheck(deps, admin.email, client, checked))) throw forbidden(messages.eventDeleteRefused);
   if (!(await deps.eventDeletion.deleteEvent(eventId))) throw notFound(messages.eventNotFound);
 
   // The partition first: photos the pipeline finishes during the long photo sweep then find it

@@ -1,11 +1,18 @@
 /**
- * Sign-in throttling policy, in one place. Attempts are counted per email (known or not, so a
- * lockout tells nothing about which accounts exist) in fixed windows of half the failure period:
- * the current window plus the previous one never look back further than `failurePeriodMinutes`.
+ * Throttling policy of every secret typed by hand (passwords, download codes), in one place.
+ * Attempts are counted per subject (an email, known or not, so a lockout tells nothing about which
+ * accounts exist; an event's bib) and per client (app/throttle.ts) in fixed windows of half the
+ * failure period: the current window plus the previous one never look back further than
+ * `failurePeriodMinutes`.
  */
 export const loginThrottle = {
-  /** Failed attempts within the period that lock the email. */
+  /** Failed attempts of one client within the period that lock that client out of the subject. */
   maxFailures: 5,
+  /**
+   * Attempts of all clients together at one account's password within the period that lock every
+   * client without a trusted device: ten addresses' worth of guesses, far above any honest use.
+   */
+  untrustedCeiling: 50,
   failurePeriodMinutes: 15,
   /** At least the failure period, so the failures that caused a lock have left the count when it ends. */
   lockMinutes: 15,

@@ -1,7 +1,7 @@
 import type { DownloadPhoto } from "@dorsal/shared";
 import type { PhotoRecord } from "../data/photos";
 import type { Deps } from "./deps";
-import { toPhotoDto } from "./photo-view";
+import { publicFilename, toPhotoDto } from "./photo-view";
 
 /**
  * How long the signed URL behind a counted download lives: long enough for the browser to follow
@@ -33,7 +33,7 @@ export async function downloadablePhotos(
       const view = await toPhotoDto(deps, photo);
       return {
         id: photo.id,
-        filename: photo.filename,
+        filename: publicFilename(photo),
         originalFilename: photo.originalFilename,
         thumbnailUrl: view.thumbnailUrl,
         webUrl: view.webUrl,

@@ -22,7 +22,7 @@ export const publicPreviewKind = (event: Pick<EventRecord, "freePhotosEnabled">)
  * event's as the GRATIS/DEMO copy with the plain thumbnail (the photo is given away, and the small
  * grid stays easy to scan). A photo without its public copies shows no image rather than the clean one.
  */
-export function toPublicPhotoDto(
+export async function toPublicPhotoDto(
   deps: ViewDeps,
   photo: PhotoRecord,
   event: Pick<EventRecord, "freePhotosEnabled">,
@@ -32,8 +32,15 @@ export function toPublicPhotoDto(
     kind === "gratis"
       ? { web: photo.gratisKey ?? null, thumbnail: photo.gratisKey ? photo.thumbnailKey : null }
       : { web: photo.previewKey ?? null, thumbnail: photo.previewThumbnailKey ?? null };
-  return photoView(deps, photo, kind, keys);
+  const view = await photoView(deps, photo, kind, keys);
+  return { ...view, filename: publicFilename(photo) };
 }
+
+/**
+ * The stored name is the last part of the original's storage key: the public gets the name the
+ * photographer gave the file instead. (The store answers only signed requests anyway.)
+ */
+export const publicFilename = (photo: Pick<PhotoRecord, "originalFilename">): string => photo.originalFilename;
 
 async function photoView(
   deps: ViewDeps,

@@ -1,13 +1,13 @@
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTokenService, type PrivateJwk, type TokenService } from "./tokens";
+import { createTokenService, type PrivateJwk, type SessionState, sessionStateTtlMs, type TokenService } from "./tokens";
 
 describe("token service", () => {
   let jwk: PrivateJwk;
   let now = new Date("2026-11-22T10:00:00Z");
   const clock = { now: () => now };
   let tokens: TokenService;
-  const versions = new Map<string, number>();
+  const accounts = new Map<string, SessionState>([["u1", { role: "admin", passwordVersion: 0 }]]);
 
   beforeAll(async () => {
     const { privateKey } = await generateKeyPair("RS256", { extractable: true });
@@ -17,7 +17,7 @@ describe("token service", () => {
       issuer: "dorsal",
       ttlSeconds: 3600,
       clock,
-      passwordVersion: async (userId) => versions.get(userId),
+      sessionState: async (userId) => accounts.get(userId),
     });
   });
 
@@ -54,12 +54,40 @@ describe("token service", () => {
 
   it("stops verifying a token once the account's password changed, and accepts the next one", async () => {
     now = new Date();
-    versions.set("u2", 0);
+    accounts.set("u2", { role: "admin", passwordVersion: 0 });
     const before = await tokens.issue({ userId: "u2", email: "c@d.co", role: "admin", passwordVersion: 0 });
     expect(await tokens.verify(before)).toEqual({ userId: "u2", email: "c@d.co", role: "admin" });
-    versions.set("u2", 1);
+    accounts.set("u2", { role: "admin", passwordVersion: 1 });
+    tokens.forget("u2");
     expect(await tokens.verify(before)).toBeUndefined();
     const after = await tokens.issue({ userId: "u2", email: "c@d.co", role: "admin", passwordVersion: 1 });
     expect(await tokens.verify(after)).toEqual({ userId: "u2", email: "c@d.co", role: "admin" });
+  });
+
+  it("stops verifying a token once the account's role changed or the account is gone", async () => {
+    now = new Date();
+    accounts.set("u3", { role: "admin", passwordVersion: 0 });
+    accounts.set("u4", { role: "athlete", passwordVersion: 0 });
+    const demoted = await tokens.issue({ userId: "u3", email: "e@f.co", role: "admin", passwordVersion: 0 });
+    const deleted = await tokens.issue({ userId: "u4", email: "g@h.co", role: "athlete", passwordVersion: 0 });
+    expect(await tokens.verify(demoted)).toBeDefined();
+    expect(await tokens.verify(deleted)).toBeDefined();
+    accounts.set("u3", { role: "photographer", passwordVersion: 0 });
+    accounts.delete("u4");
+    tokens.forget("u3");
+    tokens.forget("u4");
+    expect(await tokens.verify(demoted)).toBeUndefined();
+    expect(await tokens.verify(deleted)).toBeUndefined();
+  });
+
+  it("learns of a change made by another process within the cache's lifetime", async () => {
+    now = new Date();
+    accounts.set("u5", { role: "admin", passwordVersion: 0 });
+    const token = await tokens.issue({ userId: "u5", email: "i@j.co", role: "admin", passwordVersion: 0 });
+    expect(await tokens.verify(token)).toBeDefined();
+    accounts.set("u5", { role: "athlete", passwordVersion: 0 });
+    // Unknown to this process (no forget): trusted for a moment, never longer than the lifetime.
+    now = new Date(now.getTime() + sessionStateTtlMs);
+    expect(await tokens.verify(token)).toBeUndefined();
   });
 });

@@ -1,3 +1,4 @@
+import { createHash, randomUUID } from "node:crypto";
 import { type Role, roles } from "@dorsal/shared";
 import { JwtVerifier } from "aws-jwt-verify";
 import type { JwksCache } from "aws-jwt-verify/jwk";
@@ -10,15 +11,42 @@ export interface SessionClaims {
   role: Role;
 }
 
+/** What a session must still match of its account to stay valid. */
+export interface SessionState {
+  role: Role;
+  passwordVersion: number;
+}
+
 export interface TokenService {
   /** `passwordVersion` is the account's at issue time (data/credentials.ts). */
   issue(claims: SessionClaims & { passwordVersion: number }): Promise<string>;
   /**
    * Returns the claims of a valid, unexpired token signed by us, or undefined — also when the
-   * account's password changed after the token was issued.
+   * account is gone, its role changed or its password changed after the token was issued.
    */
   verify(token: string): Promise<SessionClaims | undefined>;
+  /** Drops what this process remembers of an account, after changing it: its next request reads the table. */
+  forget(userId: string): void;
+  /** A device token: this browser signed in as `email` (app/throttle.ts). */
+  issueDevice(email: string): Promise<string>;
+  /** The device's id when `token` is a device token of ours for `email`, unexpired; else undefined. */
+  deviceOf(token: string, email: string): Promise<string | undefined>;
 }
+
+/** How long a browser stays a known device of an account after it last signed in. */
+export const deviceTtlSeconds = 180 * 24 * 3600;
+/** Device tokens are never sessions: they are signed for another audience. */
+const deviceAudience = (issuer: string) => `${issuer}#dispositivo`;
+const emailDigest = (email: string) => createHash("sha256").update(email.trim().toLowerCase()).digest("base64url");
+
+/**
+ * How long a process trusts what it read of an account: a role change, a deletion or a password
+ * change made through another process (another Lambda) reaches it within this time; one made
+ * through this process, at once (`forget`).
+ */
+export const sessionStateTtlMs = 5_000;
+/** Entries kept at most; a process serving more accounts than this reads the table more often. */
+const sessionStateCacheSize = 10_000;
 
 export type PrivateJwk = JWK & { kid: string; alg: "RS256" };
 
@@ -32,14 +60,11 @@ export function createTokenService(options: {
   issuer: string;
   ttlSeconds: number;
   clock: Clock;
-  /**
-   * The account's current password version, or undefined when the account is gone. A missing
-   * account is left to the use cases (they answer 403/404 as the route requires); only a changed
-   * password revokes here.
-   */
-  passwordVersion: (userId: string) => Promise<number | undefined>;
+  /** The account's current role and password version, or undefined when the account is gone. */
+  sessionState: (userId: string) => Promise<SessionState | undefined>;
 }): TokenService {
   const { issuer, ttlSeconds, clock } = options;
+  const states = new Map<string, { state: SessionState | undefined; until: number }>();
   let keys: Promise<Awaited<ReturnType<typeof loadKeys>>> | undefined;
   const loaded = () => {
     keys ??= loadKeys(options.privateJwk, issuer).catch((error: unknown) => {
@@ -67,11 +92,49 @@ export function createTokenService(options: {
       const claims = await decode(verifier, token);
       if (!claims) return undefined;
       // Outside the verification's error handling: a table outage must be a 500, not "signed out".
-      const current = await options.passwordVersion(claims.userId);
-      if (current !== undefined && current !== claims.passwordVersion) return undefined;
+      const current = await currentState(claims.userId);
+      if (!current || current.role !== claims.role || current.passwordVersion !== claims.passwordVersion) {
+        return undefined;
+      }
       return { userId: claims.userId, email: claims.email, role: claims.role };
     },
+    forget(userId) {
+      states.delete(userId);
+    },
+    async issueDevice(email) {
+      const { signingKey, kid } = await loaded();
+      const now = Math.floor(clock.now().getTime() / 1000);
+      // The email only as a digest: the cookie names no account.
+      return new SignJWT({})
+        .setProtectedHeader({ alg: "RS256", kid })
+        .setSubject(emailDigest(email))
+        .setJti(randomUUID())
+        .setIssuer(issuer)
+        .setAudience(deviceAudience(issuer))
+        .setIssuedAt(now)
+        .setExpirationTime(now + deviceTtlSeconds)
+        .sign(signingKey);
+    },
+    async deviceOf(token, email) {
+      const { deviceVerifier } = await loaded();
+      try {
+        const payload = await deviceVerifier.verify(token);
+        return payload.sub === emailDigest(email) && typeof payload.jti === "string" ? payload.jti : undefined;
+      } catch {
+        return undefined;
+      }
+    },
   };
+
+  async function currentState(userId: string): Promise<SessionState | undefined> {
+    const now = clock.now().getTime();
+    const cached = states.get(userId);
+    if (cached && cached.until > now) return cached.state;
+    const state = await options.sessionState(userId);
+    if (states.size >= sessionStateCacheSize) states.clear();
+    states.set(userId, { state, until: now + sessionStateTtlMs });
+    return state;
+  }
 }
 
 /** The claims of a token that is ours, unexpired and well-formed; undefined for anything else. */
@@ -107,9 +170,8 @@ async function loadKeys(privateJwk: () => Promise<PrivateJwk>, issuer: string) {
     addJwks: () => undefined,
     getJwks: async () => ({ keys: [publicJwk] }),
   };
-  const verifier = JwtVerifier.create(
-    { issuer, audience: issuer, jwksUri: `urn:dorsal:${issuer}:jwks` },
-    { jwksCache },
-  );
-  return { signingKey, kid, verifier };
+  const jwksUri = `urn:dorsal:${issuer}:jwks`;
+  const verifier = JwtVerifier.create({ issuer, audience: issuer, jwksUri }, { jwksCache });
+  const deviceVerifier = JwtVerifier.create({ issuer, audience: deviceAudience(issuer), jwksUri }, { jwksCache });
+  return { signingKey, kid, verifier, deviceVerifier };
 }

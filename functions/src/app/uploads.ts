@@ -1,8 +1,15 @@
 import { createHash } from "node:crypto";
-import { limits, messages, type PresignResponse, type UploadResponse } from "@dorsal/shared";
+import {
+  type AcceptedImageType,
+  imageContentType,
+  limits,
+  messages,
+  type PresignResponse,
+  type UploadResponse,
+} from "@dorsal/shared";
 import { newPhotoFields, type PhotoRecord } from "../data/photos";
 import type { Deps } from "./deps";
-import { forbidden, invalid, notFound } from "./errors";
+import { forbidden, invalid, notFound, unsupported } from "./errors";
 import { contentTypes, sniffImageType } from "./image-types";
 import { toPhotoDto } from "./photo-view";
 import { extensionOf, storagePaths } from "./storage-paths";
@@ -24,6 +31,16 @@ export async function assertCanUpload(deps: Deps, session: SessionClaims, eventI
   if (session.role === "admin") return;
   if (access?.user?.role === "photographer" && access.eventIds.includes(eventId)) return;
   throw forbidden(messages.forbidden);
+}
+
+/**
+ * The type a direct upload is signed for, and so stored as: only the image types the product
+ * handles (by the declared type, else the extension), never what the client claims otherwise.
+ */
+export function uploadContentType(file: { filename: string; contentType: string }): AcceptedImageType {
+  const type = imageContentType({ name: file.filename, type: file.contentType });
+  if (!type) throw unsupported(`${file.filename}: ${messages.unsupportedImage}`);
+  return type;
 }
 
 /**
@@ -69,14 +86,15 @@ export async function presignUploads(
     forceDuplicates?: boolean | undefined;
   },
 ): Promise<PresignResponse> {
+  const types = request.files.map(uploadContentType);
   await assertCanUpload(deps, session, request.eventId);
   const uploads = await Promise.all(
-    request.files.map(async (file) => {
+    request.files.map(async (file, index) => {
+      const contentType = types[index] as AcceptedImageType;
       const photo = pendingPhoto(deps, session, request.eventId, file.filename, {
         forceDuplicates: request.forceDuplicates,
       });
       await deps.photos.createPending(photo);
-      const contentType = file.contentType || "application/octet-stream";
       const url = await deps.objects.presignPut(
         "originals",
         photo.originalKey,

@@ -106,6 +106,8 @@ export async function updateUser(
   const result = await deps.users.update(user, input);
   switch (result.status) {
     case "updated":
+      // A new role ends the account's sessions (they carry the old one) from the next request.
+      deps.tokens.forget(user.id);
       return toPublicUser(result.user);
     case "email_taken":
       throw conflict(messages.emailTaken);
@@ -116,13 +118,14 @@ export async function updateUser(
 }
 
 /**
- * Deletes a non-admin account, then its assignments; a deleted photographer's uploads are refused
- * at once (the upload check reads the account with its assignments).
+ * Deletes a non-admin account, then its assignments; the account's sessions end with it, from
+ * the next request.
  */
 export async function deleteUser(deps: Deps, userId: string): Promise<{ success: true }> {
   const user = await existingUser(deps, userId);
   if (user.role === "admin") throw forbidden(messages.adminNotDeletable);
   await deps.users.delete(user);
+  deps.tokens.forget(user.id);
   await deps.assignments.removeAllOfUser(user.id);
   return { success: true };
 }

@@ -1,3 +1,5 @@
+import type { Role } from "@dorsal/shared";
+import type { SessionState } from "../app/tokens";
 import type { Clock } from "../ports/clock";
 import type { Table } from "../ports/table";
 import { keys } from "./keys";
@@ -13,10 +15,10 @@ export const passwordVersionOf = (user: object): number =>
 /** Password changes on the user items (the rest of the account is in users.ts). */
 export function createCredentialRepository(table: Table, clock: Clock) {
   return {
-    /** The account's password version; undefined when the account no longer exists. */
-    async passwordVersion(userId: string): Promise<number | undefined> {
-      const user = await table.get<object>(keys.user(userId));
-      return user ? passwordVersionOf(user) : undefined;
+    /** What a session must still match: the account's role and password version; undefined when it is gone. */
+    async sessionState(userId: string): Promise<SessionState | undefined> {
+      const user = await table.get<{ role: Role }>(keys.user(userId));
+      return user ? { role: user.role, passwordVersion: passwordVersionOf(user) } : undefined;
     },
 
     /**

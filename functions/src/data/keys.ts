@@ -160,11 +160,22 @@ export const keys = {
 
   /** The one system_settings item (spec §3): stored values over the defaults, and when sales were last reset. */
   systemSettings: () => ({ pk: "SETTINGS", sk: "SYSTEM" }),
-  /** Sign-in attempts of one email in one fixed window (numbered from the epoch); expires. */
-  loginAttempts: (email: string, window: number) => ({ pk: `LOGIN#${email.toLowerCase()}`, sk: `WINDOW#${window}` }),
-  /** An email locked out after too many failed sign-ins, until `lockedUntil`; expires. */
-  loginLock: (email: string) => ({ pk: `LOGIN#${email.toLowerCase()}`, sk: "LOCK" }),
+  /**
+   * Attempts at a secret of one subject (an email, an event's bib) by one client (an address, a
+   * trusted device, `*` for all together) in one fixed window (numbered from the epoch); expires.
+   */
+  loginAttempts: (subject: string, client: string, window: number) => ({
+    pk: loginPartition(subject),
+    sk: `WINDOW#${window}#${client}`,
+  }),
+  /** A client locked out of a subject after too many failures, until `lockedUntil`; expires. */
+  loginLock: (subject: string, client: string) => ({ pk: loginPartition(subject), sk: `LOCK#${client}` }),
 } as const;
+
+/** Every attempt counter and lock of one subject (emails in any case are one subject). */
+export function loginPartition(subject: string): string {
+  return `LOGIN#${subject.toLowerCase()}`;
+}
 
 export const usersIndexPartition = "USERS";
 export const userPartition = (userId: string) => `USER#${userId}`;

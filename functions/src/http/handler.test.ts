@@ -5,7 +5,7 @@ import type { Deps } from "../app/deps";
 import { conflict } from "../app/errors";
 import type { SessionClaims } from "../app/tokens";
 import { createLogger } from "../logger";
-import { createHttpHandler, reply, route } from "./handler";
+import { createHttpHandler, deviceCookieName, reply, requestClient, route } from "./handler";
 
 const sessions: Record<string, SessionClaims> = {
   "admin-token": { userId: "a", email: "admin@x.co", role: "admin" },
@@ -38,7 +38,13 @@ const handler = createHttpHandler(
 
 const call = (routeKey: string, init: Partial<APIGatewayProxyEventV2> = {}) =>
   handler(
-    { routeKey, headers: {}, isBase64Encoded: false, ...init } as APIGatewayProxyEventV2,
+    {
+      routeKey,
+      headers: {},
+      isBase64Encoded: false,
+      requestContext: { http: { sourceIp: "203.0.113.9" } },
+      ...init,
+    } as APIGatewayProxyEventV2,
     {} as Context,
   ) as Promise<{ statusCode: number; body: string }>;
 
@@ -83,5 +89,23 @@ describe("createHttpHandler", () => {
     expect(errors).toHaveLength(1);
     expect((await call("GET /api/events/{id}", { pathParameters: { id: "abc" } })).statusCode).toBe(400);
     expect((await call("DELETE /api/nothing")).statusCode).toBe(404);
+  });
+});
+
+describe("requestClient", () => {
+  const event = (headers: Record<string, string>, cookies?: string[]) =>
+    ({ headers, cookies, requestContext: { http: { sourceIp: "130.176.1.1" } } }) as unknown as APIGatewayProxyEventV2;
+
+  it("takes the viewer's address from CloudFront, IPv4 or IPv6, and the connection's otherwise", () => {
+    expect(requestClient(event({ "cloudfront-viewer-address": "198.51.100.10:46532" })).ip).toBe("198.51.100.10");
+    expect(requestClient(event({ "cloudfront-viewer-address": "2001:db8::8a2e:370:7334:443" })).ip).toBe(
+      "2001:db8::8a2e:370:7334",
+    );
+    expect(requestClient(event({})).ip).toBe("130.176.1.1");
+  });
+
+  it("reads the device cookie among others", () => {
+    expect(requestClient(event({}, ["otra=1", `${deviceCookieName}=abc.def.ghi`])).deviceToken).toBe("abc.def.ghi");
+    expect(requestClient(event({}, ["otra=1"])).deviceToken).toBeUndefined();
   });
 });

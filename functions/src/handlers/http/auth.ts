@@ -3,7 +3,7 @@ import { z } from "zod";
 import { registerAthlete } from "../../app/athletes";
 import { changePassword, currentUser, login, setUserPassword } from "../../app/auth";
 import { getContainer } from "../../compose";
-import { createHttpHandler, reply, route } from "../../http/handler";
+import { createHttpHandler, deviceCookie, reply, route } from "../../http/handler";
 
 /** Account ids as the ids port makes them (the same check as the users routes). */
 const userId = z.string().regex(/^[A-Za-z0-9_-]{6,64}$/);
@@ -14,7 +14,10 @@ export const handler = createHttpHandler(
     "POST /api/auth/login": route({
       access: "public",
       body: loginRequest,
-      run: async ({ deps, body }) => ({ success: true, ...(await login(deps, body)) }),
+      run: async ({ deps, body, client, event }) => {
+        const { deviceToken, ...signedIn } = await login(deps, body, client);
+        return reply(200, { success: true, ...signedIn }, undefined, [deviceCookie(deviceToken, event)]);
+      },
     }),
     "POST /api/auth/athlete-register": route({
       access: "public",
@@ -28,7 +31,8 @@ export const handler = createHttpHandler(
     "POST /api/admin/change-password": route({
       access: ["admin"],
       body: changePasswordRequest,
-      run: ({ deps, session, body }) => changePassword(deps, session as NonNullable<typeof session>, body),
+      run: ({ deps, session, body, client }) =>
+        changePassword(deps, session as NonNullable<typeof session>, body, client),
     }),
     "PUT /api/users/{id}/password": route({
       access: ["admin"],

@@ -26,13 +26,13 @@ export const handler = createHttpHandler(
     "POST /api/download-codes/validate": route({
       access: "public",
       body: validateDownloadCodeRequest,
-      run: ({ deps, body }) => validateDownloadCode(deps, body),
+      run: ({ deps, body, client }) => validateDownloadCode(deps, body, client),
     }),
     "GET /api/download-codes/download/{code}/{photoId}": route({
       access: "public",
       params: downloadParams,
-      run: async ({ deps, params }) =>
-        reply(302, undefined, { location: await downloadWithCode(deps, params.code, params.photoId) }),
+      run: async ({ deps, params, client }) =>
+        reply(302, undefined, { location: await downloadWithCode(deps, params.code, params.photoId, client) }),
     }),
   },
   getContainer,

@@ -37,8 +37,8 @@ export const handler = createHttpHandler(
       access: ["admin"],
       params: z.object({ id: idParam }),
       body: deleteEventRequest,
-      run: ({ deps, session, params, body }) =>
-        deleteEvent(deps, session as NonNullable<typeof session>, params.id, body.adminPassword),
+      run: ({ deps, session, params, body, client }) =>
+        deleteEvent(deps, session as NonNullable<typeof session>, params.id, body.adminPassword, client),
     }),
     "GET /api/dashboard/stats": route({ access: ["admin"], run: ({ deps }) => dashboardStats(deps) }),
     "GET /api/events/{id}/config": route({

@@ -1,10 +1,15 @@
-import { limits, type UploadSignature, type UploadSignRequest, type UploadTarget } from "@dorsal/shared";
+import {
+  imageContentType,
+  limits,
+  type UploadSignature,
+  type UploadSignRequest,
+  type UploadTarget,
+} from "@dorsal/shared";
 import AwsS3, { type AwsBody, type AwsS3Options } from "@uppy/aws-s3";
 import Uppy, { type UppyFile } from "@uppy/core";
 import GoldenRetriever from "@uppy/golden-retriever";
 import { ApiError, apiFetch, NetworkError } from "../../../lib/api-fetch";
 import { compressForPhone, jpegName } from "./compression";
-import { contentTypeOf } from "./file-rules";
 import { partSizeBytes, uploadsAtOnce, usesMultipart } from "./upload-settings";
 
 /**
@@ -71,7 +76,8 @@ async function signRequest(uppy: PhotoUppy, request: S3Request) {
       kind: "photo",
       eventId: file.meta.eventId,
       filename: file.name ?? "foto.jpg",
-      contentType: file.type || contentTypeOf({ name: file.name ?? "", type: "" }) || "application/octet-stream",
+      // A file the picker let through is an image by its type or name; the server refuses anything else.
+      contentType: imageContentType({ name: file.name ?? "", type: file.type ?? "" }) ?? "application/octet-stream",
       size: file.size ?? 0,
       forceDuplicates: file.meta.forceDuplicates === true,
       multipart: request.method === "POST",

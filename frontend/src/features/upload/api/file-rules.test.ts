@@ -1,22 +1,8 @@
 import { limits } from "@dorsal/shared";
 import { describe, expect, it } from "vitest";
-import { contentTypeOf, fileKey, partitionFiles, rejectionMessages } from "./file-rules";
+import { fileKey, partitionFiles, rejectionMessages } from "./file-rules";
 
 const file = (name: string, type: string, size = 1000) => ({ name, type, size, lastModified: 1 });
-
-describe("contentTypeOf", () => {
-  it("trusts an accepted browser type", () => {
-    expect(contentTypeOf(file("a.jpg", "image/jpeg"))).toBe("image/jpeg");
-  });
-
-  it("falls back to the extension when the browser gives no type, as phones do for HEIC", () => {
-    expect(contentTypeOf(file("IMG_0001.HEIC", ""))).toBe("image/heic");
-  });
-
-  it("rejects non-images", () => {
-    expect(contentTypeOf(file("notes.pdf", "application/pdf"))).toBeNull();
-  });
-});
 
 describe("partitionFiles", () => {
   it("splits oversized, unsupported, empty and repeated files from the accepted ones", () => {

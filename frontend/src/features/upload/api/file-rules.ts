@@ -1,33 +1,11 @@
-import { acceptedImageTypes, limits } from "@dorsal/shared";
+import { acceptedImageTypes, imageContentType, imageTypeByExtension, limits } from "@dorsal/shared";
 import { formatBytes } from "../../../lib/format";
 
-/**
- * Some phones and desktop browsers report an empty or generic type (HEIC above all), so spec §5
- * also accepts by extension; the server checks the real bytes anyway.
- */
-const typeByExtension: Record<string, (typeof acceptedImageTypes)[number]> = {
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  png: "image/png",
-  webp: "image/webp",
-  tif: "image/tiff",
-  tiff: "image/tiff",
-  bmp: "image/bmp",
-  gif: "image/gif",
-  heic: "image/heic",
-  heif: "image/heif",
-};
-
 /** Value for `<input accept>`: the types plus the extensions that browsers may not map. */
-export const acceptAttribute = [...acceptedImageTypes, ...Object.keys(typeByExtension).map((ext) => `.${ext}`)].join(
-  ",",
-);
-
-export function contentTypeOf(file: Pick<File, "name" | "type">): string | null {
-  if ((acceptedImageTypes as readonly string[]).includes(file.type)) return file.type;
-  const extension = file.name.split(".").pop()?.toLowerCase() ?? "";
-  return typeByExtension[extension] ?? null;
-}
+export const acceptAttribute = [
+  ...acceptedImageTypes,
+  ...Object.keys(imageTypeByExtension).map((ext) => `.${ext}`),
+].join(",");
 
 /** Identity of a picked file, so picking the same photo twice does not upload it twice. */
 export function fileKey(file: Pick<File, "name" | "size" | "lastModified">): string {
@@ -48,7 +26,7 @@ export function partitionFiles<F extends Pick<File, "name" | "type" | "size" | "
   const selection: FileSelection<F> = { accepted: [], tooLarge: [], unsupported: [], empty: [] };
   const seen = new Set(alreadySelected);
   for (const file of files) {
-    if (!contentTypeOf(file)) selection.unsupported.push(file);
+    if (!imageContentType(file)) selection.unsupported.push(file);
     else if (file.size === 0) selection.empty.push(file);
     else if (file.size > limits.photoMaxBytes) selection.tooLarge.push(file);
     else if (!seen.has(fileKey(file))) {
