@@ -78,7 +78,7 @@ describe("Wompi sandbox", () => {
     await expect.poll(() => received.length, { timeout: 2_000 }).toBe(2);
     expect(received.map((delivery) => delivery.answered)).toEqual([500, 200]);
     for (const delivery of received) {
-      expect(await gateway.verifyEvent(delivery.body, delivery.header)).toMatchObject({
+      expect(await gateway.verifyEvent(delivery.body, new Date(), delivery.header)).toMatchObject({
         id,
         reference: "DOR-test",
         amountInCents: 1000000,

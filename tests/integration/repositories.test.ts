@@ -15,6 +15,7 @@ import { keys } from "../../functions/src/data/keys";
 import { createLoginAttemptRepository } from "../../functions/src/data/login-attempts";
 import { createPhotoRepository, newPhotoFields, type PhotoRecord } from "../../functions/src/data/photos";
 import { createPricingRepository } from "../../functions/src/data/pricing";
+import { createSalesRepository } from "../../functions/src/data/sales";
 import { createUserRepository } from "../../functions/src/data/users";
 import type { Table } from "../../functions/src/ports/table";
 import { sampleApplication } from "../support/applications";
@@ -288,6 +289,22 @@ describe(`repositories on ${externalEndpoint ? `DynamoDB at ${externalEndpoint}`
       assignedEventId: 3,
     });
     expect(await applications.approve(application, 4, by("2026-01-02T00:00:01.000Z"))).toBeUndefined();
+  });
+
+  it("binds a payment transaction to the one sale that claims it first, even when two race", async () => {
+    const sales = createSalesRepository(table);
+    const transactionId = `tx-${ids.newId()}`;
+    const claims = await Promise.all([
+      sales.claimTransaction(transactionId, "sale-a"),
+      sales.claimTransaction(transactionId, "sale-b"),
+    ]);
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    const holder = claims[0] ? "sale-a" : "sale-b";
+    const other = claims[0] ? "sale-b" : "sale-a";
+    // The holder settling again (a redelivered event, a lookup) keeps its claim; the other never gets it.
+    expect(await sales.claimTransaction(transactionId, holder)).toBe(true);
+    expect(await sales.claimTransaction(transactionId, other)).toBe(false);
+    expect(await table.get(keys.paymentTransaction(transactionId))).toMatchObject({ saleId: holder });
   });
 
   it("returns default pricing until one is saved, then the saved one", async () => {

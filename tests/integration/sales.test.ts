@@ -94,14 +94,17 @@ describe("sales", () => {
     return { status: response.status, body: (await response.json()) as { data: T } };
   };
 
-  /** A `transaction.updated` event as Wompi signs it (or with another secret, to forge one). */
-  const paymentEvent = (transaction: SandboxTransaction, secret = keys.eventsSecret) => {
+  /** A `transaction.updated` event as Wompi signs it (or with another secret, to forge one), signed now unless told. */
+  const paymentEvent = (
+    transaction: SandboxTransaction,
+    { secret = keys.eventsSecret, signedAt = new Date() }: { secret?: string; signedAt?: Date } = {},
+  ) => {
     const unsigned = {
       event: "transaction.updated",
       data: { transaction: { ...transaction, currency: "COP", payment_method_type: "CARD" } },
       environment: "test",
       signature: { properties: ["transaction.id", "transaction.status", "transaction.amount_in_cents"], checksum: "" },
-      timestamp: Math.floor(Date.now() / 1000),
+      timestamp: Math.floor(signedAt.getTime() / 1000),
       sent_at: new Date().toISOString(),
     };
     return { ...unsigned, signature: { ...unsigned.signature, checksum: eventChecksum(unsigned, secret) ?? "" } };
@@ -283,7 +286,7 @@ describe("sales", () => {
       amount_in_cents: 1500000,
       status: "APPROVED",
     };
-    const forged = paymentEvent(transaction, "test_events_not-the-secret");
+    const forged = paymentEvent(transaction, { secret: "test_events_not-the-secret" });
     const forgedResponse = await deliver(forged);
     expect(forgedResponse.status).toBe(401);
     expect(((await forgedResponse.json()) as ErrorBody).error).toBe(salesMessages.webhookRefused);
@@ -296,6 +299,59 @@ describe("sales", () => {
     expect((await deliver(cheap)).status).toBe(400);
     expect((await info(created.token)).body.status).toBe("pending");
     expect(await monthlySales()).toBe(before);
+  });
+
+  it("lets one approved transaction pay one sale: replayed onto another sale of the same amount, it pays nothing", async () => {
+    const before = await monthlySales();
+    const paid = await sale([loneId]);
+    const { transactionId } = await choose(paid.paymentUrl, "APPROVED");
+    expect((await info(paid.token)).body.status).toBe("paid");
+    const transaction = (await sandboxApi<SandboxTransaction>("GET", `/transactions/${transactionId}`)).body.data;
+
+    const other = await sale([loneId]);
+    expect(other.amount).toBe(paid.amount);
+    // Validly signed: Wompi's checksum covers the transaction's id, status and amount, not its reference.
+    const replay = await deliver(paymentEvent({ ...transaction, reference: other.reference }));
+    expect(replay.status).toBe(400);
+    expect(((await replay.json()) as ErrorBody).error).toBe(salesMessages.webhookRefused);
+    expect((await info(other.token, transactionId)).body).toMatchObject({ status: "pending", photos: [] });
+    expect((await download(other.token, loneId)).status).toBe(403);
+
+    // The genuine event, redelivered, is still acknowledged and changes nothing.
+    expect((await deliver(paymentEvent(transaction))).status).toBe(200);
+    expect((await info(paid.token)).body.status).toBe("paid");
+    expect(await monthlySales()).toBe(before + paid.amount);
+  });
+
+  it("refuses a signed event from long before Wompi's last retry, or from the future, and changes nothing", async () => {
+    const before = await monthlySales();
+    const created = await sale([loneId]);
+    const transaction = {
+      id: "99999-1700000000-00002",
+      reference: created.reference,
+      amount_in_cents: created.amount * 100,
+      status: "APPROVED",
+    };
+    const ancient = await deliver(paymentEvent(transaction, { signedAt: new Date("2001-03-14T15:00:00.000Z") }));
+    expect(ancient.status).toBe(401);
+    expect(((await ancient.json()) as ErrorBody).error).toBe(salesMessages.webhookRefused);
+    const ahead = await deliver(paymentEvent(transaction, { signedAt: new Date(Date.now() + 3600_000) }));
+    expect(ahead.status).toBe(401);
+    expect((await info(created.token)).body.status).toBe("pending");
+    expect(await monthlySales()).toBe(before);
+  });
+
+  it("still pays on an event delivered by Wompi's last retry, 28 h after it was signed", async () => {
+    const created = await sale([loneId]);
+    const transaction = {
+      id: "99999-1700000000-00003",
+      reference: created.reference,
+      amount_in_cents: created.amount * 100,
+      status: "APPROVED",
+    };
+    const retried = await deliver(paymentEvent(transaction, { signedAt: new Date(Date.now() - 28 * 3600_000) }));
+    expect(retried.status).toBe(200);
+    expect((await info(created.token)).body.status).toBe("paid");
   });
 
   it("lets 20 parallel downloads of a 3-download link through exactly 3 times", async () => {

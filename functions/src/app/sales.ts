@@ -164,8 +164,8 @@ const matchesSale = (sale: SaleRecord, transaction: PaymentTransaction) =>
 /**
  * Settles a sale by what the provider says of one of its transactions. Each change is one
  * conditional update, so repeating it (a redelivered event, an event racing a lookup) changes
- * nothing; PENDING changes nothing either. "mismatch" when the transaction is not for this sale's
- * amount and currency: then nothing changes at all.
+ * nothing; PENDING changes nothing either. "mismatch" when the transaction is not this sale's
+ * (another amount or currency, or it already settled another sale): then nothing changes at all.
  */
 async function applyTransaction(
   deps: Deps,
@@ -178,6 +178,13 @@ async function applyTransaction(
       transactionId: transaction.id,
       amountInCents: transaction.amountInCents,
       currency: transaction.currency,
+    });
+    return "mismatch";
+  }
+  if (transaction.status !== "PENDING" && !(await deps.sales.claimTransaction(transaction.id, sale.id))) {
+    deps.logger.warn("payment already settled another sale; ignored", {
+      saleId: sale.id,
+      transactionId: transaction.id,
     });
     return "mismatch";
   }
@@ -200,18 +207,19 @@ async function applyTransaction(
 }
 
 /**
- * POST /api/payments/wompi/events: only an event whose checksum verifies (and whose environment
- * is ours) is read at all (401 otherwise); one whose amount or currency differs from the sale's is
- * refused (400). An unknown reference is acknowledged: retrying it would not make it ours.
+ * POST /api/payments/wompi/events: only an event whose checksum verifies, whose environment is
+ * ours and whose signed time is recent is read at all (401 otherwise); one whose amount or
+ * currency differs from the sale's, or whose transaction already settled another sale, is refused
+ * (400). An unknown reference is acknowledged: retrying it would not make it ours.
  */
 export async function receivePaymentEvent(
   deps: Deps,
   body: unknown,
   headerChecksum: string | undefined,
 ): Promise<{ success: true }> {
-  const transaction = await deps.payments.verifyEvent(body, headerChecksum);
+  const transaction = await deps.payments.verifyEvent(body, deps.clock.now(), headerChecksum);
   if (!transaction) {
-    deps.logger.warn("payment event refused: checksum or environment does not verify");
+    deps.logger.warn("payment event refused: checksum, environment or timestamp does not verify");
     throw unauthenticated(salesMessages.webhookRefused);
   }
   const sale = await saleByReference(deps, transaction.reference);

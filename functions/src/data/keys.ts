@@ -147,6 +147,11 @@ export const keys = {
   }),
   /** Download-token guard: the SHA-256 (hex) of the token, holding its `saleId`; the token itself is never stored. */
   downloadToken: (tokenSha256: string) => ({ pk: `DLTOKEN#${tokenSha256}`, sk: "DLTOKEN" }),
+  /**
+   * Uniqueness guard of a provider transaction: the first sale it settles claims it with a
+   * conditional put and stores its `saleId`, so one payment never settles a second sale.
+   */
+  paymentTransaction: (transactionId: string) => ({ pk: `PAYTX#${transactionId}`, sk: "PAYTX" }),
   /** Paid sales of one month (`YYYY-MM`, Colombian time): `count` and `revenue` in whole COP. */
   salesMonth: (month: string) => ({ pk: `SALES#${month}`, sk: "SALES" }),
 

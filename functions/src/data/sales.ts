@@ -101,6 +101,18 @@ export function createSalesRepository(table: Table) {
     },
 
     /**
+     * Binds a provider transaction to the first sale it settles: true when it is now, or already
+     * was, this sale's; false when another sale holds it. A signed event does not cover its
+     * reference, so without this one approved payment could be replayed onto any sale of the same
+     * amount. Claimed before the sale changes: a crash in between leaves a claim a retry reuses.
+     */
+    async claimTransaction(transactionId: string, saleId: string): Promise<boolean> {
+      const key = keys.paymentTransaction(transactionId);
+      if (await table.put({ ...key, type: "paymentTransaction", saleId }, { ifAbsent: true })) return true;
+      return (await table.get<{ saleId: string }>(key))?.saleId === saleId;
+    },
+
+    /**
      * pending (or declined/error: a buyer may retry with another card under the same reference) →
      * paid. Returns the paid sale to the one caller that made the change; the month counts it then.
      */

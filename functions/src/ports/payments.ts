@@ -31,8 +31,12 @@ export interface CheckoutRequest {
 export interface PaymentGateway {
   /** The hosted checkout page for this payment, signed so nobody can change amount or reference. */
   checkoutUrl(request: CheckoutRequest): Promise<string>;
-  /** The transaction an event reports, or null when the event is not authentic (or not for this environment). */
-  verifyEvent(body: unknown, headerChecksum?: string): Promise<PaymentTransaction | null>;
+  /**
+   * The transaction an event reports, or null when the event is not authentic, not for this
+   * environment, or signed too long before `receivedAt` (or too far after it) to be a delivery
+   * rather than a replay.
+   */
+  verifyEvent(body: unknown, receivedAt: Date, headerChecksum?: string): Promise<PaymentTransaction | null>;
   /** Asks the provider; null when it does not know the transaction. */
   lookup(transactionId: string): Promise<PaymentTransaction | null>;
   /** Every transaction the provider holds for one of our references (a buyer may retry after a decline). */

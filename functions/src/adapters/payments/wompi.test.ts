@@ -6,6 +6,8 @@ import {
   createWompiGateway,
   environmentOfKey,
   eventChecksum,
+  eventMaxAgeSeconds,
+  eventMaxAheadSeconds,
   integritySignature,
   parseWompiKeys,
   sha256Hex,
@@ -39,6 +41,8 @@ const documentedEvent = () => ({
   timestamp: 1530291411,
   sent_at: "2018-07-20T16:45:05.000Z",
 });
+/** When the documented event was signed: its `timestamp`. */
+const signedAt = new Date(1530291411 * 1000);
 
 describe("Wompi signatures", () => {
   it("signs a checkout as Wompi's integrity examples do, with and without expiration time", () => {
@@ -121,7 +125,7 @@ describe("Wompi gateway", () => {
 
   it("accepts an authentic event and refuses a forged, tampered or foreign one", async () => {
     const event = documentedEvent();
-    expect(await gateway().verifyEvent(event, event.signature.checksum.toUpperCase())).toEqual({
+    expect(await gateway().verifyEvent(event, signedAt, event.signature.checksum.toUpperCase())).toEqual({
       id: "1234-1610641025-49201",
       reference: "MZQ3X2DE2SMX",
       amountInCents: 4490000,
@@ -129,14 +133,25 @@ describe("Wompi gateway", () => {
       status: "APPROVED",
       paymentMethodType: "NEQUI",
     });
-    expect(await gateway().verifyEvent(event)).not.toBeNull();
-    expect(await gateway().verifyEvent(event, "0".repeat(64))).toBeNull();
+    expect(await gateway().verifyEvent(event, signedAt)).not.toBeNull();
+    expect(await gateway().verifyEvent(event, signedAt, "0".repeat(64))).toBeNull();
     const tampered = documentedEvent();
     tampered.data.transaction.amount_in_cents = 100;
-    expect(await gateway().verifyEvent(tampered)).toBeNull();
+    expect(await gateway().verifyEvent(tampered, signedAt)).toBeNull();
     // A production event never settles anything for sandbox keys.
-    expect(await gateway(undefined, "pub_test_x").verifyEvent(event)).toBeNull();
-    expect(await gateway().verifyEvent({ event: "transaction.updated" })).toBeNull();
+    expect(await gateway(undefined, "pub_test_x").verifyEvent(event, signedAt)).toBeNull();
+    expect(await gateway().verifyEvent({ event: "transaction.updated" }, signedAt)).toBeNull();
+  });
+
+  it("acts on an event for 48 h after it was signed, past Wompi's last retry, and on none from the future", async () => {
+    expect(eventMaxAgeSeconds).toBeGreaterThan((0.5 + 3 + 24) * 3600);
+    const event = documentedEvent();
+    const receivedAfter = (seconds: number) => new Date(signedAt.getTime() + seconds * 1000);
+    expect(await gateway().verifyEvent(event, receivedAfter(eventMaxAgeSeconds))).not.toBeNull();
+    expect(await gateway().verifyEvent(event, receivedAfter(eventMaxAgeSeconds + 1))).toBeNull();
+    expect(await gateway().verifyEvent(event, new Date())).toBeNull();
+    expect(await gateway().verifyEvent(event, receivedAfter(-eventMaxAheadSeconds))).not.toBeNull();
+    expect(await gateway().verifyEvent(event, receivedAfter(-eventMaxAheadSeconds - 1))).toBeNull();
   });
 
   describe("against an API", () => {

@@ -128,6 +128,17 @@ export function eventChecksum(event: Pick<WompiEvent, "data" | "signature" | "ti
   return sha256Hex(`${values.join("")}${event.timestamp}${eventsSecret}`);
 }
 
+/**
+ * How long after its signed `timestamp` an event is still acted on. Wompi retries a non-200 answer
+ * after 30 min, 3 h and 24 h; counted one after another that is 27.5 h, and 48 h leaves most of a
+ * day more for delays in Wompi's own queue. An older event can only be a replay (its checksum
+ * stays valid forever); a pending sale whose event is refused is still settled by reconciliation,
+ * which asks Wompi itself.
+ */
+export const eventMaxAgeSeconds = 48 * 3600;
+/** Clock skew tolerated between Wompi and us; an event signed further in the future is refused. */
+export const eventMaxAheadSeconds = 5 * 60;
+
 const toTransaction = (transaction: WompiTransaction): PaymentTransaction => ({
   id: transaction.id,
   reference: transaction.reference,
@@ -170,7 +181,7 @@ export function createWompiGateway(options: WompiOptions): PaymentGateway {
       return url.toString();
     },
 
-    async verifyEvent(body: unknown, headerChecksum?: string): Promise<PaymentTransaction | null> {
+    async verifyEvent(body: unknown, receivedAt: Date, headerChecksum?: string): Promise<PaymentTransaction | null> {
       const parsed = wompiEvent.safeParse(body);
       if (!parsed.success) return null;
       const event = parsed.data;
@@ -178,6 +189,9 @@ export function createWompiGateway(options: WompiOptions): PaymentGateway {
       const expected = eventChecksum(event, keys.eventsSecret);
       if (!expected || !checksumsMatch(expected, event.signature.checksum)) return null;
       if (headerChecksum !== undefined && !checksumsMatch(expected, headerChecksum)) return null;
+      // Only now is the timestamp known to be Wompi's: it is part of the checksum.
+      const ageSeconds = receivedAt.getTime() / 1000 - event.timestamp;
+      if (ageSeconds > eventMaxAgeSeconds || ageSeconds < -eventMaxAheadSeconds) return null;
       // A test event must never settle a production sale, nor the other way round.
       if (event.environment !== environmentOfKey(keys.publicKey) || event.event !== "transaction.updated") return null;
       const transaction = wompiTransaction.safeParse(event.data.transaction);
