@@ -90,7 +90,8 @@ let largeBodiesInFlight = 0;
 /**
  * Reads a request's body only when the route takes one that big, and — for the form uploads, the
  * only large bodies — only once the caller may use the route and memory allows. Otherwise answers
- * (413, 401/403, 503) and closes the connection without reading, and returns undefined.
+ * and returns undefined: a body too large is never read (the connection closes); a refused
+ * caller's (401/403, or 503 when busy) is drained unread, so the client gets to read the answer.
  */
 async function admittedBody(
   request: IncomingMessage,
@@ -107,15 +108,17 @@ async function admittedBody(
 
   const refused = await handler.refusal(headersOnly);
   if (refused) {
-    response.setHeader("connection", "close");
+    request.resume();
     writeResult(response, refused);
     return undefined;
   }
   // A body of unknown length may grow to the limit.
   const reserved = declared || limit;
   if (largeBodiesInFlight + reserved > largeBodiesBudget) {
-    response.setHeader("retry-after", "5");
-    return refuseUnread(response, 503, { success: false, error: messages.serverBusy });
+    request.resume();
+    response.writeHead(503, { "content-type": "application/json; charset=utf-8", "retry-after": "5" });
+    response.end(JSON.stringify({ success: false, error: messages.uploadsBusy }));
+    return undefined;
   }
   largeBodiesInFlight += reserved;
   try {

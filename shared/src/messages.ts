@@ -40,7 +40,7 @@ export const messages = {
   rerunNotStarted: "No se pudo reiniciar el procesamiento",
   changePasswordFailed: "No se pudo cambiar la contraseña. Verifique la contraseña actual.",
   requestTooLarge: "La petición es demasiado grande",
-  serverBusy: "El servidor está recibiendo demasiados archivos a la vez. Intenta de nuevo en unos segundos.",
+  uploadsBusy: "El servidor está recibiendo demasiados archivos a la vez. Intenta de nuevo en unos segundos.",
 } as const;
 
 /** Why an entry of a ZIP was not imported (returned with the batch status). */
