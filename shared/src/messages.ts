@@ -39,6 +39,7 @@ export const messages = {
   uploadNeverArrived: "La subida no se completó",
   rerunNotStarted: "No se pudo reiniciar el procesamiento",
   changePasswordFailed: "No se pudo cambiar la contraseña. Verifique la contraseña actual.",
+  serverBusy: "El servidor está ocupado en este momento. Intenta de nuevo en unos segundos.",
 } as const;
 
 /** Why an entry of a ZIP was not imported (returned with the batch status). */
