@@ -41,6 +41,7 @@ export const messages = {
   changePasswordFailed: "No se pudo cambiar la contraseña. Verifique la contraseña actual.",
   requestTooLarge: "La petición es demasiado grande",
   uploadsBusy: "El servidor está recibiendo demasiados archivos a la vez. Intenta de nuevo en unos segundos.",
+  serverBusy: "El servidor está ocupado en este momento. Intenta de nuevo en unos segundos.",
 } as const;
 
 /** Why an entry of a ZIP was not imported (returned with the batch status). */

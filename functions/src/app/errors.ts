@@ -39,7 +39,10 @@ export const tooLarge = (message: string) => new AppError("too_large", message);
 export const unsupported = (message: string) => new AppError("unsupported", message);
 /** Existed and no longer does (an expired download link). */
 export const gone = (message: string) => new AppError("gone", message);
-/** A provider we depend on (the payment gateway) cannot be reached or is not configured. */
+/**
+ * A provider we depend on (the payment gateway) cannot be reached or is not configured, or we are
+ * too busy to take the request now (password hashing's queue is full).
+ */
 export const unavailable = (message: string) => new AppError("unavailable", message);
 
 /** Pipeline failures that no retry can fix; the state machine skips its retriers for this name. */

@@ -1,4 +1,6 @@
-import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from "node:crypto";
+import { randomBytes, type ScryptOptions, timingSafeEqual } from "node:crypto";
+import { availableParallelism } from "node:os";
+import { createScryptPool } from "./scrypt-pool";
 
 /**
  * scrypt (memory-hard, in Node's standard library, so no native addon to build on Lambda).
@@ -7,12 +9,18 @@ import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from "node:c
 const params = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 } satisfies ScryptOptions;
 const keyLength = 32;
 
+const pool = createScryptPool({
+  // Hashing gets at most half the cores, so a burst of sign-ins leaves the rest to the HTTP event
+  // loop, the table and storage stand-ins and the OCR workers sharing the local runtime. On Lambda
+  // a container serves one request at a time, so its pool never grows past one worker anyway.
+  workers: Math.max(1, Math.floor(availableParallelism() / 2)),
+  // At ~60 ms a hash the last of 64 in line on one worker answers after about 4 s; a longer line
+  // would only hold requests until their clients give up, so past it a sign-in fails at once.
+  maxQueued: 64,
+});
+
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scrypt(password.normalize("NFKC"), salt, keyLength, options, (error, key) =>
-      error ? reject(error) : resolve(key),
-    ),
-  );
+  return pool.derive({ password: password.normalize("NFKC"), salt, keyLength, options });
 }
 
 export async function hashPassword(password: string): Promise<string> {
