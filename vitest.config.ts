@@ -42,6 +42,15 @@ export default defineConfig({
       },
       {
         test: {
+          name: "security",
+          include: ["tests/security/**/*.test.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
           name: "browser",
           include: ["tests/browser/**/*.test.ts"],
           testTimeout: 120_000,
