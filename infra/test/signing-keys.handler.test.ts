@@ -33,7 +33,7 @@ describe("signing keys", () => {
       issuer: "dorsal",
       ttlSeconds: 60,
       clock: { now: () => new Date() },
-      passwordVersion: async () => 0,
+      sessionState: async () => ({ role: "admin", passwordVersion: 0 }),
     });
     const claims = { userId: "u1", email: "a@b.co", role: "admin" } as const;
     expect(await tokens.verify(await tokens.issue({ ...claims, passwordVersion: 0 }))).toEqual(claims);
