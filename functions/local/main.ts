@@ -27,6 +27,7 @@ import type { HttpHandlerName } from "../src/http/routes";
 import {
   type LambdaHttpHandler,
   lambdaContext,
+  MalformedPathError,
   matchRoute,
   readBody,
   toApiGatewayEvent,
@@ -111,12 +112,20 @@ const server = createServer(async (request, response) => {
       }
       const routeKey = `${match.route.method} ${match.route.path}`;
       const event = toApiGatewayEvent(request, url, body, routeKey, match.pathParameters);
-      const result = await httpHandlers[match.route.handler](event, lambdaContext(`dorsal-${match.route.handler}`));
+      const result = await httpHandlers[match.route.handler](
+        event,
+        lambdaContext(`dorsal-${match.route.handler}`, settings.API_TIMEOUT_SECONDS * 1000),
+      );
       writeResult(response, result);
       return;
     }
     await serveStatic(url.pathname, response);
   } catch (error) {
+    if (error instanceof MalformedPathError) {
+      response.writeHead(400, { "content-type": "application/json; charset=utf-8" });
+      response.end(JSON.stringify({ success: false, error: messages.malformedPath }));
+      return;
+    }
     console.error("request failed", error);
     if (!response.headersSent) response.writeHead(500, { "content-type": "application/json; charset=utf-8" });
     response.end(JSON.stringify({ success: false, error: messages.internalError }));
