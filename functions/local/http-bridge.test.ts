@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { httpRoutes } from "../src/http/routes";
-import { matchRoute } from "./http-bridge";
+import { MalformedPathError, matchRoute } from "./http-bridge";
 
 describe("matchRoute", () => {
   it("prefers literal paths over path parameters, as API Gateway does", () => {
@@ -14,6 +14,12 @@ describe("matchRoute", () => {
   it("matches the method too and finds nothing for unknown paths", () => {
     expect(matchRoute("DELETE", "/api/events")).toBeUndefined();
     expect(matchRoute("GET", "/api/events/1/extra")).toBeUndefined();
+  });
+
+  it("decodes path parameters, and refuses `%` escapes that are not UTF-8 as API Gateway does", () => {
+    expect(matchRoute("GET", "/api/photos/a%20b")?.pathParameters).toEqual({ id: "a b" });
+    expect(() => matchRoute("GET", "/api/photos/%")).toThrow(MalformedPathError);
+    expect(() => matchRoute("GET", "/api/events/%E0%A4%A/pricing")).toThrow(MalformedPathError);
   });
 
   it("can reach every declared route", () => {

@@ -38,14 +38,25 @@ const compiled: CompiledRoute[] = httpRoutes
   })
   .sort((a, b) => a.names.length - b.names.length);
 
+/** A path whose `%` escapes are not UTF-8: API Gateway refuses it with a 400 before any route. */
+export class MalformedPathError extends Error {
+  override name = "MalformedPathError";
+}
+
+export function decodePath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    throw new MalformedPathError(`Malformed percent-encoding in ${JSON.stringify(path)}`);
+  }
+}
+
 export function matchRoute(method: string, path: string) {
   for (const route of compiled) {
     if (route.method !== method) continue;
     const match = route.pattern.exec(path);
     if (!match) continue;
-    const pathParameters = Object.fromEntries(
-      route.names.map((name, i) => [name, decodeURIComponent(match[i + 1] ?? "")]),
-    );
+    const pathParameters = Object.fromEntries(route.names.map((name, i) => [name, decodePath(match[i + 1] ?? "")]));
     return { route, pathParameters };
   }
   return undefined;
@@ -114,8 +125,12 @@ export function toApiGatewayEvent(
   };
 }
 
-export function lambdaContext(functionName: string): Context {
-  const deadline = Date.now() + 30_000;
+/**
+ * The context Lambda passes. Its deadline is API Gateway's integration timeout: the handler's
+ * middy stack answers 503 just before it, as API Gateway answers a timed-out integration.
+ */
+export function lambdaContext(functionName: string, timeoutMs: number): Context {
+  const deadline = Date.now() + timeoutMs;
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName,

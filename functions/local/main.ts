@@ -29,6 +29,7 @@ import {
   jsonBodyMaxBytes,
   type LambdaHttpHandler,
   lambdaContext,
+  MalformedPathError,
   matchRoute,
   readBody,
   toApiGatewayEvent,
@@ -168,11 +169,17 @@ const server = createServer(async (request, response) => {
       const body = await admittedBody(request, response, handler, headersOnly);
       if (!body) return;
       const event = { ...headersOnly, body: body.toString("base64") };
-      writeResult(response, await handler(event, lambdaContext(`dorsal-${match.route.handler}`)));
+      const context = lambdaContext(`dorsal-${match.route.handler}`, settings.API_TIMEOUT_SECONDS * 1000);
+      writeResult(response, await handler(event, context));
       return;
     }
     await serveStatic(url.pathname, response);
   } catch (error) {
+    if (error instanceof MalformedPathError) {
+      response.writeHead(400, { "content-type": "application/json; charset=utf-8" });
+      response.end(JSON.stringify({ success: false, error: messages.malformedPath }));
+      return;
+    }
     console.error("request failed", error);
     if (!response.headersSent) response.writeHead(500, { "content-type": "application/json; charset=utf-8" });
     response.end(JSON.stringify({ success: false, error: messages.internalError }));

@@ -2,6 +2,7 @@ import { readdir, readFile, rm, stat } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import type S3rver from "s3rver";
+import { decodePath } from "./http-bridge";
 
 /**
  * What s3rver 3.7 lacks of S3's multipart API, which the browser's uploader (Uppy's
@@ -39,7 +40,7 @@ export function createMultipartGaps(s3rver: S3rver, buckets: string[]) {
     if (uploadId === null) return false;
     const [, bucket = "", ...rest] = url.pathname.split("/");
     if (!buckets.includes(bucket) || rest.length === 0) return false;
-    const key = rest.map((segment) => decodeURIComponent(segment)).join("/");
+    const key = rest.map(decodePath).join("/");
     const method = request.method ?? "GET";
     if (!["GET", "DELETE", "PUT", "POST"].includes(method)) return false;
 

@@ -1,3 +1,4 @@
+import { limits } from "@dorsal/shared";
 import { z } from "zod";
 
 /** Settings of the embedded runtime itself; the functions' own settings are in src/config.ts. */
@@ -6,7 +7,7 @@ export const localSettingsSchema = z.object({
   DATA_DIR: z.string().min(1).default("./.data"),
   ADMIN_EMAIL: z.email().default("admin@dorsal.local"),
   /** When unset, the first start generates a password and prints it once. */
-  ADMIN_PASSWORD: z.string().min(6).optional(),
+  ADMIN_PASSWORD: z.string().min(limits.passwordMinLength).max(limits.passwordMaxLength).optional(),
   /** The origin browsers use (e.g. http://192.168.1.20:3000 for phones on the LAN); presigned URLs point at it. */
   PUBLIC_URL: z.url().optional(),
   TABLE_NAME: z.string().min(1).default("dorsal"),
@@ -14,6 +15,11 @@ export const localSettingsSchema = z.object({
   DERIVED_BUCKET: z.string().min(3).default("dorsal-derived"),
   /** Largest request body the local API accepts (API Gateway's own limit is 10 MB). */
   MAX_BODY_MB: z.coerce.number().int().min(1).max(2048).default(110),
+  /**
+   * Seconds a local API request may take before it is answered 503, as API Gateway answers an
+   * integration past its timeout (30 s at most); the handler's work may go on.
+   */
+  API_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(30).default(30),
   /** How often pending sales are reconciled with the payment gateway (docs/payments.md). */
   PAYMENT_RECONCILE_EVERY_SECONDS: z.coerce.number().int().min(1).default(60),
 });

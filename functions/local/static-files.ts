@@ -2,6 +2,7 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { ServerResponse } from "node:http";
 import path from "node:path";
+import { decodePath } from "./http-bridge";
 
 const types: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -20,7 +21,7 @@ const types: Record<string, string> = {
 export function createStaticFiles(root: string) {
   const index = path.join(root, "index.html");
   return async (pathname: string, response: ServerResponse): Promise<void> => {
-    const requested = path.normalize(path.join(root, decodeURIComponent(pathname)));
+    const requested = path.normalize(path.join(root, decodePath(pathname)));
     const inside = requested.startsWith(root + path.sep);
     const file = inside && (await stat(requested).catch(() => undefined))?.isFile() ? requested : index;
     const info = await stat(file).catch(() => undefined);

@@ -7,9 +7,14 @@ import { roles } from "./roles";
 
 export const idParam = z.coerce.number().int().positive();
 
+/** Every password field: scrypt hashes any length, and the cap keeps one request from hashing megabytes. */
+const password = z.string().max(limits.passwordMaxLength, messages.passwordTooLong);
+/** A password being set: the spec's minimum applies too. */
+export const newPassword = password.min(limits.passwordMinLength, messages.passwordTooShort);
+
 export const loginRequest = z.object({
   email: z.string().trim().toLowerCase().email(),
-  password: z.string().min(1),
+  password: password.min(1),
 });
 export type LoginRequest = z.infer<typeof loginRequest>;
 
@@ -413,7 +418,7 @@ export interface RerunFailedResponse {
 export const createUserRequest = z.object({
   name: z.string().trim().min(1).max(200),
   email: z.string().trim().toLowerCase().email(),
-  password: z.string().min(6, messages.passwordTooShort).max(200),
+  password: newPassword,
   role: z.literal("photographer").default("photographer"),
   assignedEventId: idParam,
 });
@@ -466,15 +471,13 @@ export interface EventAssignmentDto {
 
 /** POST /api/admin/change-password (spec §5: at least 6 characters). */
 export const changePasswordRequest = z.object({
-  currentPassword: z.string().min(1).max(200),
-  newPassword: z.string().min(6, messages.passwordTooShort).max(200),
+  currentPassword: password.min(1),
+  newPassword,
 });
 export type ChangePasswordRequest = z.infer<typeof changePasswordRequest>;
 
 /** PUT /api/users/{id}/password: an admin sets another account's password. */
-export const setUserPasswordRequest = z.object({
-  newPassword: z.string().min(6, messages.passwordTooShort).max(200),
-});
+export const setUserPasswordRequest = z.object({ newPassword });
 export type SetUserPasswordRequest = z.infer<typeof setUserPasswordRequest>;
 
 /**

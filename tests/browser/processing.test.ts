@@ -1,5 +1,11 @@
 import { randomBytes } from "node:crypto";
-import type { EventDto, FailedPhotoPage, PublicUser, UploadResponse } from "@dorsal/shared";
+import {
+  type EventDto,
+  type FailedPhotoPage,
+  type PublicUser,
+  photoFailureReasons,
+  type UploadResponse,
+} from "@dorsal/shared";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { adminToken, apiClient, waitFor } from "../support/api";
@@ -82,7 +88,7 @@ describe("processing screens", () => {
     await page.getByRole("heading", { name: "Fotos con errores" }).waitFor();
     const failed = page.getByTestId("failed-photo").filter({ hasText: brokenFile });
     await failed.getByText(event.name).waitFor();
-    await failed.getByText(/^No se pudo leer la imagen/).waitFor();
+    await failed.getByText(photoFailureReasons.unreadable).waitFor();
     await failed.getByText("1 intento").waitFor();
     expect(pageErrors).toEqual([]);
   });

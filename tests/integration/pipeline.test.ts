@@ -1,3 +1,4 @@
+import { photoFailureReasons } from "@dorsal/shared";
 import type { S3Event } from "aws-lambda";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Deps } from "../../functions/src/app/deps";
@@ -211,5 +212,36 @@ describe("pipeline idempotency and failures", () => {
     // …and then leaves it alone until something moves its counters again.
     now = new Date(now.getTime() + 60 * 60_000);
     expect(await recountChangedEvents(deps, { quietMinutes: 10 })).toEqual({ recounted: 0, stale: 0 });
+  });
+
+  it("words a step's final failure in Spanish: our reasons as they are, the platform's and libraries' replaced", async () => {
+    const lambdaError = (errorType: string, errorMessage: string) => ({
+      Error: errorType,
+      Cause: JSON.stringify({ errorType, errorMessage, trace: [] }),
+    });
+    const cases = [
+      [lambdaError("PermanentError", "La foto supera el máximo de 50 MB"), "La foto supera el máximo de 50 MB"],
+      [lambdaError("Sandbox.Timedout", "Task timed out after 30.03 seconds"), photoFailureReasons.timedOut],
+      [{ Error: "States.Timeout", Cause: "" }, photoFailureReasons.timedOut],
+      [{ Error: "Error", Cause: "Input buffer contains unsupported image format" }, photoFailureReasons.unreadable],
+      [lambdaError("InvalidImageFormatException", "Request has invalid image format"), photoFailureReasons.unreadable],
+      [lambdaError("TypeError", "Cannot read properties of undefined (reading 'x')"), photoFailureReasons.unexpected],
+    ] as const;
+    for (const [index, [error, reason]] of cases.entries()) {
+      const photoId = `0photofailedstep0000000000${index}`;
+      const key = storagePaths.original(eventId, photoId, "jpg");
+      await container.deps.photos.createPending({
+        id: photoId,
+        eventId,
+        filename: "x.jpg",
+        originalFilename: "x.jpg",
+        originalKey: key,
+        ...newPhotoFields,
+        uploadedAt: new Date().toISOString(),
+        uploadedBy: "test",
+      });
+      await container.pipelineTasks.fail({ key, error } as never);
+      expect({ error, reason: (await container.deps.photos.get(photoId))?.failureReason }).toEqual({ error, reason });
+    }
   });
 });

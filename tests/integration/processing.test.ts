@@ -1,13 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { PutObjectCommand } from "@aws-sdk/client-s3";
-import type {
-  EventDto,
-  EventProcessingDto,
-  FailedPhotoPage,
-  PhotoDto,
-  RerunFailedResponse,
-  SearchResponse,
-  UploadResponse,
+import {
+  type EventDto,
+  type EventProcessingDto,
+  type FailedPhotoPage,
+  type PhotoDto,
+  photoFailureReasons,
+  type RerunFailedResponse,
+  type SearchResponse,
+  type UploadResponse,
 } from "@dorsal/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storagePaths } from "../../functions/src/app/storage-paths";
@@ -86,7 +87,7 @@ describe("processing progress and failed photos", () => {
     for (const photo of list.photos) {
       expect(photo).toMatchObject({ eventId: event.id, eventName: "Carrera con fallos", attempts: 1 });
       expect(photo.originalFilename).toMatch(/^rota-\d\.jpg$/);
-      expect(photo.failureReason).toMatch(/^No se pudo leer la imagen/);
+      expect(photo.failureReason).toBe(photoFailureReasons.unreadable);
       expect(Date.parse(photo.failedAt ?? "")).toBeGreaterThan(0);
     }
     expect((await failedList(`?eventId=${event.id}`)).photos).toHaveLength(2);
@@ -111,7 +112,7 @@ describe("processing progress and failed photos", () => {
       120_000,
       "the re-run photo to fail again",
     );
-    expect(failedAgain.failureReason).toMatch(/^No se pudo leer la imagen/);
+    expect(failedAgain.failureReason).toBe(photoFailureReasons.unreadable);
     expect(await progress()).toMatchObject({ totalPhotos: 3, processedPhotos: 1, failedPhotos: 2, pendingPhotos: 0 });
 
     // A cut-off before every failure re-runs nothing: that is how a long 'all' run skips photos that fail again.
@@ -167,6 +168,26 @@ describe("processing progress and failed photos", () => {
     const rerun = await admin.post<RerunFailedResponse>("/api/admin/failed-photos/rerun", { photoIds: [fixed] });
     expect(rerun.body.requeued).toBe(0);
     expect(await progress()).toMatchObject({ totalPhotos: 3, processedPhotos: 2, failedPhotos: 1 });
+  });
+
+  it("gives a truncated photo a Spanish reason too, and leaves what the image library said to the logs", async () => {
+    const damaged = (await admin.post<EventDto>("/api/events", { name: "Carrera cortada", date: "2026-12-08" })).body;
+    const whole = await makeBibPhoto("6123");
+    const form = new FormData();
+    form.append("eventId", String(damaged.id));
+    form.append("photos", new Blob([whole.subarray(0, whole.length / 2)], { type: "image/jpeg" }), "cortada.jpg");
+    expect((await admin.post<UploadResponse>("/api/photos/upload", form)).body.uploaded).toBe(1);
+
+    const [failed] = await waitFor(
+      async () => {
+        const photos = (await failedList(`?eventId=${damaged.id}`)).photos;
+        return photos.length > 0 ? photos : undefined;
+      },
+      120_000,
+      "the truncated photo to fail",
+    );
+    expect(failed?.failureReason).toBe(photoFailureReasons.unreadable);
+    expect(dorsal.output()).toMatch(/image could not be decoded.*premature end of JPEG/);
   });
 
   it("validates the re-run request and the list's event", async () => {

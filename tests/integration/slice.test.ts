@@ -50,7 +50,7 @@ describe("slice: login → event → upload → pipeline → search", () => {
     expect(anonymous.status).toBe(401);
     const invalid = await apiClient(dorsal.url, token).post("/api/events", { name: "Sin fecha" });
     expect(invalid.status).toBe(400);
-    expect(invalid.body).toMatchObject({ success: false, error: "Date is required" });
+    expect(invalid.body).toMatchObject({ success: false, error: "La fecha es obligatoria" });
 
     const created = await apiClient(dorsal.url, token).post<EventDto>("/api/events", {
       name: "Media Maratón de Bogotá",

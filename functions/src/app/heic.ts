@@ -1,3 +1,4 @@
+import { photoFailureReasons } from "@dorsal/shared";
 import { PermanentError } from "./errors";
 
 /**
@@ -31,12 +32,13 @@ function loadDecoder(): Promise<HeicDecode> {
 
 /**
  * The primary (first top-level) image of a HEIC/HEIF file as upright RGBA pixels. Refuses, before
- * decoding, images over `maxHeicPixels`; an unreadable file is a `PermanentError`.
+ * decoding, images over `maxHeicPixels`; an unreadable file is a `PermanentError` whose cause is
+ * what libheif said.
  */
 export async function decodeHeic(original: Buffer, maxPixels = maxHeicPixels): Promise<RawImage> {
   const heic = await loadDecoder();
   const images = await heic.all({ buffer: original }).catch((error: Error) => {
-    throw new PermanentError(`No se pudo leer la imagen HEIC: ${error.message}`);
+    throw new PermanentError(photoFailureReasons.unreadableHeic, { cause: error });
   });
   try {
     const [primary] = images;
@@ -45,7 +47,7 @@ export async function decodeHeic(original: Buffer, maxPixels = maxHeicPixels): P
       throw new PermanentError(`La imagen HEIC es demasiado grande (${primary.width}×${primary.height})`);
     }
     const decoded = await primary.decode().catch((error: Error) => {
-      throw new PermanentError(`No se pudo leer la imagen HEIC: ${error.message}`);
+      throw new PermanentError(photoFailureReasons.unreadableHeic, { cause: error });
     });
     const data = Buffer.from(decoded.data.buffer, decoded.data.byteOffset, decoded.data.byteLength);
     return { data, width: decoded.width, height: decoded.height, channels: 4 };

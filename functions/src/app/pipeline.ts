@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { pipeline as streamPipeline } from "node:stream/promises";
-import { type DetectedBib, limits } from "@dorsal/shared";
+import { type DetectedBib, limits, photoFailureReasons } from "@dorsal/shared";
 import { newPhotoFields } from "../data/photos";
-import type { PipelineTask } from "../pipeline/definition";
+import { type PipelineTask, permanentErrorName } from "../pipeline/definition";
 import type { PipelineInput } from "../ports/pipeline";
 import type { TextDetection } from "../ports/vision";
 import { machineBibsFrom, setPhotoBibs } from "./bib-index";
@@ -132,8 +132,19 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
       // Loaded here, not at module scope: only this step needs libvips, so the other functions stay small.
       const { default: sharp } = await import("sharp");
       const original = await deps.objects.getBuffer("originals", photo.originalKey);
+      // The bytes will not change on a retry: an image the decoders refuse fails at once, with our
+      // reason, and what the library said (in English) goes to the logs. Our own refusals (a HEIC
+      // over the pixel limit) stand as they are; the library's words are then their cause.
+      const unreadable = (error: unknown): never => {
+        const ours = error instanceof PermanentError;
+        const said = ours ? error.cause : error;
+        if (said !== undefined) {
+          deps.logger.warn("image could not be decoded", { key: photo.originalKey, error: String(said) });
+        }
+        throw ours ? error : new PermanentError(photoFailureReasons.unreadable);
+      };
       // HEIC: decoded once to upright raw pixels (libheif WASM), which every copy below is made from.
-      const heic = photo.imageType === "heic" ? await decodeHeic(original) : undefined;
+      const heic = photo.imageType === "heic" ? await decodeHeic(original).catch(unreadable) : undefined;
       const image = heic
         ? sharp(heic.data, { raw: { width: heic.width, height: heic.height, channels: heic.channels } })
         : sharp(original, { limitInputPixels: maxInputPixels, failOn: "error" }).rotate();
@@ -141,9 +152,7 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
         .clone()
         .metadata()
         .then((m) => (m.autoOrient ? { width: m.autoOrient.width, height: m.autoOrient.height } : m))
-        .catch((error: Error) => {
-          throw new PermanentError(`No se pudo leer la imagen: ${error.message}`);
-        });
+        .catch(unreadable);
       const webKey = storagePaths.web(photo.eventId, photo.photoId);
       const thumbnailKey = storagePaths.thumbnail(photo.eventId, photo.photoId);
       const previewKey = storagePaths.preview(photo.eventId, photo.photoId);
@@ -156,7 +165,9 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
         .clone()
         .resize(webLongSide, webLongSide, { fit: "inside", withoutEnlargement: true })
         .raw()
-        .toBuffer({ resolveWithObject: true });
+        .toBuffer({ resolveWithObject: true })
+        // A header that reads but pixels that do not: a truncated or corrupt file.
+        .catch(unreadable);
       const fromWebPixels = () =>
         sharp(webPixels.data, {
           raw: { width: webPixels.info.width, height: webPixels.info.height, channels: webPixels.info.channels },
@@ -289,6 +300,7 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
     async fail(input) {
       const ids = parseOriginalKey(input.key);
       const reason = failureReason(input.error);
+      deps.logger.warn("photo failed", { key: input.key, error: input.error, reason });
       if (!ids) return { failed: false, reason };
       // Not a failure of the photo: its event was deleted. It ends quietly, leaving nothing behind.
       if (!(await deps.events.get(ids.eventId))) {
@@ -366,9 +378,26 @@ async function markedCopies(
 
 const eventGoneReason = (eventId: number) => `El evento ${eventId} no existe`;
 
-/** Step Functions wraps a Lambda error's message in a JSON `Cause`; the local runner passes it plain. */
+/**
+ * What the admin reads on the 'Errores' screen: our own reasons (PermanentError) as they are;
+ * anything else (a library's or the platform's words, in English) as a Spanish reason.
+ */
 function failureReason(error: ExecutionState["error"]): string {
-  if (!error) return "Error desconocido";
+  if (!error) return photoFailureReasons.unknown;
+  const message = errorMessage(error);
+  if (error.Error === permanentErrorName) return message;
+  if (/^(States\.Timeout|Sandbox\.Timedout)$/.test(error.Error) || /timed out/i.test(message)) {
+    return photoFailureReasons.timedOut;
+  }
+  if (imageLibraryError.test(message)) return photoFailureReasons.unreadable;
+  return photoFailureReasons.unexpected;
+}
+
+/** How sharp/libvips, libheif and Rekognition word an image they cannot read. */
+const imageLibraryError = /vips|jpeg|png|webp|tiff|gif|heif|heic|image|corrupt|premature|truncated|unsupported/i;
+
+/** Step Functions wraps a Lambda error's message in a JSON `Cause`; the local runner passes it plain. */
+function errorMessage(error: NonNullable<ExecutionState["error"]>): string {
   try {
     const parsed = JSON.parse(error.Cause) as { errorMessage?: unknown };
     if (typeof parsed.errorMessage === "string") return parsed.errorMessage;

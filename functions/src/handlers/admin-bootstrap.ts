@@ -56,7 +56,8 @@ const maxReasonLength = 1_000;
 
 const secretShape = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email()),
-  password: z.string().min(limits.passwordMinLength),
+  // Sign-in refuses longer passwords, so a longer one would lock the admin out.
+  password: z.string().min(limits.passwordMinLength).max(limits.passwordMaxLength),
 });
 
 /** Parses the secret's JSON. Errors name the fields, never their values. */

@@ -2,6 +2,7 @@ import { type ErrorResponse, messages } from "@dorsal/shared";
 import type { APIGatewayProxyStructuredResultV2 } from "aws-lambda";
 import { ZodError } from "zod";
 import { AppError, type ErrorKind } from "../app/errors";
+import { InvalidCursorError } from "../ports/table";
 
 /** The one place where failures become HTTP status codes. */
 const statusByKind: Record<ErrorKind, number> = {
@@ -30,6 +31,14 @@ export function errorResponse(error: unknown, log: (message: string, error: unkn
       ...(error.details ? { details: error.details } : {}),
     });
   }
+  // middy gives up just before the function's own timeout: the client gets what API Gateway answers
+  // a timed-out integration, while the work may still finish.
+  if (error instanceof Error && error.name === "TimeoutError") {
+    log("Request timed out", error);
+    return body(503, { success: false, error: messages.requestTimedOut });
+  }
+  // Well-formed (decodeCursor checked its shape), yet a position the query never gave out.
+  if (error instanceof InvalidCursorError) return body(400, { success: false, error: messages.invalidCursor });
   if (error instanceof ZodError) {
     const details = error.issues.map((issue) => ({ path: issue.path.join("."), message: issue.message }));
     return body(400, { success: false, error: details[0]?.message ?? messages.invalidRequest, details });

@@ -29,6 +29,7 @@ const handler = createHttpHandler(
       run: async ({ params }) => {
         if (params.id === 409) throw conflict("Ya existe");
         if (params.id === 500) throw new Error("database password is hunter2");
+        if (params.id === 503) await new Promise(() => undefined);
         return { id: params.id };
       },
     }),
@@ -89,6 +90,23 @@ describe("createHttpHandler", () => {
     expect(errors).toHaveLength(1);
     expect((await call("GET /api/events/{id}", { pathParameters: { id: "abc" } })).statusCode).toBe(400);
     expect((await call("DELETE /api/nothing")).statusCode).toBe(404);
+  });
+
+  it("answers 503 in Spanish, as API Gateway would, when the function runs out of time", async () => {
+    const almostOutOfTime = { getRemainingTimeInMillis: () => 50 } as unknown as Context;
+    const response = (await handler(
+      {
+        routeKey: "GET /api/events/{id}",
+        headers: {},
+        pathParameters: { id: "503" },
+      } as unknown as APIGatewayProxyEventV2,
+      almostOutOfTime,
+    )) as { statusCode: number; body: string };
+    expect(response.statusCode).toBe(503);
+    expect(JSON.parse(response.body)).toEqual({
+      success: false,
+      error: "El servidor tardó demasiado en responder. Vuelve a intentarlo en unos momentos.",
+    });
   });
 });
 

@@ -12,16 +12,24 @@ export function parseMultipart(body: Buffer, contentType: string | undefined): P
   if (!contentType?.toLowerCase().startsWith("multipart/form-data")) {
     return Promise.reject(invalid("Se esperaba un formulario multipart/form-data"));
   }
-  return new Promise((resolve, reject) => {
-    const form: MultipartForm = { fields: {}, files: [] };
-    let failure: Error | undefined;
-    const parser = busboy({
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
       headers: { "content-type": contentType },
       limits: { fileSize: limits.photoMaxBytes, files: 200, fields: 20, fieldSize: 64 * 1024 },
     });
+  } catch {
+    // busboy's constructor throws when the content type names no boundary.
+    return Promise.reject(invalid(messages.formWithoutBoundary));
+  }
+  return new Promise((resolve, reject) => {
+    const form: MultipartForm = { fields: {}, files: [] };
+    let failure: Error | undefined;
     parser.on("file", (field, stream, info) => {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      // A body cut inside a file fails that file's stream too: unheard, the error would end the process.
+      stream.on("error", () => reject(invalid(messages.malformedForm)));
       stream.on("limit", () => {
         failure = tooLarge(messages.fileTooLarge);
       });
@@ -35,7 +43,7 @@ export function parseMultipart(body: Buffer, contentType: string | undefined): P
     parser.on("filesLimit", () => {
       failure = invalid("Demasiados archivos en una sola petición");
     });
-    parser.on("error", (error: Error) => reject(invalid(`Formulario inválido: ${error.message}`)));
+    parser.on("error", () => reject(invalid(messages.malformedForm)));
     parser.on("close", () => (failure ? reject(failure) : resolve(form)));
     parser.end(body);
   });

@@ -18,6 +18,11 @@ export interface QueryInput {
   /** Strongly consistent read (base table only; indexes cannot): for permission checks that must see a revocation at once. */
   consistent?: boolean;
 }
+/** The table refused a query's cursor: a client handed back a position the query never gave out. */
+export class InvalidCursorError extends Error {
+  override name = "InvalidCursorError";
+}
+
 export interface QueryPage<T extends object = Item> {
   items: T[];
   cursor?: Item;

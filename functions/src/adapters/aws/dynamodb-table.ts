@@ -10,7 +10,14 @@ import {
   QueryCommand,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
-import type { Key, QueryInput, QueryPage, Table, UpdateInput } from "../../ports/table";
+import {
+  InvalidCursorError,
+  type Key,
+  type QueryInput,
+  type QueryPage,
+  type Table,
+  type UpdateInput,
+} from "../../ports/table";
 
 /** The Table port over DynamoDB; the local runtime points the same adapter at dynalite. */
 export function createDynamoTable(client: DynamoDBClient, tableName: string): Table {
@@ -19,6 +26,16 @@ export function createDynamoTable(client: DynamoDBClient, tableName: string): Ta
   const isConditionFailure = (error: unknown) =>
     error instanceof ConditionalCheckFailedException ||
     (error instanceof Error && error.name === "ConditionalCheckFailedException");
+
+  /**
+   * DynamoDB's refusals of an ExclusiveStartKey ("The provided starting key is invalid", "… does
+   * not match the range key predicate", "… is outside query boundaries", "Exclusive Start Key must
+   * have same size as table's key schema").
+   */
+  const isStartKeyRefusal = (error: unknown) =>
+    error instanceof Error &&
+    error.name === "ValidationException" &&
+    /starting key|exclusive ?start ?key/i.test(error.message);
 
   return {
     async get<T extends object>(key: Key) {
@@ -126,19 +143,24 @@ export function createDynamoTable(client: DynamoDBClient, tableName: string): Ta
         values[":s1"] = input.sortBetween[0];
         values[":s2"] = input.sortBetween[1];
       }
-      const out = await doc.send(
-        new QueryCommand({
-          TableName: tableName,
-          ...(input.index ? { IndexName: input.index } : {}),
-          KeyConditionExpression: keyCondition,
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-          ...(input.limit ? { Limit: input.limit } : {}),
-          ScanIndexForward: !input.descending,
-          ...(input.consistent ? { ConsistentRead: true } : {}),
-          ...(input.cursor ? { ExclusiveStartKey: input.cursor } : {}),
-        }),
-      );
+      const out = await doc
+        .send(
+          new QueryCommand({
+            TableName: tableName,
+            ...(input.index ? { IndexName: input.index } : {}),
+            KeyConditionExpression: keyCondition,
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: values,
+            ...(input.limit ? { Limit: input.limit } : {}),
+            ScanIndexForward: !input.descending,
+            ...(input.consistent ? { ConsistentRead: true } : {}),
+            ...(input.cursor ? { ExclusiveStartKey: input.cursor } : {}),
+          }),
+        )
+        .catch((error: unknown) => {
+          if (input.cursor && isStartKeyRefusal(error)) throw new InvalidCursorError((error as Error).message);
+          throw error;
+        });
       return {
         items: (out.Items ?? []) as T[],
         ...(out.LastEvaluatedKey ? { cursor: out.LastEvaluatedKey } : {}),
