@@ -1,4 +1,11 @@
-import type { EventDto, PhotoDto, PresignResponse, PublicUser, UploadResponse } from "@dorsal/shared";
+import {
+  type EventDto,
+  messages,
+  type PhotoDto,
+  type PresignResponse,
+  type PublicUser,
+  type UploadResponse,
+} from "@dorsal/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminToken, apiClient, waitFor } from "../support/api";
 import { makeBibPhoto } from "../support/bib-photo";
@@ -165,7 +172,7 @@ describe("photographer accounts", () => {
     expect((await anonymous.get(`/api/events/${eventA.id}/processing`)).status).toBe(401);
   });
 
-  it("never deletes an admin; deleting the photographer ends its uploads at once", async () => {
+  it("never deletes an admin; deleting the photographer ends its session, and so its uploads, at once", async () => {
     const users = (await admin.get<PublicUser[]>("/api/users")).body;
     const adminUser = users.find((user) => user.role === "admin");
     const refused = await admin.delete(`/api/users/${adminUser?.id}`);
@@ -178,7 +185,7 @@ describe("photographer accounts", () => {
       eventId: eventA.id,
       files: [{ filename: "tarde.jpg", contentType: "image/jpeg", size: 1000 }],
     });
-    expect(presigned).toEqual({ status: 403, body: forbidden });
+    expect(presigned).toEqual({ status: 401, body: { success: false, error: messages.unauthorized } });
     expect((await apiClient(dorsal.url).post("/api/auth/login", credentials)).status).toBe(401);
   });
 });

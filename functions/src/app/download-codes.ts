@@ -13,7 +13,7 @@ import type { PhotoRecord } from "../data/photos";
 import type { Deps } from "./deps";
 import { forbidden, gone, invalid, notFound } from "./errors";
 import { downloadablePhotos, signedOriginalUrl } from "./original-download";
-import { addressClient, type RequestClient, throttledCheck } from "./throttle";
+import { addressClient, failureThrottledCheck, type RequestClient, throttledCheck } from "./throttle";
 
 /**
  * Download codes (spec §2.7, §3 download_codes): an admin issues one after a payment outside the
@@ -148,7 +148,7 @@ export async function downloadWithCode(
   client: RequestClient,
 ): Promise<string> {
   let found: DownloadCodeRecord | undefined;
-  const known = await throttledCheck(deps, "codigo-descarga", addressClient(client), async () => {
+  const known = await failureThrottledCheck(deps, "codigo-descarga", addressClient(client), async () => {
     found = await deps.downloadCodes.get(rawCode.trim().toUpperCase());
     return found !== undefined;
   });

@@ -101,3 +101,28 @@ export async function throttledCheck(
   }
   return false;
 }
+
+/**
+ * The same limit for a door honest clients knock on many times at once (an athlete's browser
+ * downloading every photo of a code): only failures count, after the check, so right answers never
+ * add up to a lock. Guesses in flight together may pass the limit by as many as are in flight; one
+ * code in 31^8 does not mind.
+ */
+export async function failureThrottledCheck(
+  deps: Deps,
+  subject: string,
+  client: ThrottleClient,
+  check: () => Promise<boolean>,
+): Promise<boolean> {
+  const now = deps.clock.now();
+  const current = attemptWindow(now);
+  const earlier = await deps.loginAttempts.read(subject, [client.key], [client.key], current - 1);
+  if (earlier.lockedUntil && earlier.lockedUntil > now) throw lockedOut(minutesLeft(earlier.lockedUntil, now));
+  if (await check()) return true;
+  const failures =
+    (earlier.attempts.get(client.key) ?? 0) +
+    (await deps.loginAttempts.count(subject, client.key, current, attemptWindowExpiry(current)));
+  if (failures >= loginThrottle.maxFailures)
+    await deps.loginAttempts.lock(subject, client.key, lockEnd(deps.clock.now()));
+  return false;
+}
