@@ -4,7 +4,7 @@ import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { adminToken, apiClient, waitFor } from "../support/api";
 import { makeBibPhoto } from "../support/bib-photo";
-import { createBrowserHarness, signInAsAdmin, viewports } from "../support/browser";
+import { animationsDone, createBrowserHarness, imagesLoaded, signInAsAdmin, viewports } from "../support/browser";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
 /**
@@ -69,18 +69,11 @@ const openPage = (viewport: { width: number; height: number }) => browser.openPa
 const search = async (bib: string) =>
   (await admin.get<SearchResponse>(`/api/photos/search?eventId=${event.id}&dorsalNumber=${bib}`)).body;
 
-/** Dialogs fade and zoom in; a screenshot taken mid-way shows them half transparent. */
-async function animationsDone(page: Page) {
-  await page.waitForFunction("document.getAnimations().every((animation) => animation.playState !== 'running')");
-}
-
 const card = (page: Page, filename: string) => page.getByTestId("photo-card").filter({ hasText: filename });
 
 /** Images load lazily; wait until every thumbnail in view has decoded so screenshots show them. */
 async function thumbnailsLoaded(page: Page) {
-  await page.waitForFunction(
-    "[...document.querySelectorAll('[data-testid=photo-card] img')].every((img) => img.complete && img.naturalWidth > 0)",
-  );
+  await imagesLoaded(page, "[data-testid=photo-card] img", { nonEmpty: true });
 }
 
 describe("bib review", () => {
@@ -125,7 +118,7 @@ describe("bib review", () => {
     await bibCard.getByRole("button", { name: `Ver foto ${bibFile}` }).click();
     const preview = page.getByRole("dialog", { name: bibFile });
     await preview.getByRole("img", { name: `Foto ${bibFile}` }).waitFor();
-    await page.waitForFunction("[...document.querySelectorAll('[role=dialog] img')].every((img) => img.complete)");
+    await imagesLoaded(page, "[role=dialog] img");
     expect(await preview.getByTestId("bib-box").count()).toBe(1);
     await animationsDone(page);
     await page.screenshot({ path: "/tmp/bibs-desktop-dialog.png" });

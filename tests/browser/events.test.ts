@@ -2,7 +2,7 @@ import type { EventDto } from "@dorsal/shared";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { adminToken, apiClient } from "../support/api";
-import { createBrowserHarness, signInAsAdmin, viewports } from "../support/browser";
+import { createBrowserHarness, focusedInput, signInAsAdmin, viewports } from "../support/browser";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
 /**
@@ -72,7 +72,7 @@ describe("events screen", () => {
     const dialog = page.getByRole("alertdialog", { name: "Eliminar evento" });
     const password = dialog.getByLabel("Contraseña de administrador");
     await password.waitFor();
-    await page.waitForFunction("document.activeElement?.getAttribute('type') === 'password'");
+    await focusedInput(page, "password");
     await dialog.getByRole("button", { name: "Eliminar evento" }).click();
     await dialog.getByText("Ingresa la contraseña de administrador para confirmar la eliminación").waitFor();
 

@@ -6,11 +6,10 @@ import {
   photoFailureReasons,
   type UploadResponse,
 } from "@dorsal/shared";
-import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { adminToken, apiClient, waitFor } from "../support/api";
 import { makeBibPhoto } from "../support/bib-photo";
-import { createBrowserHarness, signIn, signInAsAdmin, viewports } from "../support/browser";
+import { animationsDone, createBrowserHarness, signIn, signInAsAdmin, viewports } from "../support/browser";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
 /**
@@ -66,10 +65,6 @@ const attemptsOf = async (photoName: string) =>
   (await admin.get<FailedPhotoPage>("/api/admin/failed-photos")).body.photos.find(
     (photo) => photo.originalFilename === photoName,
   )?.attempts;
-
-async function animationsDone(page: Page) {
-  await page.waitForFunction("document.getAnimations().every((animation) => animation.playState !== 'running')");
-}
 
 describe("processing screens", () => {
   it("shows each active event's progress on the dashboard and links its failures", async () => {

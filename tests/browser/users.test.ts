@@ -2,7 +2,7 @@ import type { EventDto, UserListItem } from "@dorsal/shared";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { adminToken, apiClient } from "../support/api";
-import { createBrowserHarness, signIn, signInAsAdmin, viewports } from "../support/browser";
+import { animationsDone, createBrowserHarness, signIn, signInAsAdmin, viewports } from "../support/browser";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
 /**
@@ -47,10 +47,6 @@ async function openUserManagement(page: Page) {
 
 const rowOf = (page: Page, text: string) =>
   page.getByRole("table", { name: "Usuarios" }).getByRole("row").filter({ hasText: text });
-
-async function animationsDone(page: Page) {
-  await page.waitForFunction("document.getAnimations().every((animation) => animation.playState !== 'running')");
-}
 
 describe("user management screen", () => {
   it("creates a photographer through the inline form, with the spec's validation", async () => {

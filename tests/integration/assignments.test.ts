@@ -1,4 +1,4 @@
-import type { EventAssignmentDto, EventDto, PublicUser, UserListItem } from "@dorsal/shared";
+import { type EventAssignmentDto, type EventDto, messages, type PublicUser, type UserListItem } from "@dorsal/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminToken, apiClient } from "../support/api";
 import { type RunningDorsal, startDorsal } from "../support/server";
@@ -167,7 +167,7 @@ describe("user management and event assignments", () => {
     expect(reuse.status).toBe(201);
   });
 
-  it("changes the role: a photographer made a user can no longer upload; an admin cannot demote themselves", async () => {
+  it("changes the role: a photographer made a user is signed out and can no longer upload; an admin cannot demote themselves", async () => {
     expect((await presign(photographer, first.id)).status).toBe(200);
     const demoted = await admin.put<{ user: PublicUser }>(`/api/users/${user.id}`, {
       name: "Lucía Restrepo",
@@ -176,7 +176,19 @@ describe("user management and event assignments", () => {
     });
     expect(demoted.status).toBe(200);
     expect(demoted.body.user.role).toBe("user");
-    expect(await presign(photographer, first.id)).toEqual({ status: 403, body: forbidden });
+    // The session carried the photographer's role: it ends with it.
+    expect(await presign(photographer, first.id)).toEqual({
+      status: 401,
+      body: { success: false, error: messages.unauthorized },
+    });
+    const signedInAgain = await apiClient(dorsal.url).post<{ token: string }>("/api/auth/login", {
+      email: "lucia.restrepo@dorsal.test",
+      password: credentials.password,
+    });
+    expect(await presign(apiClient(dorsal.url, signedInAgain.body.token), first.id)).toEqual({
+      status: 403,
+      body: forbidden,
+    });
     expect(await listed(user.id)).toMatchObject({ role: "user", latestEventName: null });
     const notPhotographer = await admin.post(`/api/users/${user.id}/events`, { eventId: second.id });
     expect(notPhotographer).toMatchObject({

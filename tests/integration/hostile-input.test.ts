@@ -29,12 +29,7 @@ describe("hostile input", () => {
 
   it("answers a path with broken percent-encoding 400, in the API, the site and the storage alike", async () => {
     const malformed = { success: false, error: "La dirección solicitada está mal codificada" };
-    for (const path of [
-      "/api/events/%E0%A4%A/pricing",
-      "/api/photos/%",
-      "/%E0%A4%A",
-      "/dorsal-originals/photos/%E0%A4%A?uploadId=0123456789abcdef0123456789abcdef",
-    ]) {
+    for (const path of ["/api/events/%E0%A4%A/pricing", "/api/photos/%", "/%E0%A4%A"]) {
       const response = await fetch(new URL(path, dorsal.url), { headers: { authorization: `Bearer ${token}` } });
       expect({ path, status: response.status, body: await response.json() }).toEqual({
         path,
@@ -42,6 +37,12 @@ describe("hostile input", () => {
         body: malformed,
       });
     }
+    // The store answers in S3's own terms, before any signature is looked at.
+    const storage = await fetch(
+      new URL("/dorsal-originals/photos/%E0%A4%A?uploadId=0123456789abcdef0123456789abcdef", dorsal.url),
+    );
+    expect(storage.status).toBe(400);
+    expect(await storage.text()).toContain("<Code>InvalidURI</Code>");
     // Well encoded, the same kind of character is an ordinary (here invalid) path parameter.
     expect(await admin.get(`/api/events/${encodeURIComponent("á")}/pricing`)).toMatchObject({
       status: 400,

@@ -662,6 +662,29 @@ describe("security probes (issue #16)", () => {
     expect(failed.failureReason ?? "").not.toMatch(/vips|jpeg/i);
     return failed.failureReason ?? "";
   });
+  describe("with a 1 s API timeout", () => {
+    let slow: RunningDorsal;
+    beforeAll(async () => {
+      slow = await startDorsal({ env: { API_TIMEOUT_SECONDS: "1" } });
+    });
+    afterAll(async () => {
+      await slow?.stop();
+    });
+
+    probe("http", "keep a request running past the API timeout (a throttled sign-in)", "503 in Spanish", async () => {
+      const guess = () =>
+        apiClient(slow.url).post<{ error: string }>("/api/auth/login", {
+          email: "lento@dorsal.test",
+          password: "no-es-esta",
+        });
+      for (let attempt = 1; attempt <= 4; attempt++) await guess();
+      // The 5th failure in a row waits 1 s before its password is even checked.
+      const fifth = await guess();
+      expect(fifth.status).toBe(503);
+      expect(fifth.body.error).not.toMatch(english);
+      return `${fifth.status} ${fifth.body.error}`;
+    });
+  });
 });
 
 /**

@@ -65,3 +65,35 @@ export async function signInAsAdmin(
   await signIn(page, `${dorsal.url}/admin-login`, dorsal.adminEmail, dorsal.adminPassword);
   await page.getByRole("heading", { name: "Dashboard General" }).waitFor();
 }
+
+/**
+ * What the page predicates below use of the browser's `document`: they are functions that run in
+ * the page (a string predicate would need `eval`, which the app's CSP forbids), and the test
+ * programs are typed without the DOM library.
+ */
+declare const document: {
+  getAnimations(): { playState: string }[];
+  querySelectorAll(selector: string): ArrayLike<{ complete: boolean; naturalWidth: number }>;
+  activeElement: { getAttribute(name: string): string | null } | null;
+};
+
+/** Dialogs fade and zoom in; a screenshot or a click taken mid-way finds them half there. */
+export async function animationsDone(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== "running"));
+}
+
+/** Until every image `selector` matches has decoded (`nonEmpty`: and has pixels), so screenshots show them. */
+export async function imagesLoaded(page: Page, selector: string, options: { nonEmpty?: boolean } = {}): Promise<void> {
+  await page.waitForFunction(
+    ({ selector, nonEmpty }) =>
+      Array.from(document.querySelectorAll(selector)).every(
+        (img) => img.complete && (!nonEmpty || img.naturalWidth > 0),
+      ),
+    { selector, nonEmpty: options.nonEmpty === true },
+  );
+}
+
+/** Until the focused element is an input of this type. */
+export async function focusedInput(page: Page, type: string): Promise<void> {
+  await page.waitForFunction((expected) => document.activeElement?.getAttribute("type") === expected, type);
+}

@@ -98,6 +98,7 @@ describe("createHttpHandler", () => {
       {
         routeKey: "GET /api/events/{id}",
         headers: {},
+        requestContext: { http: { sourceIp: "203.0.113.9" } },
         pathParameters: { id: "503" },
       } as unknown as APIGatewayProxyEventV2,
       almostOutOfTime,
