@@ -41,6 +41,17 @@ describe("pipeline idempotency and failures", () => {
   });
 
   const statsOf = async () => (await container.deps.events.stats([eventId])).get(eventId);
+  /** A photo registered as uploaded, whose original is `key`. */
+  const pendingRecord = (id: string, key: string) => ({
+    id,
+    eventId,
+    filename: "x.jpg",
+    originalFilename: "x.jpg",
+    originalKey: key,
+    ...newPhotoFields,
+    uploadedAt: new Date().toISOString(),
+    uploadedBy: "test",
+  });
 
   it("starts one execution per upload, however often the notification is delivered", async () => {
     const key = storagePaths.original(eventId, "0photoredelivered00000000001", "jpg");
@@ -76,16 +87,7 @@ describe("pipeline idempotency and failures", () => {
   it("records a file that is not an image as failed, with its reason, counted once", async () => {
     const key = storagePaths.original(eventId, "0photonotanimage000000000001", "jpg");
     await container.deps.objects.put("originals", key, Buffer.from("<html>hola</html>"), "image/jpeg", 17);
-    await container.deps.photos.createPending({
-      id: "0photonotanimage000000000001",
-      eventId,
-      filename: "x.jpg",
-      originalFilename: "x.jpg",
-      originalKey: key,
-      ...newPhotoFields,
-      uploadedAt: new Date().toISOString(),
-      uploadedBy: "test",
-    });
+    await container.deps.photos.createPending(pendingRecord("0photonotanimage000000000001", key));
     const deps = { pipeline: container.deps.pipeline, objects: container.deps.objects, logger: container.logger };
     await startPipelineFor(deps, notification(key, "B1"));
     await startPipelineFor(deps, notification(key, "B2"));
@@ -230,16 +232,7 @@ describe("pipeline idempotency and failures", () => {
     for (const [index, [error, reason]] of cases.entries()) {
       const photoId = `0photofailedstep0000000000${index}`;
       const key = storagePaths.original(eventId, photoId, "jpg");
-      await container.deps.photos.createPending({
-        id: photoId,
-        eventId,
-        filename: "x.jpg",
-        originalFilename: "x.jpg",
-        originalKey: key,
-        ...newPhotoFields,
-        uploadedAt: new Date().toISOString(),
-        uploadedBy: "test",
-      });
+      await container.deps.photos.createPending(pendingRecord(photoId, key));
       await container.pipelineTasks.fail({ key, error } as never);
       expect({ error, reason: (await container.deps.photos.get(photoId))?.failureReason }).toEqual({ error, reason });
     }

@@ -11,15 +11,14 @@ import {
   salesMessages,
 } from "@dorsal/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventChecksum, type WompiKeys } from "../../functions/src/adapters/payments/wompi";
+import type { WompiKeys } from "../../functions/src/adapters/payments/wompi";
 import { adminToken, apiClient, waitFor } from "../support/api";
 import { makeBibPhoto } from "../support/bib-photo";
-import { chooseOnSandbox } from "../support/payment-sandbox";
+import { chooseOnSandbox, type SandboxTransaction, signedPaymentEvent } from "../support/payment-sandbox";
 import { seedEventWithBibPhotos } from "../support/seed";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
 type ErrorBody = { success: false; error: string };
-type SandboxTransaction = { id: string; reference: string; amount_in_cents: number; status: string };
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
@@ -98,17 +97,7 @@ describe("sales", () => {
   const paymentEvent = (
     transaction: SandboxTransaction,
     { secret = keys.eventsSecret, signedAt = new Date() }: { secret?: string; signedAt?: Date } = {},
-  ) => {
-    const unsigned = {
-      event: "transaction.updated",
-      data: { transaction: { ...transaction, currency: "COP", payment_method_type: "CARD" } },
-      environment: "test",
-      signature: { properties: ["transaction.id", "transaction.status", "transaction.amount_in_cents"], checksum: "" },
-      timestamp: Math.floor(signedAt.getTime() / 1000),
-      sent_at: new Date().toISOString(),
-    };
-    return { ...unsigned, signature: { ...unsigned.signature, checksum: eventChecksum(unsigned, secret) ?? "" } };
-  };
+  ) => signedPaymentEvent(transaction, secret, signedAt);
   const deliver = (body: { signature: { checksum: string } }, checksum = body.signature.checksum) =>
     fetch(new URL("/api/payments/wompi/events", dorsal.url), {
       method: "POST",

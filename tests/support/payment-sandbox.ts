@@ -1,3 +1,24 @@
+import { eventChecksum } from "../../functions/src/adapters/payments/wompi";
+
+/** A transaction as the sandbox's API (Wompi's protocol) reports it. */
+export type SandboxTransaction = { id: string; reference: string; amount_in_cents: number; status: string };
+
+/**
+ * A `transaction.updated` event as Wompi signs it: with the sandbox's events secret it is genuine,
+ * with another it is forged; `signedAt` is its signed timestamp.
+ */
+export function signedPaymentEvent(transaction: SandboxTransaction, secret: string, signedAt = new Date()) {
+  const unsigned = {
+    event: "transaction.updated",
+    data: { transaction: { ...transaction, currency: "COP", payment_method_type: "CARD" } },
+    environment: "test",
+    signature: { properties: ["transaction.id", "transaction.status", "transaction.amount_in_cents"], checksum: "" },
+    timestamp: Math.floor(signedAt.getTime() / 1000),
+    sent_at: new Date().toISOString(),
+  };
+  return { ...unsigned, signature: { ...unsigned.signature, checksum: eventChecksum(unsigned, secret) ?? "" } };
+}
+
 /**
  * What a buyer's browser does on the local payment sandbox's checkout page: submits its form with
  * one of the buttons ('Aprobar', 'Rechazar', 'Pendiente'). Answers the sandbox's redirect.
