@@ -44,7 +44,6 @@ export async function createLocalObjectStore(options: {
   publicHost: () => string | undefined;
   /** Whether browsers reach the store over TLS (a proxy in front), for HSTS. */
   https: () => boolean;
-  clock?: () => Date;
 }): Promise<LocalObjectStore> {
   const { buckets } = options;
   const names = [buckets.originals, buckets.derived];
@@ -55,7 +54,6 @@ export async function createLocalObjectStore(options: {
   const s3rver = await createS3rver(options.dataDir, names);
   const s3rverHandler = s3rver.callback();
   const multipartGaps = createMultipartGaps(s3rver, names);
-  const now = options.clock ?? (() => new Date());
 
   const allowedOrigin = (request: IncomingMessage) => {
     const origin = request.headers.origin;
@@ -87,7 +85,7 @@ export async function createLocalObjectStore(options: {
         },
         credentials,
         [request.headers.host ?? "", options.publicHost() ?? ""].filter(Boolean),
-        now(),
+        new Date(),
       );
       if (!verdict.ok) return refuse(request, response, 403, verdict.code, verdict.message);
 

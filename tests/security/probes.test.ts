@@ -1,5 +1,5 @@
 import { readFile, stat } from "node:fs/promises";
-import { connect } from "node:net";
+import { connect, type Socket } from "node:net";
 import path from "node:path";
 import { GetObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import type {
@@ -649,14 +649,49 @@ describe("security probes (issue #16)", () => {
     expect(failed.failureReason ?? "").not.toMatch(/vips|jpeg/i);
     return failed.failureReason ?? "";
   });
-  describe("with a 1 s API timeout", () => {
+  describe("with a 1 s API timeout and 1 MB form uploads", () => {
     let slow: RunningDorsal;
     beforeAll(async () => {
-      slow = await startDorsal({ env: { API_TIMEOUT_SECONDS: "1" } });
+      slow = await startDorsal({ env: { API_TIMEOUT_SECONDS: "1", MAX_BODY_MB: "1" } });
     });
     afterAll(async () => {
       await slow?.stop();
     });
+
+    probe(
+      "http",
+      "hold three 1 MB form uploads open at once, signed in (MAX_BODY_MB=1)",
+      "the third is refused (503) before it is read",
+      async () => {
+        const token = await adminToken(slow);
+        const port = Number(new URL(slow.url).port);
+        const sockets: Socket[] = [];
+        // Each announces a whole 1 MB body, sends 1 KB of it and holds the rest back.
+        const open = () =>
+          new Promise<string>((resolve, reject) => {
+            const socket = connect(port, "127.0.0.1", () => {
+              socket.write(
+                "POST /api/photos/upload HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data; boundary=x\r\n" +
+                  `Authorization: Bearer ${token}\r\nContent-Length: ${1024 * 1024}\r\n\r\n${"x".repeat(1024)}`,
+              );
+            });
+            sockets.push(socket);
+            let answer = "";
+            socket.on("data", (chunk) => {
+              answer += chunk.toString();
+              if (answer.includes("\r\n\r\n")) resolve(answer.split("\r\n")[0] ?? "");
+            });
+            socket.on("error", reject);
+            socket.setTimeout(3000, () => resolve("still reading"));
+          });
+        const answers = await Promise.all([open(), open()]);
+        const third = await open();
+        for (const socket of sockets) socket.destroy();
+        expect(answers).toEqual(["still reading", "still reading"]);
+        expect(third).toContain(" 503 ");
+        return `first two: ${answers.join(", ")}; third: ${third}`;
+      },
+    );
 
     // API Gateway answers 503 when an integration outlasts its timeout; the local bridge does the same.
     probe("http", "keep a request running past the API timeout (a throttled sign-in)", "503 in Spanish", async () => {
