@@ -10,6 +10,7 @@ import type { CloudAssembly } from "aws-cdk-lib/cx-api";
 import { AwsSolutionsChecks } from "cdk-nag";
 import { beforeAll, describe, expect, it } from "vitest";
 import { httpRoutes } from "../../functions/src/http/routes";
+import { appContentSecurityPolicy, storedFileContentSecurityPolicy } from "../../functions/src/http/security-headers";
 import { buildPipelineDefinition, pipelineTasks, throttleRetry } from "../../functions/src/pipeline/definition";
 import { Alarms, alarmEmailFrom } from "../lib/alarms";
 import { capacity, reservedConcurrencyTotal } from "../lib/capacity";
@@ -451,6 +452,26 @@ describe("CloudFront", () => {
     const domainOf = (id: string) => JSON.stringify(origins.find((o) => o.Id === id)?.DomainName);
     expect(domainOf(originals.TargetOriginId)).toContain(stateful.exportNames.originalsBucketName);
     expect(domainOf(derived.TargetOriginId)).toContain(stateful.exportNames.derivedBucketName);
+  });
+
+  it("serves stored files as inert data, originals as attachments, and the app with the local runtime's headers", () => {
+    const [, originals, derived] = distribution().CacheBehaviors;
+    const policy = (behaviour: { ResponseHeadersPolicyId: { Ref: string } }) =>
+      code.toJSON().Resources[behaviour.ResponseHeadersPolicyId.Ref].Properties.ResponseHeadersPolicyConfig;
+    for (const behaviour of [originals, derived]) {
+      expect(policy(behaviour).SecurityHeadersConfig).toMatchObject({
+        ContentSecurityPolicy: { ContentSecurityPolicy: storedFileContentSecurityPolicy, Override: true },
+        ContentTypeOptions: { Override: true },
+      });
+    }
+    expect(policy(originals).CustomHeadersConfig.Items).toEqual([
+      { Header: "Content-Disposition", Value: "attachment", Override: true },
+    ]);
+    expect(policy(derived).CustomHeadersConfig).toBeUndefined();
+    expect(policy(distribution().DefaultCacheBehavior).SecurityHeadersConfig.ContentSecurityPolicy).toEqual({
+      ContentSecurityPolicy: appContentSecurityPolicy(["https://*.amazonaws.com"]),
+      Override: true,
+    });
   });
 
   it("serves the site from the frontend bucket, routing client-side paths to index.html", () => {
