@@ -13,7 +13,7 @@ export const localSettingsSchema = z.object({
   TABLE_NAME: z.string().min(1).default("dorsal"),
   ORIGINALS_BUCKET: z.string().min(3).default("dorsal-originals"),
   DERIVED_BUCKET: z.string().min(3).default("dorsal-derived"),
-  /** Largest request body the local API accepts (API Gateway's own limit is 10 MB). */
+  /** Largest form upload the local API reads (JSON bodies: 1 MB; API Gateway takes 10 MB for any route). */
   MAX_BODY_MB: z.coerce.number().int().min(1).max(2048).default(110),
   /**
    * Seconds a local API request may take before it is answered 503, as API Gateway answers an
