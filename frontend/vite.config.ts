@@ -1,14 +1,17 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
+import { precompress } from "./precompress";
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   server: {
     proxy: { "/api": "http://localhost:3000" },
   },
   build: {
     outDir: "dist",
     emptyOutDir: true,
+    // Read by the bundle budget (tests/integration/bundle-budget.test.ts); kept out of the served files.
+    manifest: true,
     rolldownOptions: {
       output: {
         // Libraries change far less often than the app: separate files stay cached across releases.

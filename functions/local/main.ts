@@ -173,7 +173,7 @@ const server = createServer(async (request, response) => {
       writeResult(response, await handler(event, context));
       return;
     }
-    await serveStatic(url.pathname, response);
+    await serveStatic(request, response, url.pathname);
   } catch (error) {
     if (error instanceof MalformedPathError) {
       response.writeHead(400, { "content-type": "application/json; charset=utf-8" });

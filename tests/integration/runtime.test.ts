@@ -1,11 +1,35 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { type IncomingHttpHeaders, request } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import type { EventDto, PresignResponse, SearchResponse } from "@dorsal/shared";
 import { afterAll, describe, expect, it } from "vitest";
 import { apiClient, waitFor } from "../support/api";
 import { makeBibPhoto } from "../support/bib-photo";
+import { distDir } from "../support/first-load";
 import { startDorsal } from "../support/server";
+
+/** fetch() would decompress and normalise the path; the encoding and path tests need the bytes as sent. */
+function rawRequest(
+  base: string,
+  requestPath: string,
+  headers: Record<string, string>,
+  method = "GET",
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const sent = request(new URL(base), { method, path: requestPath, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () =>
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
+      );
+      response.on("error", reject);
+    });
+    sent.on("error", reject);
+    sent.end();
+  });
+}
 
 /** What `npm start` promises beyond the API: first-start admin, data kept across restarts, clean Ctrl-C. */
 describe("embedded runtime lifecycle", () => {
@@ -62,7 +86,7 @@ describe("embedded runtime lifecycle", () => {
     }
   });
 
-  it("serves the frontend with an SPA fallback and answers unknown API paths with JSON 404", async () => {
+  it("serves the frontend like CloudFront (SPA fallback, compressed, cached by name) and unknown API paths as JSON 404", async () => {
     const dorsal = await startDorsal();
     try {
       for (const page of ["/", "/admin-login", "/events/unknown/deep/link"]) {
@@ -73,6 +97,94 @@ describe("embedded runtime lifecycle", () => {
       const missing = await fetch(new URL("/api/no-such-thing", dorsal.url));
       expect(missing.status).toBe(404);
       expect(await missing.json()).toMatchObject({ success: false });
+
+      // Compressed as the browser accepts; hashed assets cached for good, the rest revalidated.
+      const chromium = "gzip, deflate, br, zstd";
+      const shell = await rawRequest(dorsal.url, "/search", { "accept-encoding": chromium });
+      expect(shell.status).toBe(200);
+      expect(shell.headers).toMatchObject({
+        "content-encoding": "br",
+        vary: "Accept-Encoding",
+        "cache-control": "no-cache",
+        "content-type": "text/html; charset=utf-8",
+        "x-content-type-options": "nosniff",
+        "x-frame-options": "DENY",
+      });
+      expect(shell.headers["content-security-policy"]).toContain("script-src 'self'");
+      const html = brotliDecompressSync(shell.body).toString();
+      expect(html).toContain('<div id="root">');
+      const unchangedShell = await rawRequest(dorsal.url, "/", {
+        "accept-encoding": chromium,
+        "if-none-match": String(shell.headers.etag),
+      });
+      expect(unchangedShell).toMatchObject({ status: 304, body: Buffer.alloc(0) });
+      expect(unchangedShell.headers).toMatchObject({ etag: shell.headers.etag, "cache-control": "no-cache" });
+
+      const entry = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)">/.exec(html)?.[1] ?? "";
+      const onDisk = await readFile(path.join(distDir, entry));
+      const asBrotli = await rawRequest(dorsal.url, entry, { "accept-encoding": chromium });
+      expect(asBrotli.headers).toMatchObject({
+        "content-encoding": "br",
+        vary: "Accept-Encoding",
+        "cache-control": "public, max-age=31536000, immutable",
+        "content-type": "text/javascript; charset=utf-8",
+        "content-length": String(asBrotli.body.length),
+      });
+      expect(asBrotli.body.length).toBeLessThan(onDisk.length / 2);
+      expect(brotliDecompressSync(asBrotli.body)).toEqual(onDisk);
+      for (const accept of ["gzip", "br;q=0, gzip;q=0.8", "deflate, gzip;q=0.5"]) {
+        const asGzip = await rawRequest(dorsal.url, entry, { "accept-encoding": accept });
+        expect(asGzip.headers["content-encoding"], accept).toBe("gzip");
+        expect(gunzipSync(asGzip.body)).toEqual(onDisk);
+      }
+      for (const accept of [undefined, "identity", "br;q=0, gzip;q=0"]) {
+        const plain = await rawRequest(dorsal.url, entry, accept ? { "accept-encoding": accept } : {});
+        expect(plain.headers["content-encoding"], accept).toBeUndefined();
+        expect(plain.body).toEqual(onDisk);
+      }
+
+      const head = await rawRequest(dorsal.url, entry, { "accept-encoding": chromium }, "HEAD");
+      expect(head).toMatchObject({ status: 200, body: Buffer.alloc(0) });
+      expect(head.headers).toMatchObject({
+        "content-encoding": "br",
+        "content-length": String(asBrotli.body.length),
+        etag: asBrotli.headers.etag,
+      });
+      const unchanged = await rawRequest(dorsal.url, entry, {
+        "accept-encoding": chromium,
+        "if-none-match": `W/"elsewhere", ${asBrotli.headers.etag}`,
+      });
+      expect(unchanged).toMatchObject({ status: 304, body: Buffer.alloc(0) });
+      // Each encoding is its own representation: a gzip copy's tag does not validate the brotli one.
+      const gzipTag = (await rawRequest(dorsal.url, entry, { "accept-encoding": "gzip" })).headers.etag;
+      expect(gzipTag).not.toBe(asBrotli.headers.etag);
+      const otherCopy = await rawRequest(dorsal.url, entry, {
+        "accept-encoding": chromium,
+        "if-none-match": String(gzipTag),
+      });
+      expect(otherCopy.status).toBe(200);
+
+      // Files outside /assets have stable names: revalidated, not cached for a year.
+      const icon = await rawRequest(dorsal.url, "/favicon.svg", { "accept-encoding": chromium });
+      expect(icon.headers).toMatchObject({ "cache-control": "no-cache", "content-type": "image/svg+xml" });
+
+      // A missing file is not a page (a stale chunk must fail as such); the manifest, the
+      // compressed copies and anything outside the build are not served at all.
+      for (const hidden of [
+        "/assets/index-gone.js",
+        "/.vite/manifest.json",
+        `${entry}.br`,
+        "/../package.json",
+        "/%2e%2e/%2e%2e/package.json",
+        "/assets/..%2f..%2f..%2fpackage.json",
+      ]) {
+        const refused = await rawRequest(dorsal.url, hidden, { "accept-encoding": chromium });
+        expect(refused.status, hidden).toBe(404);
+        expect(refused.body.toString(), hidden).not.toContain('"workspaces"');
+      }
+      const posted = await rawRequest(dorsal.url, "/search", {}, "POST");
+      expect(posted.status).toBe(405);
+      expect(posted.headers.allow).toBe("GET, HEAD");
     } finally {
       await dorsal.stop();
     }
