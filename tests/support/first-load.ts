@@ -36,5 +36,11 @@ export function searchFirstLoadScripts(dist = distDir): string[] {
   };
   visit("index.html");
   if (manifest[searchPageSource]) visit(searchPageSource);
+  // What index.html itself makes the browser fetch, in case the manifest ever says less.
+  const html = readFileSync(path.join(dist, "index.html"), "utf8");
+  for (const [, file] of html.matchAll(
+    /<(?:script type="module"[^>]*src|link rel="modulepreload"[^>]*href)="\/([^"]+)"/g,
+  ))
+    if (file) files.add(file);
   return [...files];
 }
