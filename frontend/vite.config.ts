@@ -15,17 +15,21 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         // Libraries change far less often than the app: separate files stay cached across releases.
+        // Only the parts the first screen runs ($initial): a component only signed-in pages use
+        // (tabs, pagination, checkbox…) loads with those pages, not on every visitor's first load.
         codeSplitting: {
           groups: [
             {
               name: "react",
+              tags: ["$initial"],
               test: /node_modules[\\/](react|react-dom|react-router|scheduler|cookie|set-cookie-parser)[\\/]/,
             },
             {
               name: "ui",
+              tags: ["$initial"],
               test: /node_modules[\\/](@chakra-ui|@ark-ui|@zag-js|@emotion|@floating-ui|@internationalized|@pandacss|@swc|stylis|proxy-compare)[\\/]/,
             },
-            { name: "data", test: /node_modules[\\/](@tanstack|zod)[\\/]/ },
+            { name: "data", tags: ["$initial"], test: /node_modules[\\/](@tanstack|zod)[\\/]/ },
           ],
         },
       },

@@ -2,7 +2,6 @@ import { Button } from "@chakra-ui/react";
 import { lazy, Suspense } from "react";
 import { Navigate, Route, Routes, useSearchParams } from "react-router";
 import { ComingSoon } from "../components/ui/coming-soon";
-import { LoginPage } from "../features/auth/components/login-page";
 import { LandingPage } from "../features/landing/components/landing-page";
 import { SearchPage } from "../features/search/components/search-page";
 import { type SessionUser, session, useSession } from "../lib/session";
@@ -11,7 +10,10 @@ import { PhotographerLayout } from "./layouts/photographer-layout";
 import { PublicLayout, PublicPage } from "./layouts/public-layout";
 import { useLogout } from "./use-logout";
 
-/** Signed-in screens load on demand, so visitors searching their photos download less. */
+/** Staff sign-in and signed-in screens load on demand, so visitors searching their photos download less. */
+const LoginPage = lazy(() =>
+  import("../features/auth/components/login-page").then((module) => ({ default: module.LoginPage })),
+);
 const DashboardPage = lazy(() =>
   import("../features/dashboard/components/dashboard-page").then((module) => ({ default: module.DashboardPage })),
 );
@@ -223,8 +225,22 @@ export function AppRoutes() {
             }
           />
           <Route path="download" element={<DownloadRoute />} />
-          <Route path="admin-login" element={<LoginPage requiredRole="admin" />} />
-          <Route path="photographer-login" element={<LoginPage requiredRole="photographer" />} />
+          <Route
+            path="admin-login"
+            element={
+              <Suspense fallback={null}>
+                <LoginPage requiredRole="admin" />
+              </Suspense>
+            }
+          />
+          <Route
+            path="photographer-login"
+            element={
+              <Suspense fallback={null}>
+                <LoginPage requiredRole="photographer" />
+              </Suspense>
+            }
+          />
         </Route>
       </Route>
       {roleRoutes(user)}
