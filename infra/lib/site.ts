@@ -109,6 +109,9 @@ export class Site extends Construct {
       defaultBehavior: {
         origin: origins.S3BucketOrigin.withOriginAccessControl(props.frontend),
         viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        // Brotli or gzip as the browser accepts (the policy keys the cache on both); how long each
+        // file is kept follows its Cache-Control, set per prefix by `deploy` below.
+        compress: true,
         cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
         responseHeadersPolicy: securityHeaders,
         functionAssociations: [
@@ -186,8 +189,10 @@ export class Site extends Construct {
     const common = { destinationBucket: props.frontend, role, logGroup, memoryLimit: 512 };
 
     // Staged as assets here rather than with Source.asset, to know the staging bucket they land in.
-    const staged = (id: string, dir: string, exclude?: string[]) => {
-      const asset = new s3assets.Asset(this, id, { path: dir, exclude });
+    // The build's .br/.gz copies are for the local runtime (CloudFront compresses by itself, see
+    // `compress`) and its manifest (.vite/) is for the bundle-budget test: neither is published.
+    const staged = (id: string, dir: string, exclude: string[] = []) => {
+      const asset = new s3assets.Asset(this, id, { path: dir, exclude: [...exclude, "*.br", "*.gz", ".vite"] });
       return { source: s3deploy.Source.bucket(asset.bucket, asset.s3ObjectKey), bucket: asset.bucket };
     };
     const shellFiles = staged("ShellFiles", props.siteDir, ["assets"]);

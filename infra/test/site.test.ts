@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { App, Stack } from "aws-cdk-lib";
@@ -9,12 +9,15 @@ import { AwsSolutionsChecks } from "cdk-nag";
 import { afterAll, describe, expect, it } from "vitest";
 import { Site } from "../lib/site";
 
-// A stand-in for `npm run build`: the shell, a static file, and content-hashed assets.
+// A stand-in for `npm run build`: the shell, a static file, content-hashed assets, the compressed
+// copies the local runtime serves and the manifest the bundle budget reads.
 const build = mkdtempSync(path.join(tmpdir(), "infra-site-test-"));
-writeFileSync(path.join(build, "index.html"), "<!doctype html><title>Dorsal</title>");
-writeFileSync(path.join(build, "favicon.svg"), "<svg/>");
+const builtFiles = ["index.html", "favicon.svg", "assets/index-1a2b3c.js"];
 mkdirSync(path.join(build, "assets"));
-writeFileSync(path.join(build, "assets", "index-1a2b3c.js"), "export {};");
+mkdirSync(path.join(build, ".vite"));
+for (const file of builtFiles)
+  for (const copy of [file, `${file}.br`, `${file}.gz`]) writeFileSync(path.join(build, copy), "built");
+writeFileSync(path.join(build, ".vite", "manifest.json"), "{}");
 afterAll(() => rmSync(build, { recursive: true, force: true }));
 
 function siteStack(siteDir: string) {
@@ -55,6 +58,28 @@ describe("site deployment", () => {
       DistributionPaths: ["/*"],
     });
     expect(shell?.DependsOn).toContain(assetsId);
+  });
+
+  it("publishes the build itself, without the local runtime's compressed copies or the manifest", () => {
+    const assembly = app.synth();
+    const staged = readdirSync(assembly.directory, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && entry.name.startsWith("asset."))
+      .flatMap((entry) =>
+        readdirSync(path.join(assembly.directory, entry.name), { recursive: true, encoding: "utf8" }),
+      );
+    expect(staged).toEqual(expect.arrayContaining(["index.html", "favicon.svg", "index-1a2b3c.js"]));
+    expect(staged.filter((file) => /\.(br|gz)$|\.vite/.test(file))).toEqual([]);
+  });
+
+  it("compresses as the browser accepts and caches each file as long as its Cache-Control says", () => {
+    template.hasResourceProperties("AWS::CloudFront::Distribution", {
+      DistributionConfig: {
+        DefaultCacheBehavior: Match.objectLike({
+          Compress: true,
+          CachePolicyId: "658327ea-f89d-4fab-a63d-7e88639e58f6", // Managed-CachingOptimized
+        }),
+      },
+    });
   });
 
   it("keeps cdk-nag satisfied with the deployment in place", () => {
