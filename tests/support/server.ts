@@ -24,7 +24,13 @@ const root = path.resolve(import.meta.dirname, "../..");
  * `npm test` runs first) on a free port with a fresh data dir, and waits until it serves.
  */
 export async function startDorsal(
-  options: { env?: Record<string, string>; dataDir?: string; generatedAdminPassword?: boolean } = {},
+  options: {
+    env?: Record<string, string>;
+    dataDir?: string;
+    generatedAdminPassword?: boolean;
+    /** Another checkout to run (the first-load benchmark's baseline); this one by default. */
+    repoRoot?: string;
+  } = {},
 ): Promise<RunningDorsal> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), "dorsal-test-")));
   const adminEmail = "admin@dorsal.test";
@@ -43,7 +49,7 @@ export async function startDorsal(
   };
   if (options.generatedAdminPassword) delete env.ADMIN_PASSWORD;
   const child = spawn(process.execPath, ["--import", "tsx", "functions/local/main.ts"], {
-    cwd: root,
+    cwd: options.repoRoot ?? root,
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });
