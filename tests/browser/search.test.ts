@@ -171,13 +171,20 @@ describe("search form", () => {
     const page = await browser.openPage(viewports.phone);
     await page.goto(`${dorsal.url}/search`);
     await page.getByRole("button", { name: "Buscar fotos" }).click();
-    const incomplete = page.getByRole("alert").filter({ hasText: "Datos incompletos" });
+    const incomplete = page.getByText("Datos incompletos");
     await incomplete.waitFor();
-    await page.getByText("Elige la carrera", { exact: true }).waitFor();
-
     await page.getByLabel("Evento", { exact: true }).selectOption(String(paid.id));
     await incomplete.waitFor({ state: "detached" });
+
+    // Each missing part is marked on its field, and the warning is announced.
+    await page.getByLabel("Evento", { exact: true }).selectOption("");
+    await page.getByRole("button", { name: "Buscar fotos" }).click();
+    await page.getByRole("alert").filter({ hasText: "Datos incompletos" }).waitFor();
+    await page.getByText("Elige la carrera", { exact: true }).waitFor();
+    await page.getByText("Escribe tu número de dorsal", { exact: true }).waitFor();
+    await page.getByLabel("Evento", { exact: true }).selectOption(String(paid.id));
     await page.getByText("Elige la carrera", { exact: true }).waitFor({ state: "detached" });
+    await incomplete.waitFor({ state: "detached" });
 
     await bibInput(page).fill("abc");
     await page.getByText("El dorsal solo lleva números").waitFor();
@@ -258,10 +265,10 @@ describe("results of a paid event", () => {
     await page.getByRole("heading", { name: "4 fotos del dorsal 5173" }).waitFor();
     const firstName = (
       await page
-        .getByRole("checkbox", { name: /^Elegir / })
+        .getByRole("button", { name: /^Ver foto / })
         .first()
         .getAttribute("aria-label")
-    )?.replace("Elegir ", "");
+    )?.replace("Ver foto ", "");
     await page.getByRole("button", { name: `Ver foto ${firstName}` }).click();
     const preview = page.getByRole("dialog", { name: "Vista previa" });
     await preview.getByText("Foto 1 de 4").waitFor();
