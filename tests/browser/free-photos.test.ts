@@ -51,7 +51,10 @@ describe("free photos", () => {
     await page.goto(`${dorsal.url}/free-photos`);
     await page.getByRole("button", { name: "Ver dorsales de Carrera Recreativa de Cali" }).click();
     await page.getByRole("button", { name: "Dorsal 77, 2 fotos" }).click();
-    await page.getByRole("button", { name: /^Ver foto / }).first().click();
+    await page
+      .getByRole("button", { name: /^Ver foto / })
+      .first()
+      .click();
     const preview = page.getByRole("dialog", { name: "Vista previa" });
     await preview.getByText("Foto 1 de 2").waitFor();
     await page.keyboard.press("ArrowRight");

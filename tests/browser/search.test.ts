@@ -241,10 +241,17 @@ describe("results of a paid event", () => {
 
     await prices.getByRole("button", { name: "Elegir todas" }).click();
     await page.getByText("4 fotos en el carrito").waitFor();
+    expect(await prices.getByRole("button", { name: "Todas en el carrito" }).isDisabled()).toBe(true);
     await page.getByTestId("selection-total").getByText("$ 32.000 COP").waitFor();
     await page.getByTestId("selection-total").getByText("Ahorras $ 8.000 COP").waitFor();
     expect(await buy.isDisabled()).toBe(false);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewports.phone.width);
+    // As the phone shows it: the cart bar stays at the bottom of the screen over the photos.
+    await page
+      .getByRole("button", { name: /^Ver foto / })
+      .last()
+      .scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${screenshots}/cart-bar-phone.png` });
 
     await page.getByRole("button", { name: "Vaciar carrito" }).click();
     await page

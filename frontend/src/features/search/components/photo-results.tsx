@@ -142,11 +142,13 @@ function PriceList({
   totalFound,
   onChooseAll,
   choosingAll,
+  allChosen,
 }: {
   pricing: BibPricing;
   totalFound: number;
   onChooseAll: () => void;
   choosingAll: boolean;
+  allChosen: boolean;
 }) {
   if (pricing.status === "pending") return <Skeleton height="20" />;
   if (pricing.status === "unavailable") {
@@ -178,8 +180,15 @@ function PriceList({
               </>
             )}
           </Text>
-          <Button size="sm" variant="outline" colorPalette="blue" onClick={onChooseAll} loading={choosingAll}>
-            Elegir todas
+          <Button
+            size="sm"
+            variant="outline"
+            colorPalette="blue"
+            onClick={onChooseAll}
+            loading={choosingAll}
+            disabled={allChosen}
+          >
+            {allChosen ? "Todas en el carrito" : "Elegir todas"}
           </Button>
         </HStack>
       )}
@@ -342,7 +351,11 @@ export function PhotoResults({
     // 'All' means every photo of the bib, also those behind '+N más'.
     while (pages.at(-1)?.nextCursor) {
       const next = await result.fetchNextPage();
-      if (!next.data || next.isError) break;
+      // A page that did not come leaves the cart as it was: 'all' would not be all.
+      if (!next.data || next.isError) {
+        setChoosingAll(false);
+        return;
+      }
       pages = next.data.pages;
     }
     setChosen(new Set(pages.flatMap((page) => page.photos.map((photo) => photo.id))));
@@ -378,6 +391,7 @@ export function PhotoResults({
           totalFound={totalFound}
           onChooseAll={() => void chooseAll()}
           choosingAll={choosingAll}
+          allChosen={chosen.size === totalFound}
         />
       )}
       <SimpleGrid as="ul" columns={{ base: 2, sm: 3, md: 4 }} gap="3">
