@@ -105,6 +105,11 @@ describe("athlete's free downloads", () => {
     await signIn(page, `${dorsal.url}/athlete-login?returnTo=/search`, athlete.email, athlete.password);
     await page.getByRole("heading", { name: "Encuentra tus fotos" }).waitFor();
     await page.goto(`${dorsal.url}/search?eventId=${event.id}&dorsal=5173`);
+    await page.getByRole("button", { name: "Descargar gratis" }).waitFor();
+    // The photos are the athlete's for free: nothing here offers to sell them.
+    expect(await page.getByRole("link", { name: /Comprar/ }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: /Comprar|Tengo un código/ }).count()).toBe(0);
+    expect(await page.getByRole("region", { name: "Precios" }).count()).toBe(0);
     const download = page.waitForEvent("download");
     await page.getByRole("button", { name: "Descargar gratis" }).click();
     expect((await download).suggestedFilename()).toBe("bib-5173-0.jpg");

@@ -1,14 +1,16 @@
-import { Box, Button, Heading, HStack, SimpleGrid, Skeleton, Stack, Text } from "@chakra-ui/react";
+import { Box, Button, chakra, Heading, HStack, SimpleGrid, Skeleton, Stack, Text } from "@chakra-ui/react";
 import { idParam, type PhotoDto } from "@dorsal/shared";
 import { useState } from "react";
 import { Link as RouterLink, useSearchParams } from "react-router";
 import { LoadError } from "../../../components/ui/load-error";
 import { PageHeader } from "../../../components/ui/page-header";
+import { PhotoPreviewDialog } from "../../../components/ui/photo-preview-dialog";
 import { ThumbnailImage } from "../../../components/ui/thumbnail";
 import { downloadFile, pause } from "../../../lib/download-file";
 import { formatCount } from "../../../lib/format";
 import { useBibPhotos } from "../../search/api/browse";
 import { BibGrid, EventCards } from "../../search/components/browse";
+import { NoPhotos } from "../../search/components/no-photos";
 
 /** Spec §9: free photos are downloaded one after another, 800 ms apart. */
 const freeSpacingMs = 800;
@@ -17,10 +19,15 @@ type DownloadState = "idle" | "busy" | "done" | "failed";
 
 const freeDownloadUrl = (photo: PhotoDto) => `/api/free-photos/download/${encodeURIComponent(photo.id)}`;
 
-function FreePhotos({ eventId, dorsal }: { eventId: number; dorsal: string }) {
+/**
+ * A free event's photos of one bib, with only free downloads (spec §2.6): on /free-photos, and on
+ * /search when the searched event gives its photos away.
+ */
+export function FreePhotos({ eventId, dorsal, onBrowse }: { eventId: number; dorsal: string; onBrowse: () => void }) {
   const photos = useBibPhotos("free", eventId, dorsal);
   const [states, setStates] = useState<Record<string, DownloadState>>({});
   const [running, setRunning] = useState(false);
+  const [previewIndex, setPreviewIndex] = useState<number | null>(null);
 
   if (photos.isPending) return <Skeleton height="48" />;
   if (photos.isError) {
@@ -28,7 +35,7 @@ function FreePhotos({ eventId, dorsal }: { eventId: number; dorsal: string }) {
   }
   const loaded = photos.data.pages.flatMap((page) => page.photos);
   const totalFound = photos.data.pages[0]?.totalFound ?? 0;
-  if (totalFound === 0) return <Text color="fg.muted">No se encontraron fotos para este dorsal</Text>;
+  if (totalFound === 0) return <NoPhotos eventId={eventId} dorsalNumber={dorsal} onBrowse={onBrowse} />;
 
   const download = async (photo: PhotoDto) => {
     setStates((current) => ({ ...current, [photo.id]: "busy" }));
@@ -47,7 +54,12 @@ function FreePhotos({ eventId, dorsal }: { eventId: number; dorsal: string }) {
     }
     setRunning(false);
   };
+  const movePreview = async (index: number) => {
+    if (index >= loaded.length && photos.hasNextPage) await photos.fetchNextPage();
+    setPreviewIndex(index);
+  };
   const hidden = totalFound - loaded.length;
+  const previewed = previewIndex === null ? undefined : loaded[previewIndex];
 
   return (
     <Stack as="section" gap="4" aria-labelledby="free-results">
@@ -60,13 +72,24 @@ function FreePhotos({ eventId, dorsal }: { eventId: number; dorsal: string }) {
         </Button>
       </HStack>
       <SimpleGrid as="ul" columns={{ base: 2, sm: 3, md: 4 }} gap="3">
-        {loaded.map((photo) => {
+        {loaded.map((photo, index) => {
           const state = states[photo.id] ?? "idle";
           return (
             <Box as="li" key={photo.id} listStyleType="none">
-              <Box aspectRatio={1} bg="gray.100" borderRadius="md" overflow="hidden">
+              <chakra.button
+                type="button"
+                onClick={() => setPreviewIndex(index)}
+                aria-label={`Ver foto ${photo.originalFilename}`}
+                width="full"
+                aspectRatio={1}
+                bg="gray.100"
+                borderRadius="md"
+                overflow="hidden"
+                cursor="pointer"
+                focusRingColor="green.500"
+              >
                 <ThumbnailImage url={photo.webUrl ?? photo.thumbnailUrl} />
-              </Box>
+              </chakra.button>
               <Button
                 size="xs"
                 variant="outline"
@@ -93,6 +116,31 @@ function FreePhotos({ eventId, dorsal }: { eventId: number; dorsal: string }) {
           +{formatCount(hidden)} más
         </Button>
       )}
+      <PhotoPreviewDialog
+        photo={
+          previewed
+            ? { originalFilename: previewed.originalFilename, sources: [previewed.webUrl, previewed.thumbnailUrl] }
+            : null
+        }
+        onClose={() => setPreviewIndex(null)}
+        position={
+          previewIndex === null
+            ? undefined
+            : { index: previewIndex, total: totalFound, onMove: (index) => void movePreview(index) }
+        }
+      >
+        {previewed && (
+          <Button
+            colorPalette="green"
+            alignSelf="end"
+            onClick={() => void download(previewed)}
+            loading={states[previewed.id] === "busy"}
+            disabled={running}
+          >
+            {states[previewed.id] === "done" ? "Descargada" : "Descargar gratis"}
+          </Button>
+        )}
+      </PhotoPreviewDialog>
     </Stack>
   );
 }
@@ -139,7 +187,13 @@ export function FreePhotosPage() {
             onChoose={(bib) => setParams({ eventId: String(event.data), dorsal: bib })}
           />
         )}
-        {event.success && dorsal && <FreePhotos eventId={event.data} dorsal={dorsal} />}
+        {event.success && dorsal && (
+          <FreePhotos
+            eventId={event.data}
+            dorsal={dorsal}
+            onBrowse={() => setParams({ eventId: String(event.data) })}
+          />
+        )}
         <Text textStyle="sm" color="fg.muted">
           ¿Buscas las fotos de una carrera paga? <RouterLink to="/search">Busca por dorsal</RouterLink>
         </Text>

@@ -68,24 +68,33 @@ export function EventCards({
       </Heading>
       <SimpleGrid as="ul" columns={{ base: 1, md: 2, lg: 3 }} gap="4">
         {events.data.map((event) => (
-          <Card.Root as="li" key={event.id} listStyleType="none">
+          // A grid item is as wide as its content by default: minW 0 lets long names wrap instead.
+          <Card.Root as="li" key={event.id} listStyleType="none" minW="0">
             <Card.Body gap="2">
-              <Card.Title>{event.name}</Card.Title>
-              <HStack color="fg.muted" textStyle="sm" gap="1">
-                <CalendarIcon />
-                <Text>
+              <Card.Title overflowWrap="anywhere">{event.name}</Card.Title>
+              <HStack color="fg.muted" textStyle="sm" gap="1.5" align="flex-start">
+                <CalendarIcon boxSize="4" flexShrink={0} mt="0.5" aria-hidden />
+                <Text minW="0" overflowWrap="anywhere">
                   {formatEventDate(event.date)}
                   {event.location ? ` · ${event.location}` : ""}
                 </Text>
               </HStack>
-              <HStack gap="2">
-                <Badge colorPalette="blue">{formatCount(event.photoCount)} fotos</Badge>
+              <HStack gap="2" wrap="wrap">
+                <Badge colorPalette="blue">
+                  {formatCount(event.photoCount)} {event.photoCount === 1 ? "foto" : "fotos"}
+                </Badge>
                 {event.freePhotosEnabled && <Badge colorPalette="green">Gratis</Badge>}
               </HStack>
             </Card.Body>
             <Card.Footer>
-              <Button size="sm" colorPalette="blue" onClick={() => onChoose(event)}>
-                Ver dorsales de {event.name}
+              <Button
+                size="sm"
+                colorPalette="blue"
+                width={{ base: "full", sm: "auto" }}
+                onClick={() => onChoose(event)}
+                aria-label={`Ver dorsales de ${event.name}`}
+              >
+                Ver dorsales
               </Button>
             </Card.Footer>
           </Card.Root>
@@ -121,7 +130,7 @@ export function BibGrid({
   return (
     <Stack as="section" gap="3" aria-labelledby="bibs-title">
       <Heading as="h2" size="md" id="bibs-title">
-        {formatCount(total)} dorsales con fotos
+        {formatCount(total)} {total === 1 ? "dorsal" : "dorsales"} con fotos
       </Heading>
       <SimpleGrid as="ul" columns={{ base: 3, sm: 5 }} gap="2" aria-busy={dorsals.isPlaceholderData}>
         {bibs.map((bib) => (

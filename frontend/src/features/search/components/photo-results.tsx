@@ -1,8 +1,21 @@
-import { Box, Button, chakra, EmptyState, Heading, HStack, SimpleGrid, Skeleton, Stack, Text } from "@chakra-ui/react";
-import type { PhotoDto } from "@dorsal/shared";
-import { useState } from "react";
-import { Link as RouterLink } from "react-router";
-import { SearchIcon } from "../../../components/ui/icons";
+import {
+  Alert,
+  Badge,
+  Box,
+  Button,
+  Checkbox,
+  chakra,
+  Heading,
+  HStack,
+  List,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+} from "@chakra-ui/react";
+import { type CartPrice, formatPrice, type PhotoDto } from "@dorsal/shared";
+import { useId, useState } from "react";
+import { useNavigate } from "react-router";
 import { LoadError } from "../../../components/ui/load-error";
 import { PhotoPreviewDialog } from "../../../components/ui/photo-preview-dialog";
 import { ThumbnailImage } from "../../../components/ui/thumbnail";
@@ -12,29 +25,74 @@ import { formatCount } from "../../../lib/format";
 import { useSession } from "../../../lib/session";
 import { CodeDialog } from "../../download-codes/components/code-dialog";
 import { PaymentInstructions } from "../../download-codes/components/payment-instructions";
+import { storePurchaseIntent } from "../../purchase/api/purchase-intent";
 import { useBibPhotos } from "../api/browse";
+import {
+  type BibPricing,
+  chargesPerPhoto,
+  type PriceOf,
+  type PriceStep,
+  priceSteps,
+  useBibPricing,
+} from "../api/prices";
 import type { PhotoSearch } from "../api/search-photos";
+import { NoPhotos } from "./no-photos";
 
-function Thumbnail({ photo, onOpen }: { photo: PhotoDto; onOpen: () => void }) {
-  const label = `Ver foto ${photo.originalFilename}`;
+const photoCount = (count: number) => `${formatCount(count)} ${count === 1 ? "foto" : "fotos"}`;
+
+function PhotoTile({
+  photo,
+  chosen,
+  onOpen,
+  onToggle,
+}: {
+  photo: PhotoDto;
+  /** Null when the photo cannot be bought here (the athlete downloads it free). */
+  chosen: boolean | null;
+  onOpen: () => void;
+  onToggle: () => void;
+}) {
   return (
-    <chakra.button
-      type="button"
-      onClick={onOpen}
-      aria-label={label}
-      aspectRatio={1}
-      borderRadius="md"
-      overflow="hidden"
-      bg="gray.100"
-      display="flex"
-      alignItems="center"
-      justifyContent="center"
-      cursor="pointer"
-      _hover={{ opacity: 0.9 }}
-      focusRingColor="blue.500"
-    >
-      <ThumbnailImage url={photo.thumbnailUrl} />
-    </chakra.button>
+    <Box position="relative">
+      <chakra.button
+        type="button"
+        onClick={onOpen}
+        aria-label={`Ver foto ${photo.originalFilename}`}
+        width="full"
+        aspectRatio={1}
+        borderRadius="md"
+        overflow="hidden"
+        bg="gray.100"
+        display="flex"
+        alignItems="center"
+        justifyContent="center"
+        cursor="pointer"
+        outline={chosen ? "3px solid" : undefined}
+        outlineColor="blue.500"
+        outlineOffset="-3px"
+        _hover={{ opacity: 0.9 }}
+        focusRingColor="blue.500"
+      >
+        <ThumbnailImage url={photo.thumbnailUrl} />
+      </chakra.button>
+      {chosen !== null && (
+        <Checkbox.Root
+          colorPalette="blue"
+          checked={chosen}
+          onCheckedChange={onToggle}
+          position="absolute"
+          top="1.5"
+          left="1.5"
+          bg="white"
+          borderRadius="sm"
+          p="1"
+          cursor="pointer"
+        >
+          <Checkbox.HiddenInput aria-label={`Elegir ${photo.originalFilename}`} />
+          <Checkbox.Control />
+        </Checkbox.Root>
+      )}
+    </Box>
   );
 }
 
@@ -68,12 +126,195 @@ function AthleteDownload({ photo }: { photo: PhotoDto }) {
   );
 }
 
-export function PhotoResults({ search, eventName }: { search: PhotoSearch; eventName: string }) {
+const countRange = ({ from, to }: PriceStep) =>
+  from === to ? photoCount(from) : to === from + 1 ? `${from} o ${to} fotos` : `${from} a ${to} fotos`;
+
+function stepText(step: PriceStep): string {
+  if (step.from === 1) return `Precio por foto: ${formatPrice(step.price.unitPrice)}`;
+  return chargesPerPhoto(step.price)
+    ? `${countRange(step)}: ${formatPrice(step.price.unitPrice)} c/u`
+    : `${countRange(step)}: ${formatPrice(step.price.total)} en total`;
+}
+
+/** Spec §9 before the cart: the per-photo price, the tiers or bundles this bib can reach, all its photos. */
+function PriceList({
+  pricing,
+  totalFound,
+  onChooseAll,
+  choosingAll,
+  allChosen,
+}: {
+  pricing: BibPricing;
+  totalFound: number;
+  onChooseAll: () => void;
+  choosingAll: boolean;
+  allChosen: boolean;
+}) {
+  if (pricing.status === "pending") return <Skeleton height="20" />;
+  if (pricing.status === "unavailable") {
+    return (
+      <Alert.Root status="warning">
+        <Alert.Indicator />
+        <Alert.Title>{pricing.message}</Alert.Title>
+      </Alert.Root>
+    );
+  }
+  const all = totalFound > 1 ? pricing.priceOf(totalFound) : null;
+  return (
+    <Stack as="section" aria-label="Precios" gap="3" borderWidth="1px" borderRadius="lg" bg="white" p="4">
+      <List.Root gap="1" listStyleType="none" textStyle="sm">
+        {priceSteps(pricing.priceOf, totalFound).map((step) => (
+          <List.Item key={step.from}>{stepText(step)}</List.Item>
+        ))}
+      </List.Root>
+      {all && (
+        <HStack justify="space-between" gap="3" wrap="wrap">
+          <Text fontWeight="semibold" minW="0">
+            Todas las {formatCount(totalFound)} fotos: {formatPrice(all.total)}
+            {all.listTotal > all.total && (
+              <>
+                {" "}
+                <chakra.span whiteSpace="nowrap" color="green.700">
+                  (ahorras {formatPrice(all.listTotal - all.total)})
+                </chakra.span>
+              </>
+            )}
+          </Text>
+          <Button
+            size="sm"
+            variant="outline"
+            colorPalette="blue"
+            onClick={onChooseAll}
+            loading={choosingAll}
+            disabled={allChosen}
+          >
+            {allChosen ? "Todas en el carrito" : "Elegir todas"}
+          </Button>
+        </HStack>
+      )}
+    </Stack>
+  );
+}
+
+/** The cart as the search builds it, kept in view at the bottom of the screen, with why buying waits. */
+function SelectionBar({
+  count,
+  price,
+  onBuy,
+  onClear,
+}: {
+  count: number;
+  price: CartPrice | null;
+  onBuy: () => void;
+  onClear: () => void;
+}) {
+  const reasonId = useId();
+  return (
+    <Box
+      as="section"
+      aria-label="Carrito"
+      position="sticky"
+      bottom="0"
+      zIndex="sticky"
+      bg="white"
+      borderWidth="1px"
+      borderRadius="lg"
+      shadow="md"
+      p="3"
+    >
+      <HStack justify="space-between" gap="3" wrap="wrap">
+        {count === 0 ? (
+          <Text id={reasonId} color="fg.muted" textStyle="sm">
+            Elige al menos una foto
+          </Text>
+        ) : (
+          <Stack gap="0.5" minW="0">
+            <Text textStyle="sm">{photoCount(count)} en el carrito</Text>
+            <HStack gap="2" wrap="wrap" data-testid="selection-total" aria-live="polite">
+              {price && <Text fontWeight="bold">{formatPrice(price.total)}</Text>}
+              {price && price.listTotal > price.total && (
+                <Badge colorPalette="green">Ahorras {formatPrice(price.listTotal - price.total)}</Badge>
+              )}
+            </HStack>
+          </Stack>
+        )}
+        <HStack gap="2" ms="auto">
+          {count > 0 && (
+            <Button variant="ghost" size="sm" onClick={onClear}>
+              Vaciar carrito
+            </Button>
+          )}
+          <Button
+            colorPalette="blue"
+            disabled={count === 0}
+            aria-describedby={count === 0 ? reasonId : undefined}
+            onClick={onBuy}
+          >
+            Comprar fotos
+          </Button>
+        </HStack>
+      </HStack>
+    </Box>
+  );
+}
+
+function PreviewCart({
+  inCart,
+  onToggle,
+  priceOf,
+  cartCount,
+}: {
+  inCart: boolean;
+  onToggle: () => void;
+  priceOf: PriceOf | null;
+  cartCount: number;
+}) {
+  return (
+    <Stack gap="2">
+      <HStack justify="space-between" gap="3">
+        {priceOf && (
+          <Stack gap="0" minW="0">
+            <Text fontWeight="bold">{formatPrice(priceOf(1).unitPrice)}</Text>
+            <Text textStyle="xs" color="fg.muted">
+              por foto, original sin marca de agua
+            </Text>
+          </Stack>
+        )}
+        <Button colorPalette="blue" variant={inCart ? "outline" : "solid"} onClick={onToggle} ms="auto" flexShrink={0}>
+          {inCart ? "Quitar del carrito" : "Agregar al carrito"}
+        </Button>
+      </HStack>
+      {cartCount > 0 && (
+        <Text textStyle="sm" color="fg.muted" aria-live="polite">
+          {photoCount(cartCount)} en el carrito
+          {priceOf ? ` · ${formatPrice(priceOf(cartCount).total)}` : ""}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+/** A paid event's photos of one bib: prices, a cart filled from the grid or the preview, then the purchase. */
+export function PhotoResults({
+  search,
+  eventName,
+  onBrowse,
+}: {
+  search: PhotoSearch;
+  eventName: string;
+  /** Shows the event's bib grid. */
+  onBrowse: () => void;
+}) {
   const result = useBibPhotos("paid", search.eventId, search.dorsalNumber);
+  const navigate = useNavigate();
   const [codeOpen, setCodeOpen] = useState(false);
-  const user = useSession();
-  const isAthlete = user?.role === "athlete";
-  const [preview, setPreview] = useState<PhotoDto | null>(null);
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
+  const [previewIndex, setPreviewIndex] = useState<number | null>(null);
+  const [choosingAll, setChoosingAll] = useState(false);
+  const isAthlete = useSession()?.role === "athlete";
+  const [first] = result.data?.pages ?? [];
+  const totalFound = first?.totalFound ?? 0;
+  const bibPricing = useBibPricing(search.eventId, totalFound);
 
   if (result.isPending) {
     return (
@@ -88,46 +329,80 @@ export function PhotoResults({ search, eventName }: { search: PhotoSearch; event
   if (result.isError) {
     return <LoadError title="No se pudo realizar la búsqueda" message={result.error.message} />;
   }
-  const [first] = result.data.pages;
-  const totalFound = first?.totalFound ?? 0;
   const dorsalNumber = first?.dorsalNumber ?? search.dorsalNumber;
   const photos = result.data.pages.flatMap((page) => page.photos);
   if (totalFound === 0) {
-    return (
-      <EmptyState.Root borderWidth="1px" borderStyle="dashed" borderRadius="lg" bg="white">
-        <EmptyState.Content>
-          <EmptyState.Indicator>
-            <SearchIcon />
-          </EmptyState.Indicator>
-          <EmptyState.Title>Sin resultados</EmptyState.Title>
-          <EmptyState.Description>No se encontraron fotos para este dorsal</EmptyState.Description>
-        </EmptyState.Content>
-      </EmptyState.Root>
-    );
+    return <NoPhotos eventId={search.eventId} dorsalNumber={dorsalNumber} onBrowse={onBrowse} />;
   }
 
+  // A signed-in athlete on an event open to athletes gets the clean photos free: nothing to buy.
+  const freeForAthlete = isAthlete && photos.every((photo) => photo.previewKind === "clean");
   const hidden = totalFound - photos.length;
-  const purchase = new URLSearchParams({ dorsal: dorsalNumber, eventId: String(search.eventId) });
+  const priceOf = bibPricing.status === "ready" ? bibPricing.priceOf : null;
+  const toggle = (id: string) =>
+    setChosen((current) => {
+      const next = new Set(current);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+  const chooseAll = async () => {
+    setChoosingAll(true);
+    let pages = result.data.pages;
+    // 'All' means every photo of the bib, also those behind '+N más'.
+    while (pages.at(-1)?.nextCursor) {
+      const next = await result.fetchNextPage();
+      // A page that did not come leaves the cart as it was: 'all' would not be all.
+      if (!next.data || next.isError) {
+        setChoosingAll(false);
+        return;
+      }
+      pages = next.data.pages;
+    }
+    setChosen(new Set(pages.flatMap((page) => page.photos.map((photo) => photo.id))));
+    setChoosingAll(false);
+  };
+  const buy = () => {
+    const selectedPhotoIds = photos.filter((photo) => chosen.has(photo.id)).map((photo) => photo.id);
+    storePurchaseIntent(window.localStorage, { eventId: search.eventId, dorsalNumber, selectedPhotoIds });
+    navigate(`/photo-purchase?${new URLSearchParams({ dorsal: dorsalNumber, eventId: String(search.eventId) })}`);
+  };
+  const movePreview = async (index: number) => {
+    // The preview counts every photo of the bib; one behind '+N más' is fetched on the way.
+    if (index >= photos.length && result.hasNextPage) await result.fetchNextPage();
+    setPreviewIndex(index);
+  };
+  const previewed = previewIndex === null ? undefined : photos[previewIndex];
 
   return (
     <Stack as="section" gap="4" aria-labelledby="results-title">
       <HStack justify="space-between" wrap="wrap" gap="3">
         <Heading as="h2" size="lg" id="results-title">
-          {formatCount(totalFound)} {totalFound === 1 ? "foto" : "fotos"} del dorsal {dorsalNumber}
+          {photoCount(totalFound)} del dorsal {dorsalNumber}
         </Heading>
-        <HStack wrap="wrap" gap="2">
-          <Button variant="outline" onClick={() => setCodeOpen(true)}>
+        {!freeForAthlete && (
+          <Button variant="outline" size="sm" onClick={() => setCodeOpen(true)}>
             Tengo un código de descarga
           </Button>
-          <Button asChild colorPalette="blue">
-            <RouterLink to={`/photo-purchase?${purchase}`}>Comprar fotos</RouterLink>
-          </Button>
-        </HStack>
+        )}
       </HStack>
+      {!freeForAthlete && (
+        <PriceList
+          pricing={bibPricing}
+          totalFound={totalFound}
+          onChooseAll={() => void chooseAll()}
+          choosingAll={choosingAll}
+          allChosen={chosen.size === totalFound}
+        />
+      )}
       <SimpleGrid as="ul" columns={{ base: 2, sm: 3, md: 4 }} gap="3">
-        {photos.map((photo) => (
+        {photos.map((photo, index) => (
           <Box as="li" key={photo.id} listStyleType="none">
-            <Thumbnail photo={photo} onOpen={() => setPreview(photo)} />
+            <PhotoTile
+              photo={photo}
+              chosen={freeForAthlete ? null : chosen.has(photo.id)}
+              onOpen={() => setPreviewIndex(index)}
+              onToggle={() => toggle(photo.id)}
+            />
             {isAthlete && photo.previewKind === "clean" && <AthleteDownload photo={photo} />}
           </Box>
         ))}
@@ -148,17 +423,41 @@ export function PhotoResults({ search, eventName }: { search: PhotoSearch; event
           </Box>
         )}
       </SimpleGrid>
-      <PaymentInstructions dorsalNumber={dorsalNumber} eventName={eventName} collapsible />
+      {!freeForAthlete && (
+        <>
+          <SelectionBar
+            count={chosen.size}
+            price={priceOf && chosen.size > 0 ? priceOf(chosen.size) : null}
+            onBuy={buy}
+            onClear={() => setChosen(new Set())}
+          />
+          <PaymentInstructions dorsalNumber={dorsalNumber} eventName={eventName} collapsible />
+          <CodeDialog
+            eventId={search.eventId}
+            dorsalNumber={dorsalNumber}
+            open={codeOpen}
+            onClose={() => setCodeOpen(false)}
+          />
+        </>
+      )}
       <PhotoPreviewDialog
-        photo={preview && { originalFilename: preview.originalFilename, sources: [preview.webUrl] }}
-        onClose={() => setPreview(null)}
-      />
-      <CodeDialog
-        eventId={search.eventId}
-        dorsalNumber={dorsalNumber}
-        open={codeOpen}
-        onClose={() => setCodeOpen(false)}
-      />
+        photo={previewed ? { originalFilename: previewed.originalFilename, sources: [previewed.webUrl] } : null}
+        onClose={() => setPreviewIndex(null)}
+        position={
+          previewIndex === null
+            ? undefined
+            : { index: previewIndex, total: totalFound, onMove: (index) => void movePreview(index) }
+        }
+      >
+        {previewed && !freeForAthlete && (
+          <PreviewCart
+            inCart={chosen.has(previewed.id)}
+            onToggle={() => toggle(previewed.id)}
+            priceOf={priceOf}
+            cartCount={chosen.size}
+          />
+        )}
+      </PhotoPreviewDialog>
     </Stack>
   );
 }

@@ -5,6 +5,7 @@ import { useNavigate, useSearchParams } from "react-router";
 import { EventSelect } from "../../../components/ui/event-select";
 import { PageHeader } from "../../../components/ui/page-header";
 import { useEvents } from "../../events/api/get-events";
+import { FreePhotos } from "../../free-photos/components/free-photos-page";
 import { purchaseStorageKeys } from "../../purchase/api/purchase-intent";
 import type { PhotoSearch } from "../api/search-photos";
 import { BibGrid, EventCards } from "./browse";
@@ -16,6 +17,15 @@ function searchFromParams(params: URLSearchParams): PhotoSearch | null {
   return parsed.success ? parsed.data : null;
 }
 
+/** Spec §5: a bib is digits only; said as it is typed rather than after a search that cannot run. */
+const bibMaxDigits = 10;
+function bibProblem(typed: string): string | null {
+  const bib = typed.trim();
+  if (/\D/.test(bib)) return "El dorsal solo lleva números";
+  if (bib.length > bibMaxDigits) return `El dorsal tiene como máximo ${bibMaxDigits} dígitos`;
+  return null;
+}
+
 export function SearchPage() {
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
@@ -25,12 +35,14 @@ export function SearchPage() {
   const page = Math.max(1, Number(params.get("page")) || 1);
   const [eventId, setEventId] = useState<number | null>(search?.eventId ?? browsedEvent.data ?? null);
   const [dorsal, setDorsal] = useState(search?.dorsalNumber ?? "");
-  const [incomplete, setIncomplete] = useState(false);
+  /** A search was asked for with something missing: the missing parts are marked until supplied. */
+  const [attempted, setAttempted] = useState(false);
 
-  /** Spec §4: another event starts over — page, bib and any purchase the search had stored. */
+  /** Spec §4: another event starts over — page, bib, warnings and any purchase the search had stored. */
   const chooseEvent = (id: number | null) => {
     setEventId(id);
     setDorsal("");
+    setAttempted(false);
     for (const key of purchaseStorageKeys) window.localStorage.removeItem(key);
     setParams(id === null ? {} : { eventId: String(id) });
   };
@@ -39,17 +51,27 @@ export function SearchPage() {
     setDorsal(bib);
     setParams({ eventId: String(eventId), dorsal: bib });
   };
+  const browseEvent = (id: number) => {
+    setDorsal("");
+    setParams({ eventId: String(id) });
+  };
+
+  const eventMissing = attempted && eventId === null;
+  const bibMissing = attempted && dorsal.trim() === "";
+  const bibError = bibProblem(dorsal) ?? (bibMissing ? "Escribe tu número de dorsal" : null);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const parsed = searchQuery.safeParse({ eventId, dorsalNumber: dorsal });
     if (!parsed.success) {
-      setIncomplete(true);
+      setAttempted(true);
       return;
     }
-    setIncomplete(false);
+    setAttempted(false);
     setParams({ eventId: String(parsed.data.eventId), dorsal: parsed.data.dorsalNumber });
   };
+
+  const searchedEvent = search ? events.data?.find((candidate) => candidate.id === search.eventId) : undefined;
 
   return (
     <Box>
@@ -69,8 +91,8 @@ export function SearchPage() {
         <Card.Root>
           <Card.Body>
             <form onSubmit={submit} noValidate aria-label="Buscar fotos por dorsal">
-              <SimpleGrid columns={{ base: 1, md: 3 }} gap="4" alignItems="end">
-                <Box gridColumn={{ md: "span 2" }}>
+              <SimpleGrid columns={{ base: 1, md: 3 }} gap="4" alignItems="start">
+                <Box gridColumn={{ md: "span 2" }} minW="0">
                   {events.isPending ? (
                     <Skeleton height="16" />
                   ) : events.isError ? (
@@ -79,37 +101,50 @@ export function SearchPage() {
                       <Alert.Title>Error cargando eventos</Alert.Title>
                     </Alert.Root>
                   ) : (
-                    <EventSelect events={events.data} value={eventId} onChange={chooseEvent} />
+                    <EventSelect
+                      events={events.data}
+                      value={eventId}
+                      onChange={chooseEvent}
+                      invalid={eventMissing}
+                      errorText={eventMissing ? "Elige la carrera" : undefined}
+                    />
                   )}
                 </Box>
-                <Field.Root>
+                <Field.Root invalid={bibError !== null}>
                   <Field.Label>Número de dorsal</Field.Label>
                   <Input
                     value={dorsal}
-                    onChange={(event) => setDorsal(event.currentTarget.value.replace(/\D/g, ""))}
+                    onChange={(event) => setDorsal(event.currentTarget.value)}
                     inputMode="numeric"
-                    pattern="[0-9]*"
-                    maxLength={10}
+                    autoComplete="off"
+                    maxLength={bibMaxDigits + 1}
                     placeholder="Ej. 1234"
                     bg="white"
                   />
+                  {bibError && <Field.ErrorText>{bibError}</Field.ErrorText>}
                 </Field.Root>
               </SimpleGrid>
+              {(eventMissing || bibMissing) && (
+                <Alert.Root status="warning" role="alert" mt="4">
+                  <Alert.Indicator />
+                  <Alert.Content>
+                    <Alert.Title>{messages.incompleteSearch}</Alert.Title>
+                    <Alert.Description>
+                      {eventMissing && bibMissing
+                        ? "Elige la carrera y escribe tu número de dorsal."
+                        : eventMissing
+                          ? "Elige la carrera."
+                          : "Escribe tu número de dorsal."}
+                    </Alert.Description>
+                  </Alert.Content>
+                </Alert.Root>
+              )}
               <Button type="submit" colorPalette="blue" mt="4" width={{ base: "full", md: "auto" }}>
                 Buscar fotos
               </Button>
             </form>
           </Card.Body>
         </Card.Root>
-        {incomplete && (
-          <Alert.Root status="warning">
-            <Alert.Indicator />
-            <Alert.Content>
-              <Alert.Title>{messages.incompleteSearch}</Alert.Title>
-              <Alert.Description>Selecciona un evento e ingresa tu número de dorsal.</Alert.Description>
-            </Alert.Content>
-          </Alert.Root>
-        )}
         {!search && !browsedEvent.success && (
           <EventCards
             catalogue="paid"
@@ -128,13 +163,25 @@ export function SearchPage() {
             onChoose={chooseBib}
           />
         )}
-        {search && (
-          <PhotoResults
-            key={`${search.eventId}:${search.dorsalNumber}`}
-            search={search}
-            eventName={events.data?.find((event) => event.id === search.eventId)?.name ?? ""}
-          />
-        )}
+        {search &&
+          (events.isPending ? (
+            <Skeleton height="48" />
+          ) : searchedEvent?.freePhotosEnabled ? (
+            // Spec §2.6: a free event's photos are downloaded free, never bought.
+            <FreePhotos
+              key={`${search.eventId}:${search.dorsalNumber}`}
+              eventId={search.eventId}
+              dorsal={search.dorsalNumber}
+              onBrowse={() => browseEvent(search.eventId)}
+            />
+          ) : (
+            <PhotoResults
+              key={`${search.eventId}:${search.dorsalNumber}`}
+              search={search}
+              eventName={searchedEvent?.name ?? ""}
+              onBrowse={() => browseEvent(search.eventId)}
+            />
+          ))}
       </Stack>
     </Box>
   );
