@@ -137,7 +137,14 @@ describe("cartPrice", () => {
     expect(cartPrice({ ...base, count: 3, bibPhotoCount: 8 })).toMatchObject({ total: 20000, rule: "bundle3" });
     expect(cartPrice({ ...base, count: 4, bibPhotoCount: 8 })).toMatchObject({ total: 20000, rule: "bundle3" });
     expect(cartPrice({ ...base, count: 5, bibPhotoCount: 8 })).toMatchObject({ total: 30000, rule: "bundle5" });
-    expect(cartPrice({ ...base, count: 8, bibPhotoCount: 8 })).toMatchObject({ total: 50000, rule: "bundleAllOfBib" });
+    expect(cartPrice({ ...base, photoPrice: 30000, count: 2, bibPhotoCount: 2 })).toMatchObject({
+      total: 50000,
+      rule: "bundleAllOfBib",
+    });
+  });
+  it("gives the cheapest rule when several apply, so all 4 photos of a bib cost what 3 do", () => {
+    expect(cartPrice({ ...base, count: 4, bibPhotoCount: 4 })).toMatchObject({ total: 20000, rule: "bundle3" });
+    expect(cartPrice({ ...base, count: 8, bibPhotoCount: 8 })).toMatchObject({ total: 30000, rule: "bundle5" });
   });
   it("never charges a bundle above the photos one by one", () => {
     expect(cartPrice({ ...base, count: 2, bibPhotoCount: 2 })).toMatchObject({ total: 30000, rule: "perPhoto" });

@@ -206,8 +206,9 @@ export interface CartPrice {
 /**
  * What a cart costs (README "Prices"). An event whose admin saved a pricing charges its tiers
  * (`priceForPhotoCount`). Otherwise spec §9's cart rule applies with the system photo price: all the
- * bib's photos (more than one) 50000, 5 or more 30000, 3 or 4 20000, else price × count. A bundle
- * never costs more than the photos one by one (two photos of a bib at 15000 are 30000, not 50000).
+ * bib's photos (more than one) 50000, 5 or more 30000, 3 or 4 20000, else price × count. Where
+ * several apply the cheapest wins, and a bundle never costs more than the photos one by one (two
+ * photos of a bib at 15000 are 30000, not 50000; all 4 of a bib are 20000, not 50000).
  */
 export function cartPrice(input: {
   count: number;
@@ -226,17 +227,20 @@ export function cartPrice(input: {
     };
   }
   const listTotal = photoPrice * count;
-  const bundle: [CartPrice["rule"], number] | null =
-    bibPhotoCount !== null && count === bibPhotoCount && count > 1
-      ? ["bundleAllOfBib", cartBundlePrices.allOfBib]
-      : count >= 5
-        ? ["bundle5", cartBundlePrices.fiveOrMore]
-        : count >= 3
-          ? ["bundle3", cartBundlePrices.threeOrFour]
-          : null;
-  if (!bundle || bundle[1] >= listTotal) {
+  const bundles: [CartPrice["rule"], number][] = [];
+  if (bibPhotoCount !== null && count === bibPhotoCount && count > 1)
+    bundles.push(["bundleAllOfBib", cartBundlePrices.allOfBib]);
+  if (count >= 5) bundles.push(["bundle5", cartBundlePrices.fiveOrMore]);
+  else if (count >= 3) bundles.push(["bundle3", cartBundlePrices.threeOrFour]);
+  // Several rules can apply at once (all 4 photos of a bib are also '3 or 4'): the buyer gets the
+  // cheapest, so taking one more photo never costs more than leaving it out.
+  const cheapest = bundles.reduce<[CartPrice["rule"], number] | null>(
+    (best, bundle) => (!best || bundle[1] < best[1] ? bundle : best),
+    null,
+  );
+  if (!cheapest || cheapest[1] >= listTotal) {
     return { total: listTotal, unitPrice: photoPrice, listTotal, rule: "perPhoto" };
   }
-  const [rule, total] = bundle;
+  const [rule, total] = cheapest;
   return { total, unitPrice: Math.round(total / count), listTotal, rule };
 }
