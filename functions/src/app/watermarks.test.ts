@@ -28,7 +28,8 @@ async function labelTextBox(svg: string): Promise<{ left: number; top: number; r
   for (let y = 0; y < info.height; y++) {
     for (let x = 0; x < info.width; x++) {
       const at = (y * info.width + x) * info.channels;
-      const opaqueWhite = (data[at + 3] ?? 0) >= 250 && Math.min(data[at] ?? 0, data[at + 1] ?? 0, data[at + 2] ?? 0) >= 240;
+      const opaqueWhite =
+        (data[at + 3] ?? 0) >= 250 && Math.min(data[at] ?? 0, data[at + 1] ?? 0, data[at + 2] ?? 0) >= 240;
       if (!opaqueWhite) continue;
       box.left = Math.min(box.left, x);
       box.top = Math.min(box.top, y);
