@@ -8,9 +8,12 @@ interface EmptyStateProps {
   icon?: ReactNode;
   /** What to do about it, usually one button or link. */
   action?: ReactNode;
-  /** `page`: a framed block standing on its own; `inline`: inside a card that frames it already. */
+  /**
+   * `page`: a framed block under the page's title (its own title an h2); `inline`: inside a card
+   * that frames and titles it already (an h3).
+   */
   variant?: "page" | "inline";
-  /** The title's heading level where the page's outline needs one other than h3 (a whole-page state is h1). */
+  /** A state that is the whole page (the 404 page) titles it: h1. */
   titleAs?: "h1" | "h2" | "h3";
 }
 
@@ -18,9 +21,10 @@ interface EmptyStateProps {
  * The one way a screen says it has nothing to show yet: what is missing, why it matters and, when
  * there is one, the next step. It is a named region, so assistive technology can find it.
  */
-export function EmptyState({ title, description, icon, action, variant = "page", titleAs = "h3" }: EmptyStateProps) {
+export function EmptyState({ title, description, icon, action, variant = "page", titleAs }: EmptyStateProps) {
   const titleId = useId();
   const framed = variant === "page";
+  const heading = titleAs ?? (framed ? "h2" : "h3");
   return (
     <ChakraEmptyState.Root
       as="section"
@@ -34,7 +38,7 @@ export function EmptyState({ title, description, icon, action, variant = "page",
       <ChakraEmptyState.Content>
         {icon && <ChakraEmptyState.Indicator>{icon}</ChakraEmptyState.Indicator>}
         <VStack textAlign="center" gap="1">
-          <ChakraEmptyState.Title as={titleAs} id={titleId}>
+          <ChakraEmptyState.Title as={heading} id={titleId} textStyle={framed ? undefined : "sm"}>
             {title}
           </ChakraEmptyState.Title>
           {description && (
