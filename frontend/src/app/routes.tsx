@@ -87,8 +87,8 @@ const adminComingSoon = [
   { path: "cloud-storage-config", title: "Almacenamiento en la nube" },
   { path: "purchase", title: "Compra de fotos" },
   { path: "performance-dashboard", title: "Rendimiento" },
-  { path: "preflight", title: "Preflight" },
-  { path: "preflight-dashboard", title: "Preflight" },
+  { path: "preflight", title: "Verificación previa" },
+  { path: "preflight-dashboard", title: "Verificación previa" },
 ] as const;
 
 /** Spec §2.1: without a token the link cannot work, so the visitor lands on search with a notice. */
