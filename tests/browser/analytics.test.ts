@@ -39,7 +39,7 @@ describe("analytics screen", () => {
   it("shows every event's figures, narrows them by range and by event", async () => {
     const page = await browser.openPage(desktop);
     await signInAsAdmin(page, dorsal);
-    await page.getByRole("link", { name: "Stats" }).click();
+    await page.getByRole("link", { name: "Estadísticas" }).click();
     await page.getByRole("heading", { name: "Estadísticas y Análisis", level: 1 }).waitFor();
 
     await kpi(page, "Fotos totales").getByText("4 procesadas").waitFor();
@@ -56,8 +56,15 @@ describe("analytics screen", () => {
     ]);
     const processing = page.getByRole("region", { name: "Estado del procesamiento" });
     await processing.getByText("4 · 100%").waitFor();
-    const ocr = page.getByRole("region", { name: "Rendimiento OCR" });
-    await ocr.getByText("100%").waitFor();
+    const recognition = page.getByRole("region", { name: "Reconocimiento de dorsales" });
+    await recognition.getByText("100%").waitFor();
+    // Issue 17: no technical words for the organizer (the runtime and the engine belong on the ops screens).
+    const system = page.getByRole("region", { name: "Información del sistema" });
+    await system.getByText("Última foto procesada").waitFor();
+    const pageText = (await page.getByRole("main").textContent()) ?? "";
+    for (const technical of ["npm start", "Entorno", "PaddleOCR", "Rekognition", "OCR"]) {
+      expect(pageText).not.toContain(technical);
+    }
     const rows = page.getByRole("table", { name: "Comparación por evento" }).getByRole("row");
     expect(await rows.allTextContents()).toEqual([
       "EventoFotosProcesadasDorsales únicosVentasIngresos",

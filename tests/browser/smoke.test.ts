@@ -5,7 +5,8 @@ import { type RunningDorsal, startDorsal } from "../support/server";
 
 /**
  * The first journey through the built frontend served by the embedded runtime: an organizer
- * signs in and lands on the dashboard, on a desktop and on a phone.
+ * signs in and lands on the dashboard, on a desktop and on a phone; an organizer with no events
+ * is led to create the first one; a mistyped address says so instead of silently going home.
  */
 
 let dorsal: RunningDorsal;
@@ -36,11 +37,16 @@ function storedSession(page: Page): Promise<string | null> {
   return page.evaluate<string | null>("window.localStorage.getItem('race_photo_user')");
 }
 
+const pathOf = (page: Page) => {
+  const url = new URL(page.url());
+  return `${url.pathname}${url.search}`;
+};
+
 const signInWith = (page: Page, password: string) =>
   signIn(page, `${dorsal.url}/admin-login`, dorsal.adminEmail, password);
 
 async function expectDashboard(page: Page) {
-  await page.getByRole("heading", { name: "Dashboard General" }).waitFor();
+  await page.getByRole("heading", { name: "Panel general", level: 1 }).waitFor();
   expect(new URL(page.url()).pathname).toBe("/dashboard");
   await page.getByText("Gestión completa de eventos y fotografías").waitFor();
 
@@ -56,7 +62,9 @@ async function expectDashboard(page: Page) {
     expect(text).toContain(label);
     expect(text).toMatch(/\d/);
   }
-  expect(await page.getByText("Error cargando estadísticas del dashboard").count()).toBe(0);
+  expect(await page.getByText("Error cargando las estadísticas del panel").count()).toBe(0);
+  // The performance screen is not built yet (issue 21): nothing on the dashboard leads to it.
+  expect(await page.getByRole("link", { name: "Rendimiento" }).count()).toBe(0);
 }
 
 describe("admin sign-in", () => {
@@ -115,6 +123,72 @@ describe("admin sign-in", () => {
     await page.waitForURL(`${dorsal.url}/admin-login`);
     await page.getByRole("heading", { name: "Acceso Administrador" }).waitFor();
     expect(await storedSession(page)).toBeNull();
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+describe("first screens", () => {
+  it("greets an organizer with no events with 'Crea tu primer evento', which opens the event form", async () => {
+    const page = await openPage(desktop);
+    await signInWith(page, dorsal.adminPassword);
+    const empty = page.getByRole("region", { name: "Crea tu primer evento" });
+    await empty.getByText("Sube sus fotos y los corredores las encuentran por su número de dorsal.").waitFor();
+    await empty.getByRole("link", { name: "Crear evento" }).click();
+    await page.getByRole("heading", { name: "Gestión de Eventos" }).waitFor();
+    expect(pathOf(page)).toBe("/events?new=1");
+
+    // Issue 17 ('Date is required'): the form answers in Spanish.
+    await page.getByRole("textbox", { name: /Nombre del evento/ }).fill("Media Maratón de Cali");
+    await page.getByRole("button", { name: /^Crear evento$/i }).click();
+    await page.getByText("La fecha es obligatoria").waitFor();
+    await page.getByLabel(/^Fecha/).fill("2026-06-07");
+    await page.getByRole("button", { name: /^Crear evento$/i }).click();
+    await page.getByText("Evento creado", { exact: true }).waitFor();
+
+    await page.getByRole("navigation", { name: "Administración" }).getByRole("link", { name: "Panel" }).click();
+    await expectDashboard(page);
+    await page.getByRole("region", { name: "Procesamiento" }).getByText("Media Maratón de Cali").waitFor();
+    expect(await page.getByRole("region", { name: "Crea tu primer evento" }).count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("says so when the dashboard's figures cannot be read, and 'Reintentar' reads them again", async () => {
+    const page = await openPage(phone);
+    // The one failure the runtime cannot be asked for: the first read of the figures answers 500.
+    let failures = 1;
+    await page.route("**/api/dashboard/stats", async (route) => {
+      if (failures-- > 0)
+        await route.fulfill({ status: 500, json: { success: false, error: "Error interno del servidor" } });
+      else await route.continue();
+    });
+    await signInWith(page, dorsal.adminPassword);
+    const error = page.getByRole("alert").filter({ hasText: "Error cargando las estadísticas del panel" });
+    await error.getByText("Error interno del servidor").waitFor();
+    expect(await page.getByTestId("stat-card").count()).toBe(0);
+    await error.getByRole("button", { name: "Reintentar" }).click();
+    await expectDashboard(page);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("answers a mistyped address with 'Página no encontrada', signed out and inside the admin screens", async () => {
+    const page = await openPage(phone);
+    await page.goto(`${dorsal.url}/buscar-fotoz`);
+    await page.getByRole("heading", { name: "Página no encontrada", level: 1 }).waitFor();
+    expect(pathOf(page)).toBe("/buscar-fotoz");
+    await page.getByRole("main").getByRole("link", { name: "Buscar mis fotos" }).click();
+    await page.waitForURL(`${dorsal.url}/search`);
+    await page.goBack();
+    await page.getByRole("main").getByRole("link", { name: "Ir al inicio" }).click();
+    await page.waitForURL(`${dorsal.url}/`);
+
+    await signInWith(page, dorsal.adminPassword);
+    await expectDashboard(page);
+    await page.goto(`${dorsal.url}/estadisticas-viejas`);
+    await page.getByRole("heading", { name: "Página no encontrada", level: 1 }).waitFor();
+    expect(pathOf(page)).toBe("/estadisticas-viejas");
+    await page.getByRole("button", { name: "Abrir menú" }).waitFor();
+    await page.getByRole("main").getByRole("link", { name: "Ir al panel" }).click();
+    await expectDashboard(page);
     expect(pageErrors).toEqual([]);
   });
 });

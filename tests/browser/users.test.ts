@@ -67,7 +67,7 @@ describe("user management screen", () => {
     await form.getByRole("alert").getByText("Todos los campos son obligatorios").waitFor();
 
     await form.getByLabel("Nombre Completo").fill(photographer.name);
-    await form.getByLabel("Email").fill(photographer.email);
+    await form.getByLabel("Correo electrónico").fill(photographer.email);
     await form.getByLabel("Contraseña").fill("123");
     await submit.click();
     await form.getByRole("alert").getByText("Debe asignar un evento específico al fotógrafo").waitFor();
@@ -75,8 +75,8 @@ describe("user management screen", () => {
     const eventChoice = form.getByLabel("Evento Asignado");
     expect(await eventChoice.locator("option").allTextContents()).toEqual([
       "Selecciona un evento",
-      expect.stringMatching(/^Vuelta al Lago — 27 de septiembre de 2026$/),
-      expect.stringMatching(/^Gran Fondo Andes — 13 de septiembre de 2026$/),
+      "Vuelta al Lago · 27 de septiembre de 2026",
+      "Gran Fondo Andes · 13 de septiembre de 2026",
     ]);
     await eventChoice.selectOption(String(race.id));
     await submit.click();
@@ -93,6 +93,18 @@ describe("user management screen", () => {
     await row.getByText("Fotógrafo", { exact: true }).waitFor();
     await row.getByText(race.name, { exact: true }).waitFor();
     await row.getByText("Nunca", { exact: true }).waitFor();
+    // One vocabulary (issue 17): the columns are Spanish, the moments in the one short date-and-time form.
+    expect(await page.getByRole("table", { name: "Usuarios" }).getByRole("columnheader").allTextContents()).toEqual([
+      "Usuario",
+      "Rol",
+      "Evento Asignado",
+      "Creado",
+      "Último acceso",
+      "Acciones",
+    ]);
+    expect(await row.getByRole("cell").nth(3).textContent()).toMatch(
+      /^\d{1,2}\/\d{1,2}\/\d{2},? \d{1,2}:\d{2}\s[ap]\.\s?m\.$/,
+    );
     await page.screenshot({ path: "/tmp/users-list.png", fullPage: true });
     expect(pageErrors).toEqual([]);
   });
@@ -101,6 +113,9 @@ describe("user management screen", () => {
     const page = await browser.openPage(desktop);
     await signIn(page, `${dorsal.url}/photographer-login`, photographer.email, photographer.password);
     await page.getByRole("heading", { name: "Carga Masiva de Fotos" }).waitFor();
+    // Spec §2.5's 'Upload Photos' label, in Spanish (issue 17).
+    await page.getByRole("banner").getByText("Subir fotos", { exact: true }).waitFor();
+    expect(await page.getByText("Upload Photos").count()).toBe(0);
     const eventChoice = page.getByLabel("Evento", { exact: true });
     // Spec §2.5: the assigned event is chosen already.
     await expect.poll(() => eventChoice.inputValue()).toBe(String(race.id));
@@ -174,10 +189,20 @@ describe("user management screen", () => {
     expect(pageErrors).toEqual([]);
   });
 
-  it("shows each user as a card on a phone", async () => {
+  it("shows each user as a card on a phone, after a list that could not be read is read again", async () => {
     const page = await browser.openPage(phone);
     await signInAsAdmin(page, dorsal);
+    // The connection drops for the first read of the list (the runtime itself cannot be asked to).
+    let drops = 1;
+    await page.route("**/api/users", async (route) => {
+      if (drops-- > 0) await route.abort("internetdisconnected");
+      else await route.continue();
+    });
     await page.goto(`${dorsal.url}/user-management`);
+    const error = page.getByRole("alert").filter({ hasText: "Error cargando usuarios" });
+    // Issue 17: the browser's 'Failed to fetch' is not what the organizer reads.
+    await error.getByText("No se pudo conectar con el servidor. Revisa tu conexión e inténtalo de nuevo.").waitFor();
+    await error.getByRole("button", { name: "Reintentar" }).click();
     const cards = page.getByRole("list", { name: "Usuarios" });
     await cards.getByText(dorsal.adminEmail).waitFor();
     expect(await page.getByRole("table", { name: "Usuarios" }).isVisible()).toBe(false);

@@ -63,7 +63,7 @@ export async function signInAsAdmin(
   dorsal: { url: string; adminEmail: string; adminPassword: string },
 ): Promise<void> {
   await signIn(page, `${dorsal.url}/admin-login`, dorsal.adminEmail, dorsal.adminPassword);
-  await page.getByRole("heading", { name: "Dashboard General" }).waitFor();
+  await page.getByRole("heading", { name: "Panel general" }).waitFor();
 }
 
 /**

@@ -8,6 +8,7 @@ import { type SessionUser, session, useSession } from "../lib/session";
 import { AdminLayout } from "./layouts/admin-layout";
 import { PhotographerLayout } from "./layouts/photographer-layout";
 import { PublicLayout, PublicPage } from "./layouts/public-layout";
+import { NotFoundPage } from "./not-found-page";
 import { useLogout } from "./use-logout";
 
 /** Staff sign-in and signed-in screens load on demand, so visitors searching their photos download less. */
@@ -80,13 +81,16 @@ const ApplicationFormPage = lazy(() =>
   })),
 );
 
-/** Admin screens of spec §2.1 that are not built yet, with the titles the spec gives them. */
+/**
+ * Admin screens of spec §2.1 that are not built yet, with the titles the spec gives them. No menu
+ * or button leads to them (issue 17); their addresses say honestly that they are coming.
+ */
 const adminComingSoon = [
   { path: "cloud-storage-config", title: "Almacenamiento en la nube" },
   { path: "purchase", title: "Compra de fotos" },
   { path: "performance-dashboard", title: "Rendimiento" },
-  { path: "preflight", title: "Preflight" },
-  { path: "preflight-dashboard", title: "Preflight" },
+  { path: "preflight", title: "Verificación previa" },
+  { path: "preflight-dashboard", title: "Verificación previa" },
 ] as const;
 
 /** Spec §2.1: without a token the link cannot work, so the visitor lands on search with a notice. */
@@ -115,11 +119,52 @@ function UserHome() {
   );
 }
 
+/**
+ * The signed-in screens' paths (spec §2.1 'Any other path needs a logged-in user; without one the
+ * browser is sent to /'). Any other unknown path is a mistake, answered with the 404 page.
+ */
+const signedInPaths = [
+  "dashboard",
+  "events/*",
+  "upload",
+  "bulk-upload",
+  "processing",
+  "event-pricing",
+  "photographer-applications",
+  "settings",
+  "user-management",
+  "admin-download-codes",
+  "analytics",
+  ...adminComingSoon.map(({ path }) => path),
+];
+
+const publicNotFoundLinks = [
+  { to: "/", label: "Ir al inicio" },
+  { to: "/search", label: "Buscar mis fotos" },
+];
+
+function signedOutRoutes() {
+  // A session the server refused goes back to its own login (lib/session.ts `expire`).
+  const expiredLogin = session.expiredLoginPath();
+  if (expiredLogin) return <Route path="*" element={<Navigate to={expiredLogin} replace />} />;
+  return (
+    <>
+      {signedInPaths.map((path) => (
+        <Route key={path} path={path} element={<Navigate to="/" replace />} />
+      ))}
+      <Route element={<PublicLayout />}>
+        <Route element={<PublicPage />}>
+          <Route path="*" element={<NotFoundPage links={publicNotFoundLinks} />} />
+        </Route>
+      </Route>
+    </>
+  );
+}
+
 function roleRoutes(user: SessionUser | null) {
   switch (user?.role) {
     case undefined:
-      // A session the server refused goes back to its own login (lib/session.ts `expire`).
-      return <Route path="*" element={<Navigate to={session.expiredLoginPath() ?? "/"} replace />} />;
+      return signedOutRoutes();
     case "admin":
       return (
         <Route element={<AdminLayout />}>
@@ -140,7 +185,8 @@ function roleRoutes(user: SessionUser | null) {
           {adminComingSoon.map(({ path, title }) => (
             <Route key={path} path={path} element={<ComingSoon title={title} backTo="/dashboard" />} />
           ))}
-          <Route path="*" element={<Navigate to="/dashboard" replace />} />
+          {/* Spec §2.1 sends unknown paths to the dashboard; issue 17 wants a mistake said. */}
+          <Route path="*" element={<NotFoundPage links={[{ to: "/dashboard", label: "Ir al panel" }]} />} />
         </Route>
       );
     case "photographer":

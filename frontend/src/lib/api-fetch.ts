@@ -12,9 +12,18 @@ export class ApiError extends Error {
   }
 }
 
-/** The request never got an HTTP answer (offline, DNS, server down). */
+const connectionFailedMessage = "No se pudo conectar con el servidor. Revisa tu conexión e inténtalo de nuevo.";
+
+/**
+ * The request never got an HTTP answer (offline, DNS, server down). Its message is what the user
+ * reads (screens show it in their error state); the browser's own words ('Failed to fetch') are
+ * English, so they stay in `cause`.
+ */
 export class NetworkError extends Error {
   override readonly name = "NetworkError";
+  constructor(cause: unknown) {
+    super(connectionFailedMessage, { cause });
+  }
 }
 
 export const invalidResponseMessage = "Respuesta del servidor inválida";
@@ -75,7 +84,7 @@ export async function apiFetch<T>(path: string, options: ApiFetchOptions = {}): 
     });
   } catch (error) {
     if (signal?.aborted) throw error;
-    throw new NetworkError(error instanceof Error ? error.message : String(error));
+    throw new NetworkError(error);
   }
 
   const text = await response.text();

@@ -18,6 +18,28 @@ async function coverage(svg: string, width: number, height: number, cells: numbe
   return sums.map((sum, index) => sum / (counts[index] ?? 1));
 }
 
+/**
+ * Where the label's letters landed: the label is the only part drawn in opaque white (the tiled text
+ * is translucent), so the box around those pixels is the drawn text box.
+ */
+async function labelTextBox(svg: string): Promise<{ left: number; top: number; right: number; bottom: number }> {
+  const { data, info } = await sharp(Buffer.from(svg)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const box = { left: info.width, top: info.height, right: -1, bottom: -1 };
+  for (let y = 0; y < info.height; y++) {
+    for (let x = 0; x < info.width; x++) {
+      const at = (y * info.width + x) * info.channels;
+      const opaqueWhite =
+        (data[at + 3] ?? 0) >= 250 && Math.min(data[at] ?? 0, data[at + 1] ?? 0, data[at + 2] ?? 0) >= 240;
+      if (!opaqueWhite) continue;
+      box.left = Math.min(box.left, x);
+      box.top = Math.min(box.top, y);
+      box.right = Math.max(box.right, x);
+      box.bottom = Math.max(box.bottom, y);
+    }
+  }
+  return box;
+}
+
 describe("watermarkSvg", () => {
   it("draws its letters as paths, so no font is needed", () => {
     for (const kind of ["watermarked", "gratis"] as const) {
@@ -35,6 +57,38 @@ describe("watermarkSvg", () => {
     ] as const) {
       const cells = await coverage(watermarkSvg("watermarked", width, height), width, height, 4);
       for (const alpha of cells) expect(alpha).toBeGreaterThan(4);
+    }
+  });
+
+  /**
+   * Issue 17: the label was cut on thumbnails. Galleries show thumbnails as centred squares
+   * (object-fit: cover), so the whole label must sit inside the centred square of any image,
+   * whatever its size and shape, scaled down when the words would not fit.
+   */
+  it("keeps the whole label inside the centred square a gallery shows, at any size and shape", async () => {
+    for (const kind of ["watermarked", "gratis"] as const) {
+      for (const [width, height] of [
+        [400, 300],
+        [300, 400],
+        [400, 400],
+        [400, 100],
+        [100, 400],
+        [1280, 960],
+        [960, 1280],
+        [1280, 427],
+      ] as const) {
+        const side = Math.min(width, height);
+        const square = { left: (width - side) / 2, top: (height - side) / 2 };
+        const text = await labelTextBox(watermarkSvg(kind, width, height));
+        const where = `${kind} ${width}×${height}: ${JSON.stringify(text)}`;
+        expect(text.right, where).toBeGreaterThan(text.left);
+        expect(text.left, where).toBeGreaterThan(square.left);
+        expect(text.top, where).toBeGreaterThan(square.top);
+        expect(text.right, where).toBeLessThan(square.left + side - 1);
+        expect(text.bottom, where).toBeLessThan(square.top + side - 1);
+        // Still words, not a smudge: at least a fifth of the square wide.
+        expect(text.right - text.left, where).toBeGreaterThan(side / 5);
+      }
     }
   });
 

@@ -91,23 +91,42 @@ function tiledText(text: string, unit: number, style: TextStyle, spacing: number
   );
 }
 
-/** A solid label in the bottom-right corner. */
-function cornerLabel(text: string, width: number, height: number, unit: number, background: string): string {
-  const capHeight = Math.max(6, 30 * unit);
-  const padding = capHeight * 0.7;
+/**
+ * A solid label at the foot of the image's centred square. Galleries show thumbnails cropped to
+ * that square (object-fit: cover), so a label in the image's corner was cut off there; inside the
+ * square it survives any such crop. Where one line would have to shrink, the words split at the
+ * '·' onto two lines, and shrink only if even those do not fit.
+ */
+function squareLabel(text: string, width: number, height: number, unit: number, background: string): string {
+  const side = Math.min(width, height);
   const margin = Math.max(2, 24 * unit);
-  const boxWidth = Math.min(textWidth(text, capHeight) + padding * 2, width - margin * 2);
-  const boxHeight = capHeight + padding * 2;
-  const x = width - margin - boxWidth;
-  const y = height - margin - boxHeight;
+  const preferredCap = Math.max(6, 30 * unit);
+  const room = side - margin * 2;
+  // Box width = widest line + 2 × padding (padding is 0.7 × the cap height), per unit of cap height.
+  const widthPerCap = (lines: string[]) => Math.max(...lines.map((line) => textWidth(line, 1))) + 1.4;
+  const oneLine = [text];
+  const lines = room / widthPerCap(oneLine) >= preferredCap ? oneLine : text.split(" · ");
+  const capHeight = Math.min(preferredCap, room / widthPerCap(lines));
+  const padding = capHeight * 0.7;
+  const lineGap = capHeight * 0.6;
+  const boxWidth = capHeight * widthPerCap(lines);
+  const boxHeight = lines.length * capHeight + (lines.length - 1) * lineGap + padding * 2;
+  const x = (width - boxWidth) / 2;
+  const y = (height + side) / 2 - margin - boxHeight;
+  const style = { color: "#ffffff", opacity: 1, weight: 0.9, haloOpacity: 0 };
   return (
     `<rect x="${round(x)}" y="${round(y)}" width="${round(boxWidth)}" height="${round(boxHeight)}" rx="${round(padding / 2)}" fill="${background}" fill-opacity="0.78"/>` +
-    strokedText(text, x + padding, y + padding, capHeight, {
-      color: "#ffffff",
-      opacity: 1,
-      weight: 0.9,
-      haloOpacity: 0,
-    })
+    lines
+      .map((line, index) =>
+        strokedText(
+          line,
+          (width - textWidth(line, capHeight)) / 2,
+          y + padding + index * (capHeight + lineGap),
+          capHeight,
+          style,
+        ),
+      )
+      .join("")
   );
 }
 
@@ -127,12 +146,12 @@ export function watermarkSvg(kind: WatermarkKind, width: number, height: number)
           unit,
           { color: "#ffffff", opacity: 0.42, weight: 0.8, halo: "#000000", haloOpacity: 0.22 },
           90,
-        ) + cornerLabel("DORSAL · MUESTRA", width, height, unit, "#111827")
+        ) + squareLabel(watermarkTexts.watermarked, width, height, unit, "#111827")
       : tiledText(
           watermarkTexts.gratis,
           unit,
           { color: "#ffffff", opacity: 0.22, weight: 0.7, halo: "#000000", haloOpacity: 0.1 },
           420,
-        ) + cornerLabel("GRATIS · DEMO", width, height, unit, "#15803d");
+        ) + squareLabel(watermarkTexts.gratis, width, height, unit, "#15803d");
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${body}</svg>`;
 }

@@ -4,7 +4,10 @@ import { PageSpinner } from "../../components/ui/page-spinner";
 import { useLogout } from "../use-logout";
 import { Brand } from "./brand";
 
-/** Spec §2.5: photographers get a reduced header, since the upload screen is all they can use. */
+/**
+ * Spec §2.5: photographers get a reduced header, since the upload screen is all they can use. Its
+ * 'Upload Photos' label is in Spanish, as everything else (issue 17).
+ */
 export function PhotographerLayout({ children }: { children: ReactNode }) {
   const logout = useLogout();
   return (
@@ -21,7 +24,7 @@ export function PhotographerLayout({ children }: { children: ReactNode }) {
             </HStack>
             <HStack gap="3">
               <Text textStyle="sm" color="fg.muted" hideBelow="sm">
-                Upload Photos
+                Subir fotos
               </Text>
               <Button size="sm" variant="outline" onClick={logout}>
                 Salir

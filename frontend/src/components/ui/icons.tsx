@@ -79,3 +79,11 @@ export const TrashIcon = createIcon({
   displayName: "TrashIcon",
   path: <path {...stroke} d="M4 7h16M10 11v6M14 11v6M5 7l1 12a2 2 0 0 0 2 2h8a2 2 0 0 0 2-2l1-12M9 7V4h6v3" />,
 });
+
+export const UserIcon = createIcon({
+  displayName: "UserIcon",
+  path: [
+    <circle key="head" {...stroke} cx="12" cy="8" r="4" />,
+    <path key="body" {...stroke} d="M4 21a8 8 0 0 1 16 0" />,
+  ],
+});

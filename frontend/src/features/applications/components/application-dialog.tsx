@@ -21,11 +21,9 @@ import {
 import { type ReactNode, useState } from "react";
 import { EventSelect } from "../../../components/ui/event-select";
 import { toaster } from "../../../components/ui/toaster";
+import { formatDateTime } from "../../../lib/format";
 import { useApproveApplication, useRejectApplication } from "../api/applications";
 import { availabilityLabels, cameraTypeLabels, experienceLabels, statusLabels } from "../api/labels";
-
-const dateFormat = new Intl.DateTimeFormat("es-CO", { dateStyle: "short", timeStyle: "short" });
-export const formatDate = (value: string) => dateFormat.format(new Date(value));
 
 function Detail({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -191,10 +189,10 @@ export function ApplicationDialog({ application, events, onClose, onApproved }: 
                       </Detail>
                       <Detail label="Eventos anteriores">{application.previousEvents}</Detail>
                       <Detail label="Mensaje">{application.message}</Detail>
-                      <Detail label="Recibida">{formatDate(application.createdAt)}</Detail>
+                      <Detail label="Recibida">{formatDateTime(application.createdAt)}</Detail>
                       {application.reviewedAt && (
                         <Detail label="Revisada">
-                          {formatDate(application.reviewedAt)}
+                          {formatDateTime(application.reviewedAt)}
                           {application.reviewedByEmail ? ` por ${application.reviewedByEmail}` : ""}
                         </Detail>
                       )}

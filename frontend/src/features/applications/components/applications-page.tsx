@@ -6,12 +6,15 @@ import {
   type PhotographerApplicationDto,
 } from "@dorsal/shared";
 import { useState } from "react";
+import { EmptyState } from "../../../components/ui/empty-state";
+import { CameraIcon } from "../../../components/ui/icons";
 import { LoadError } from "../../../components/ui/load-error";
 import { PageHeader } from "../../../components/ui/page-header";
+import { formatDateTime } from "../../../lib/format";
 import { useEvents } from "../../events/api/get-events";
 import { useApplications } from "../api/applications";
 import { experienceLabels, statusLabels } from "../api/labels";
-import { ApplicationDialog, formatDate } from "./application-dialog";
+import { ApplicationDialog } from "./application-dialog";
 import { CredentialsDialog } from "./credentials-dialog";
 
 type Filter = ApplicationStatus | "all";
@@ -28,7 +31,7 @@ function ApplicationRow({ application, onOpen }: { application: PhotographerAppl
       </Table.Cell>
       <Table.Cell>{application.city}</Table.Cell>
       <Table.Cell>{experienceLabels[application.experience]}</Table.Cell>
-      <Table.Cell whiteSpace="nowrap">{formatDate(application.createdAt)}</Table.Cell>
+      <Table.Cell whiteSpace="nowrap">{formatDateTime(application.createdAt)}</Table.Cell>
       <Table.Cell>
         <Badge colorPalette={status.palette}>{status.label}</Badge>
       </Table.Cell>
@@ -84,19 +87,24 @@ export function ApplicationsPage() {
         </Field.Root>
 
         {applications.isError ? (
-          <LoadError title="Error cargando aplicaciones" message={applications.error.message} />
+          <LoadError
+            title="Error cargando aplicaciones"
+            message={applications.error.message}
+            onRetry={() => void applications.refetch()}
+            retrying={applications.isFetching}
+          />
         ) : applications.isPending ? (
           <Spinner aria-label="Cargando aplicaciones" />
         ) : list.length === 0 ? (
-          <Card.Root>
-            <Card.Body>
-              <Text color="fg.muted">
-                {filter === "all"
-                  ? "Aún no hay aplicaciones"
-                  : `No hay aplicaciones ${statusLabels[filter].plural.toLowerCase()}`}
-              </Text>
-            </Card.Body>
-          </Card.Root>
+          <EmptyState
+            icon={<CameraIcon />}
+            title={
+              filter === "all"
+                ? "Aún no hay aplicaciones"
+                : `No hay aplicaciones ${statusLabels[filter].plural.toLowerCase()}`
+            }
+            description="Los fotógrafos aplican desde la página Soy fotógrafo, enlazada al pie de cada página pública."
+          />
         ) : (
           <Card.Root>
             <Table.ScrollArea>

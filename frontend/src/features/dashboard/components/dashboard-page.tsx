@@ -1,9 +1,13 @@
-import { Alert, Box, Button, Card, Heading, SimpleGrid } from "@chakra-ui/react";
+import { Box, Button, Card, Heading, SimpleGrid } from "@chakra-ui/react";
 import { useEffect } from "react";
 import { Link as RouterLink } from "react-router";
+import { EmptyState } from "../../../components/ui/empty-state";
+import { CalendarIcon } from "../../../components/ui/icons";
 import { LinkCards } from "../../../components/ui/link-cards";
+import { LoadError } from "../../../components/ui/load-error";
 import { PageHeader } from "../../../components/ui/page-header";
 import { formatCop, formatCount } from "../../../lib/format";
+import { useEvents } from "../../events/api/get-events";
 import { statCaptions } from "../api/captions";
 import { useDashboardStats } from "../api/get-dashboard-stats";
 import { ProcessingCard } from "./processing-card";
@@ -27,38 +31,57 @@ const shortcuts = [
   },
 ] as const;
 
+/** An organizer's first visit: nothing works before an event exists, so that is the one next step. */
+function FirstEvent() {
+  return (
+    <Box mb="8">
+      <EmptyState
+        icon={<CalendarIcon />}
+        title="Crea tu primer evento"
+        description="Un evento reúne las fotos de una carrera. Sube sus fotos y los corredores las encuentran por su número de dorsal."
+        action={
+          <Button asChild colorPalette="blue">
+            <RouterLink to="/events?new=1">Crear evento</RouterLink>
+          </Button>
+        }
+      />
+    </Box>
+  );
+}
+
+/**
+ * Spec §2.3 'Dashboard General', in Spanish ('Panel general', issue 17), without its 'Rendimiento'
+ * button until the performance screen exists (issue 21).
+ */
 export function DashboardPage() {
   const stats = useDashboardStats();
+  const events = useEvents();
   const captions = stats.data && statCaptions(stats.data);
 
   useEffect(() => {
-    if (stats.error) console.error("Error cargando estadísticas del dashboard", stats.error);
+    if (stats.error) console.error("Error cargando las estadísticas del panel", stats.error);
   }, [stats.error]);
 
   return (
     <Box>
-      <PageHeader
-        title="Dashboard General"
-        subtitle="Gestión completa de eventos y fotografías"
-        actions={
-          <Button asChild variant="outline" alignSelf={{ base: "flex-start", md: "center" }}>
-            <RouterLink to="/performance-dashboard">Rendimiento</RouterLink>
-          </Button>
-        }
-      />
+      <PageHeader title="Panel general" subtitle="Gestión completa de eventos y fotografías" />
+
+      {events.data?.length === 0 && <FirstEvent />}
 
       {stats.isError ? (
-        <Card.Root mb="8">
+        <Card.Root as="section" aria-labelledby="stats-summary-title" mb="8">
           <Card.Header>
-            <Heading as="h2" size="lg">
+            <Heading as="h2" size="lg" id="stats-summary-title">
               Resumen del Sistema
             </Heading>
           </Card.Header>
           <Card.Body>
-            <Alert.Root status="error">
-              <Alert.Indicator />
-              <Alert.Title>Error cargando estadísticas del dashboard</Alert.Title>
-            </Alert.Root>
+            <LoadError
+              title="Error cargando las estadísticas del panel"
+              message={stats.error.message}
+              onRetry={() => void stats.refetch()}
+              retrying={stats.isFetching}
+            />
           </Card.Body>
         </Card.Root>
       ) : (
@@ -90,7 +113,7 @@ export function DashboardPage() {
         </SimpleGrid>
       )}
 
-      <ProcessingCard />
+      {events.data?.length !== 0 && <ProcessingCard />}
 
       <LinkCards cards={shortcuts} emphasis="solid" />
     </Box>

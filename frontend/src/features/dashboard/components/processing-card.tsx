@@ -1,6 +1,8 @@
-import { Card, Heading, HStack, Link, Progress, Skeleton, Stack, Text } from "@chakra-ui/react";
+import { Button, Card, Heading, HStack, Link, Progress, Skeleton, Stack, Text } from "@chakra-ui/react";
 import type { EventDto, EventProcessingDto } from "@dorsal/shared";
 import { Link as RouterLink } from "react-router";
+import { EmptyState } from "../../../components/ui/empty-state";
+import { LoadError } from "../../../components/ui/load-error";
 import { formatCount } from "../../../lib/format";
 import { useEvents } from "../../events/api/get-events";
 import { useEventsProcessing } from "../../processing/api/event-processing";
@@ -64,8 +66,24 @@ export function ProcessingCard() {
       <Card.Body>
         {events.isPending ? (
           <Skeleton height="12" />
+        ) : events.isError ? (
+          <LoadError
+            title="Error cargando eventos"
+            message={events.error.message}
+            onRetry={() => void events.refetch()}
+            retrying={events.isFetching}
+          />
         ) : active.length === 0 ? (
-          <Text color="fg.muted">No hay eventos activos</Text>
+          <EmptyState
+            variant="inline"
+            title="No hay eventos activos"
+            description="Aquí verás el avance de las fotos de cada evento activo mientras se procesan."
+            action={
+              <Button asChild size="sm" variant="outline">
+                <RouterLink to="/events">Ver eventos</RouterLink>
+              </Button>
+            }
+          />
         ) : (
           <Stack gap="5">
             {active.map((event, index) => (

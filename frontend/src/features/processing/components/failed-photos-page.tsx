@@ -1,17 +1,18 @@
-import { Alert, Box, Button, Card, Dialog, HStack, Portal, Spinner, Stack, Table, Text } from "@chakra-ui/react";
+import { Box, Button, Dialog, HStack, Portal, Spinner, Stack, Table, Text } from "@chakra-ui/react";
 import type { FailedPhotoDto } from "@dorsal/shared";
 import { useState } from "react";
 import { useSearchParams } from "react-router";
+import { EmptyState } from "../../../components/ui/empty-state";
 import { EventSelect } from "../../../components/ui/event-select";
+import { CheckIcon } from "../../../components/ui/icons";
+import { LoadError } from "../../../components/ui/load-error";
 import { PageHeader } from "../../../components/ui/page-header";
 import { ThumbnailImage } from "../../../components/ui/thumbnail";
 import { toaster } from "../../../components/ui/toaster";
-import { formatCount } from "../../../lib/format";
+import { formatCount, formatDateTime } from "../../../lib/format";
 import { useEvents } from "../../events/api/get-events";
 import { useFailedPhotos, useRerunFailed } from "../api/failed-photos";
 
-const failedAtFormat = new Intl.DateTimeFormat("es-CO", { dateStyle: "short", timeStyle: "short" });
-const formatFailedAt = (value: string | null) => (value ? failedAtFormat.format(new Date(value)) : "—");
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 function FailedPhotoRow({ photo, onRetry, busy }: { photo: FailedPhotoDto; onRetry: () => void; busy: boolean }) {
@@ -45,7 +46,7 @@ function FailedPhotoRow({ photo, onRetry, busy }: { photo: FailedPhotoDto; onRet
           {photo.failureReason ?? "Error desconocido"}
         </Text>
       </Table.Cell>
-      <Table.Cell whiteSpace="nowrap">{formatFailedAt(photo.failedAt)}</Table.Cell>
+      <Table.Cell whiteSpace="nowrap">{photo.failedAt ? formatDateTime(photo.failedAt) : "—"}</Table.Cell>
       <Table.Cell textAlign="end">
         <Button
           size="sm"
@@ -181,17 +182,18 @@ export function FailedPhotosPage() {
           <Text>Cargando fotos con errores...</Text>
         </HStack>
       ) : failed.isError ? (
-        <Alert.Root status="error">
-          <Alert.Indicator />
-          <Alert.Title>{messageOf(failed.error)}</Alert.Title>
-        </Alert.Root>
+        <LoadError
+          title="Error cargando las fotos con errores"
+          message={failed.error.message}
+          onRetry={() => void failed.refetch()}
+          retrying={failed.isFetching}
+        />
       ) : photos.length === 0 ? (
-        <Card.Root>
-          <Card.Body textAlign="center" py="10">
-            <Text fontWeight="semibold">No hay fotos con errores</Text>
-            <Text color="fg.muted">Todas las fotos recibidas se procesaron o siguen en proceso.</Text>
-          </Card.Body>
-        </Card.Root>
+        <EmptyState
+          icon={<CheckIcon />}
+          title="No hay fotos con errores"
+          description="Todas las fotos recibidas se procesaron o siguen en proceso."
+        />
       ) : (
         <Stack gap="4">
           <Table.ScrollArea borderWidth="1px" borderRadius="md" bg="white">

@@ -3,7 +3,10 @@ import { useState } from "react";
 import { toaster } from "../../../components/ui/toaster";
 import { useResetSales } from "../api/reset-sales";
 
-/** Spec §2.7 and §5: resetting the monthly sales counter asks for confirmation first. */
+/**
+ * Spec §2.7 and §5: restarting the month's sales asks for confirmation first. The spec's 'Resetear
+ * contador' is worded plainly here (issue 17).
+ */
 export function ResetSalesCard() {
   const [confirming, setConfirming] = useState(false);
   const reset = useResetSales();
@@ -11,9 +14,9 @@ export function ResetSalesCard() {
   const confirm = () => {
     setConfirming(false);
     reset.mutate(undefined, {
-      onSuccess: () => toaster.create({ type: "success", title: "Contador de ventas reseteado" }),
+      onSuccess: () => toaster.create({ type: "success", title: "Ventas del mes reiniciadas" }),
       onError: () =>
-        toaster.create({ type: "error", title: "Error", description: "No se pudo resetear el contador de ventas" }),
+        toaster.create({ type: "error", title: "Error", description: "No se pudieron reiniciar las ventas del mes" }),
     });
   };
 
@@ -21,16 +24,22 @@ export function ResetSalesCard() {
     <Card.Root as="section" aria-labelledby="reset-sales-title">
       <Card.Header>
         <Heading as="h2" size="lg" id="reset-sales-title">
-          Contador de ventas del mes
+          Ventas del mes
         </Heading>
       </Card.Header>
       <Card.Body>
         <Text color="fg.muted" mb="4">
-          Ventas del Mes, en el dashboard, vuelve a cero y cuenta solo las ventas desde ahora. Las ventas registradas no
-          se borran.
+          Ventas del Mes, en el panel, vuelve a cero y cuenta solo las ventas desde ahora. Las ventas registradas no se
+          borran.
         </Text>
-        <Button colorPalette="red" variant="outline" onClick={() => setConfirming(true)} loading={reset.isPending}>
-          Resetear contador de ventas
+        <Button
+          colorPalette="red"
+          variant="outline"
+          alignSelf="flex-start"
+          onClick={() => setConfirming(true)}
+          loading={reset.isPending}
+        >
+          Reiniciar ventas del mes
         </Button>
       </Card.Body>
       <Dialog.Root open={confirming} onOpenChange={(details) => setConfirming(details.open)} role="alertdialog">
@@ -39,17 +48,20 @@ export function ResetSalesCard() {
           <Dialog.Positioner>
             <Dialog.Content>
               <Dialog.Header>
-                <Dialog.Title>¿Resetear el contador de ventas?</Dialog.Title>
+                <Dialog.Title>¿Reiniciar las ventas del mes?</Dialog.Title>
               </Dialog.Header>
               <Dialog.Body>
-                <Text>El contador de ventas del mes volverá a cero. Esta acción no se puede deshacer.</Text>
+                <Text>
+                  Ventas del Mes volverá a cero y contará solo las ventas desde ahora. Las ventas ya registradas no se
+                  borran. No se puede deshacer.
+                </Text>
               </Dialog.Body>
               <Dialog.Footer>
                 <Button variant="outline" onClick={() => setConfirming(false)}>
                   Cancelar
                 </Button>
                 <Button colorPalette="red" onClick={confirm}>
-                  Resetear
+                  Reiniciar
                 </Button>
               </Dialog.Footer>
             </Dialog.Content>

@@ -3,9 +3,11 @@ import { LoadError } from "../../../components/ui/load-error";
 import { formatBytes, formatCount } from "../../../lib/format";
 import { useStorageStatus } from "../api/storage-status";
 
-const credentialLabels = { "iam-role": "Rol IAM de la función", local: "Almacenamiento local integrado" } as const;
-
-/** Spec §2.7/§4 storage status: connected (active) or disconnected (inactive, with the error). */
+/**
+ * Spec §2.7/§4 storage status, in the organizer's words: whether photos can be stored, and how many
+ * are. The bucket, the credentials and the store's own error text are technical details for the ops
+ * screens (issue 17; the API still answers them for issue 21).
+ */
 export function StorageStatusCard() {
   const status = useStorageStatus();
   const data = status.data;
@@ -19,20 +21,23 @@ export function StorageStatusCard() {
           </Heading>
           {data && (
             <Badge colorPalette={data.connected ? "green" : "red"} size="lg">
-              {data.connected ? "Conectado" : "Desconectado"}
+              {data.connected ? "Almacenamiento conectado" : "Almacenamiento desconectado"}
             </Badge>
           )}
         </HStack>
       </Card.Header>
       <Card.Body>
-        {status.isPending && <Skeleton height="24" />}
-        {status.isError && <LoadError title="No se pudo consultar el almacenamiento" message={status.error.message} />}
-        {data && (
+        {status.isPending && <Skeleton height="16" />}
+        {status.isError && (
+          <LoadError
+            title="No se pudo consultar el almacenamiento"
+            message={status.error.message}
+            onRetry={() => void status.refetch()}
+            retrying={status.isFetching}
+          />
+        )}
+        {data?.connected && (
           <DataList.Root orientation="horizontal">
-            <DataList.Item>
-              <DataList.ItemLabel>Bucket</DataList.ItemLabel>
-              <DataList.ItemValue wordBreak="break-all">{data.bucketName}</DataList.ItemValue>
-            </DataList.Item>
             <DataList.Item>
               <DataList.ItemLabel>Archivos</DataList.ItemLabel>
               <DataList.ItemValue data-testid="storage-files">
@@ -45,18 +50,11 @@ export function StorageStatusCard() {
                 {data.truncated ? `más de ${formatBytes(data.totalSize)}` : formatBytes(data.totalSize)}
               </DataList.ItemValue>
             </DataList.Item>
-            <DataList.Item>
-              <DataList.ItemLabel>Credenciales</DataList.ItemLabel>
-              <DataList.ItemValue>
-                {credentialLabels[data.credentialsType]}
-                {data.credentialsConfigured ? "" : " (sin configurar)"}
-              </DataList.ItemValue>
-            </DataList.Item>
           </DataList.Root>
         )}
-        {data?.error && (
-          <Text color="red.600" textStyle="sm" mt="3">
-            {data.error}
+        {data && !data.connected && (
+          <Text color="red.700">
+            No se pueden guardar ni mostrar fotos hasta que vuelva la conexión. Se comprueba de nuevo cada 30 segundos.
           </Text>
         )}
       </Card.Body>

@@ -85,7 +85,7 @@ export function CreateUserForm({ events, onClose }: { events: EventDto[]; onClos
                 <Input value={form.name} onChange={update("name")} maxLength={200} autoComplete="off" />
               </Field.Root>
               <Field.Root required invalid={invalid("email")}>
-                <Field.Label>Email</Field.Label>
+                <Field.Label>Correo electrónico</Field.Label>
                 <Input type="email" value={form.email} onChange={update("email")} autoComplete="off" />
               </Field.Root>
               <Field.Root required invalid={invalid("password")}>

@@ -25,6 +25,7 @@ import {
   updateUserRequest,
 } from "@dorsal/shared";
 import { type FormEvent, useState } from "react";
+import { LoadError } from "../../../components/ui/load-error";
 import { toaster } from "../../../components/ui/toaster";
 import { ApiError } from "../../../lib/api-fetch";
 import { useSession } from "../../../lib/session";
@@ -87,7 +88,7 @@ function AccountForm({ user, onSaved }: { user: UserListItem; onSaved: () => voi
         </Field.Root>
         <SimpleGrid columns={{ base: 1, sm: 2 }} gap="4">
           <Field.Root required invalid={problem !== null && !form.email.trim()}>
-            <Field.Label>Email</Field.Label>
+            <Field.Label>Correo electrónico</Field.Label>
             <Input type="email" value={form.email} onChange={update("email")} autoComplete="off" />
           </Field.Root>
           <Field.Root required disabled={ownAccount}>
@@ -186,10 +187,12 @@ function Assignments({ user, events }: { user: UserListItem; events: EventDto[] 
           <Text>Cargando eventos asignados...</Text>
         </HStack>
       ) : assignments.isError ? (
-        <Alert.Root status="error">
-          <Alert.Indicator />
-          <Alert.Title>{errorText(assignments.error, "Error cargando los eventos asignados")}</Alert.Title>
-        </Alert.Root>
+        <LoadError
+          title="Error cargando los eventos asignados"
+          message={assignments.error.message}
+          onRetry={() => void assignments.refetch()}
+          retrying={assignments.isFetching}
+        />
       ) : assignments.data.length === 0 ? (
         <Text color="fg.muted">Sin eventos asignados</Text>
       ) : (

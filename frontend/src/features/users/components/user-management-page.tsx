@@ -1,10 +1,11 @@
-import { Box, Button, EmptyState, HStack, Spinner, Text } from "@chakra-ui/react";
+import { Box, Button, HStack, Spinner, Text } from "@chakra-ui/react";
 import type { UserListItem } from "@dorsal/shared";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Link as RouterLink } from "react-router";
+import { EmptyState } from "../../../components/ui/empty-state";
+import { UserIcon } from "../../../components/ui/icons";
 import { LoadError } from "../../../components/ui/load-error";
 import { PageHeader } from "../../../components/ui/page-header";
-import { toaster } from "../../../components/ui/toaster";
 import { useEvents } from "../../events/api/get-events";
 import { useUsers } from "../api/users";
 import { CreateUserForm } from "./create-user-form";
@@ -12,7 +13,10 @@ import { DeleteUserDialog } from "./delete-user-dialog";
 import { EditUserDialog } from "./edit-user-dialog";
 import { UsersTable } from "./users-table";
 
-/** Spec §2.7 'Gestión de Usuarios': photographer accounts and every other user of the system. */
+/**
+ * Spec §2.7 'Gestión de Usuarios': photographer accounts and every other user of the system. A list
+ * that cannot be read says so in place, with 'Reintentar' (the spec's toast only repeated it).
+ */
 export function UserManagementPage() {
   const users = useUsers();
   const events = useEvents();
@@ -20,11 +24,6 @@ export function UserManagementPage() {
   const [editing, setEditing] = useState<UserListItem | null>(null);
   const [editOpen, setEditOpen] = useState(false);
   const [deleting, setDeleting] = useState<UserListItem | null>(null);
-
-  const loadError = users.error;
-  useEffect(() => {
-    if (loadError) toaster.create({ type: "error", title: "Error cargando usuarios", description: loadError.message });
-  }, [loadError]);
 
   const edit = (user: UserListItem) => {
     setEditing(user);
@@ -59,14 +58,18 @@ export function UserManagementPage() {
           <Text>Cargando usuarios...</Text>
         </HStack>
       ) : users.isError ? (
-        <LoadError title="Error cargando usuarios" message={users.error.message} />
+        <LoadError
+          title="Error cargando usuarios"
+          message={users.error.message}
+          onRetry={() => void users.refetch()}
+          retrying={users.isFetching}
+        />
       ) : users.data.length === 0 ? (
-        <EmptyState.Root borderWidth="1px" borderStyle="dashed" borderRadius="lg" bg="white">
-          <EmptyState.Content>
-            <EmptyState.Title>No hay usuarios</EmptyState.Title>
-            <EmptyState.Description>Crea el primer usuario fotógrafo para comenzar</EmptyState.Description>
-          </EmptyState.Content>
-        </EmptyState.Root>
+        <EmptyState
+          icon={<UserIcon />}
+          title="No hay usuarios"
+          description="Crea el primer usuario fotógrafo para comenzar"
+        />
       ) : (
         <UsersTable users={users.data} onEdit={edit} onDelete={setDeleting} />
       )}

@@ -75,7 +75,7 @@ export function UsersTable({ users, ...actions }: RowActions & { users: UserList
               <Table.ColumnHeader>Rol</Table.ColumnHeader>
               <Table.ColumnHeader>Evento Asignado</Table.ColumnHeader>
               <Table.ColumnHeader>Creado</Table.ColumnHeader>
-              <Table.ColumnHeader>Último Login</Table.ColumnHeader>
+              <Table.ColumnHeader>Último acceso</Table.ColumnHeader>
               <Table.ColumnHeader textAlign="end">Acciones</Table.ColumnHeader>
             </Table.Row>
           </Table.Header>
@@ -132,7 +132,7 @@ export function UsersTable({ users, ...actions }: RowActions & { users: UserList
               </Text>
               <Text>
                 <Text as="span" color="fg.muted">
-                  Último Login:
+                  Último acceso:
                 </Text>{" "}
                 {lastLogin(user)}
               </Text>
