@@ -46,12 +46,10 @@ interface Screen {
 }
 
 const results = () => `/search?eventId=${event.id}&dorsal=${bib}`;
-const preview = async (page: Page) => {
-  await page
-    .getByRole("button", { name: /^Ver foto/ })
-    .first()
-    .click();
-  await page.getByRole("dialog").getByRole("img").first().waitFor();
+/** Opens the dialog behind the first visible button so named, as a person would. */
+const dialog = (button: string | RegExp) => async (page: Page) => {
+  await page.getByRole("button", { name: button }).filter({ visible: true }).first().click();
+  await page.getByRole("dialog").waitFor();
 };
 
 const screensByRole: Record<Role, Screen[]> = {
@@ -59,7 +57,8 @@ const screensByRole: Record<Role, Screen[]> = {
     { name: "inicio", path: () => "/" },
     { name: "search", path: () => "/search" },
     { name: "search-dorsal", path: results },
-    { name: "search-vista-previa", path: results, open: preview },
+    { name: "search-vista-previa", path: results, open: dialog(/^Ver foto/) },
+    { name: "search-codigo", path: results, open: dialog("Tengo un código de descarga") },
     { name: "free-photos", path: () => "/free-photos" },
     { name: "download", path: () => downloadPath },
     { name: "download-sin-token", path: () => "/download", landsOn: "/search" },
@@ -84,6 +83,7 @@ const screensByRole: Record<Role, Screen[]> = {
     },
     { name: "events", path: () => "/events" },
     { name: "events-nuevo", path: () => "/events?new=1" },
+    { name: "events-eliminar", path: () => "/events", open: dialog("Eliminar") },
     { name: "events-dorsales", path: () => `/events/${event.id}/dorsales` },
     { name: "upload", path: () => "/upload" },
     { name: "bulk-upload", path: () => "/bulk-upload" },
@@ -95,6 +95,7 @@ const screensByRole: Record<Role, Screen[]> = {
     { name: "event-pricing", path: () => "/event-pricing" },
     { name: "photographer-applications", path: () => "/photographer-applications" },
     { name: "user-management", path: () => "/user-management" },
+    { name: "user-management-editar", path: () => "/user-management", open: dialog(/^Editar /) },
     { name: "settings", path: () => "/settings" },
     { name: "cloud-storage-config", path: () => "/cloud-storage-config" },
     { name: "purchase", path: () => "/purchase" },
@@ -139,11 +140,11 @@ beforeAll(async () => {
   const [paid, free] = await Promise.all([
     seedEventWithBibPhotos(dorsal, token, {
       name: "Media Maratón Internacional de Bogotá",
-      bibs: [bib, bib, bib, "42", "1024"],
+      bibs: [bib, bib, bib, "42"],
     }),
     seedEventWithBibPhotos(dorsal, token, {
       name: "Carrera Recreativa de Medellín",
-      bibs: ["88", "88"],
+      bibs: ["88"],
       freePhotos: true,
     }),
   ]);
@@ -211,6 +212,37 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser.close();
   await dorsal?.stop();
+});
+
+/** A phone-sized page with one of each fault the probe looks for, and the same things done right. */
+const faultyPage = `<!doctype html><html lang="es"><head><title>Prueba</title></head><body style="margin:0;font:16px sans-serif">
+  <main>
+    <h1>Prueba</h1>
+    <div style="width:200px;display:flex"><svg viewBox="0 0 24 24" style="width:200px;height:200px"><path d="M4 4h16"/></svg></div>
+    <div style="width:120px;height:40px;overflow:hidden"><p style="width:300px;margin:0">Texto recortado sin puntos suspensivos al final</p></div>
+    <p style="width:120px;overflow:hidden;white-space:nowrap;text-overflow:ellipsis">Texto truncado a propósito con puntos suspensivos</p>
+    <div style="width:100px;height:50px"><img alt="Foto" style="width:100px;height:300px" src="data:image/gif;base64,R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw=="></div>
+    <div style="width:150px;border:1px solid"><button style="width:260px;flex:none">Ver dorsales de la carrera</button></div>
+    <div style="width:100%;overflow-x:auto" tabindex="0" aria-label="Tabla"><div style="width:900px">Ancha pero desplazable</div></div>
+    <p style="width:500px">Más ancho que la pantalla</p>
+    <span style="position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)">Solo para lectores de pantalla</span>
+  </main>
+</body></html>`;
+
+test("the probe reports each kind of fault it looks for, and what is done on purpose passes", async () => {
+  const page = await browser.openPage(viewports[0] ?? { width: 390, height: 844 });
+  await page.setContent(faultyPage);
+  const problems = (await layoutProblems(page)).map(({ selector, problem }) => `${selector}: ${problem}`);
+  await browser.closePage();
+  const expected = [
+    /^html: the page scrolls sideways: 500px wide in a 390px viewport$/,
+    /^main > div:nth-of-type\(1\) > svg: icon drawn at 200px×200px, more than 4× its 24×24 design$/,
+    /^main > div:nth-of-type\(3\) > img: img 100px×300px is larger than its container 100px×50px$/,
+    /^main > div:nth-of-type\(4\) > button "Ver dorsales de la carrera": sticks out of its container \(main > div:nth-of-type\(4\) "Ver dorsales de la carrera"\) by 109px$/,
+    /^main > p:nth-of-type\(2\) "Más ancho que la pantalla": 500px wide, wider than the 390px viewport$/,
+    /^main > div:nth-of-type\(2\) > p "Texto recortado.*": text "Texto recortado.*" is cut off \d+px sideways by main > div:nth-of-type\(2\)/,
+  ];
+  expect(problems).toEqual(expected.map((pattern) => expect.stringMatching(pattern)));
 });
 
 describe.each(viewports)("$width×$height", (viewport) => {
