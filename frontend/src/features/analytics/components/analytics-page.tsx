@@ -18,6 +18,7 @@ import { type ReactNode, useId, useState } from "react";
 import { EventSelect } from "../../../components/ui/event-select";
 import { LoadError } from "../../../components/ui/load-error";
 import { PageHeader } from "../../../components/ui/page-header";
+import { TableScrollArea } from "../../../components/ui/table-scroll-area";
 import { formatCop, formatDateTime } from "../../../lib/format";
 import { StatCard } from "../../dashboard/components/stat-card";
 import { useEvents } from "../../events/api/get-events";
@@ -113,7 +114,7 @@ function TopDorsals({ data, eventName }: { data: AnalyticsDto; eventName: (id: n
 function EventComparison({ data }: { data: AnalyticsDto }) {
   if (data.events.length === 0) return <Text color="fg.muted">Aún no hay eventos.</Text>;
   return (
-    <Table.ScrollArea borderWidth="1px" borderRadius="md">
+    <TableScrollArea label="Comparación por evento" borderWidth="1px" borderRadius="md">
       <Table.Root size="sm" aria-label="Comparación por evento">
         <Table.Header>
           <Table.Row>
@@ -140,7 +141,7 @@ function EventComparison({ data }: { data: AnalyticsDto }) {
           ))}
         </Table.Body>
       </Table.Root>
-    </Table.ScrollArea>
+    </TableScrollArea>
   );
 }
 

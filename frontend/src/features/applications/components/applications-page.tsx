@@ -8,6 +8,7 @@ import {
 import { useState } from "react";
 import { LoadError } from "../../../components/ui/load-error";
 import { PageHeader } from "../../../components/ui/page-header";
+import { TableScrollArea } from "../../../components/ui/table-scroll-area";
 import { useEvents } from "../../events/api/get-events";
 import { useApplications } from "../api/applications";
 import { experienceLabels, statusLabels } from "../api/labels";
@@ -99,7 +100,7 @@ export function ApplicationsPage() {
           </Card.Root>
         ) : (
           <Card.Root>
-            <Table.ScrollArea>
+            <TableScrollArea label="Aplicaciones">
               <Table.Root size="sm" aria-label="Aplicaciones">
                 <Table.Header>
                   <Table.Row>
@@ -121,7 +122,7 @@ export function ApplicationsPage() {
                   ))}
                 </Table.Body>
               </Table.Root>
-            </Table.ScrollArea>
+            </TableScrollArea>
           </Card.Root>
         )}
         {applications.hasNextPage && (

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useSearchParams } from "react-router";
 import { EventSelect } from "../../../components/ui/event-select";
 import { PageHeader } from "../../../components/ui/page-header";
+import { TableScrollArea } from "../../../components/ui/table-scroll-area";
 import { ThumbnailImage } from "../../../components/ui/thumbnail";
 import { toaster } from "../../../components/ui/toaster";
 import { formatCount } from "../../../lib/format";
@@ -194,7 +195,7 @@ export function FailedPhotosPage() {
         </Card.Root>
       ) : (
         <Stack gap="4">
-          <Table.ScrollArea borderWidth="1px" borderRadius="md" bg="white">
+          <TableScrollArea label="Fotos con errores" borderWidth="1px" borderRadius="md" bg="white">
             <Table.Root size="sm" aria-label="Fotos con errores">
               <Table.Header>
                 <Table.Row>
@@ -217,7 +218,7 @@ export function FailedPhotosPage() {
                 ))}
               </Table.Body>
             </Table.Root>
-          </Table.ScrollArea>
+          </TableScrollArea>
           {failed.hasNextPage && (
             <Button
               alignSelf="center"
