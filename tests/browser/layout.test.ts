@@ -49,7 +49,7 @@ const results = () => `/search?eventId=${event.id}&dorsal=${bib}`;
 /** Opens the dialog behind the first visible button so named, as a person would. */
 const dialog = (button: string | RegExp) => async (page: Page) => {
   await page.getByRole("button", { name: button }).filter({ visible: true }).first().click();
-  await page.getByRole("dialog").waitFor();
+  await page.getByRole("dialog").or(page.getByRole("alertdialog")).waitFor();
 };
 
 const screensByRole: Record<Role, Screen[]> = {
@@ -83,7 +83,7 @@ const screensByRole: Record<Role, Screen[]> = {
     },
     { name: "events", path: () => "/events" },
     { name: "events-nuevo", path: () => "/events?new=1" },
-    { name: "events-eliminar", path: () => "/events", open: dialog("Eliminar") },
+    { name: "events-eliminar", path: () => "/events", open: dialog(/^Eliminar evento/) },
     { name: "events-dorsales", path: () => `/events/${event.id}/dorsales` },
     { name: "upload", path: () => "/upload" },
     { name: "bulk-upload", path: () => "/bulk-upload" },
@@ -95,7 +95,7 @@ const screensByRole: Record<Role, Screen[]> = {
     { name: "event-pricing", path: () => "/event-pricing" },
     { name: "photographer-applications", path: () => "/photographer-applications" },
     { name: "user-management", path: () => "/user-management" },
-    { name: "user-management-editar", path: () => "/user-management", open: dialog(/^Editar /) },
+    { name: "user-management-editar", path: () => "/user-management", open: dialog("Editar Laura Gómez") },
     { name: "settings", path: () => "/settings" },
     { name: "cloud-storage-config", path: () => "/cloud-storage-config" },
     { name: "purchase", path: () => "/purchase" },
