@@ -1,4 +1,4 @@
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from "playwright-core";
 
 export const viewports = {
   desktop: { width: 1280, height: 800 },
@@ -31,9 +31,10 @@ export function createBrowserHarness() {
         ],
       });
     },
-    async openPage(viewport: { width: number; height: number }): Promise<Page> {
+    /** A page in a new context; `options` add to the context's (a stored session, say). */
+    async openPage(viewport: { width: number; height: number }, options: BrowserContextOptions = {}): Promise<Page> {
       if (!browser) throw new Error("launch() the browser first");
-      context = await browser.newContext({ viewport, locale: "es-CO" });
+      context = await browser.newContext({ viewport, locale: "es-CO", ...options });
       const page = await context.newPage();
       pageErrors.length = 0;
       page.on("pageerror", (error) => pageErrors.push(error.message));

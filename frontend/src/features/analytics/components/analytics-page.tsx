@@ -19,6 +19,7 @@ import { EmptyState } from "../../../components/ui/empty-state";
 import { EventSelect } from "../../../components/ui/event-select";
 import { LoadError } from "../../../components/ui/load-error";
 import { PageHeader } from "../../../components/ui/page-header";
+import { TableScrollArea } from "../../../components/ui/table-scroll-area";
 import { formatCop, formatDateTime } from "../../../lib/format";
 import { StatCard } from "../../dashboard/components/stat-card";
 import { useEvents } from "../../events/api/get-events";
@@ -130,7 +131,7 @@ function EventComparison({ data }: { data: AnalyticsDto }) {
     );
   }
   return (
-    <Table.ScrollArea borderWidth="1px" borderRadius="md">
+    <TableScrollArea label="Comparación por evento" borderWidth="1px" borderRadius="md">
       <Table.Root size="sm" aria-label="Comparación por evento">
         <Table.Header>
           <Table.Row>
@@ -157,7 +158,7 @@ function EventComparison({ data }: { data: AnalyticsDto }) {
           ))}
         </Table.Body>
       </Table.Root>
-    </Table.ScrollArea>
+    </TableScrollArea>
   );
 }
 

@@ -10,6 +10,7 @@ import { EmptyState } from "../../../components/ui/empty-state";
 import { CameraIcon } from "../../../components/ui/icons";
 import { LoadError } from "../../../components/ui/load-error";
 import { PageHeader } from "../../../components/ui/page-header";
+import { TableScrollArea } from "../../../components/ui/table-scroll-area";
 import { formatDateTime } from "../../../lib/format";
 import { useEvents } from "../../events/api/get-events";
 import { useApplications } from "../api/applications";
@@ -107,7 +108,7 @@ export function ApplicationsPage() {
           />
         ) : (
           <Card.Root>
-            <Table.ScrollArea>
+            <TableScrollArea label="Aplicaciones">
               <Table.Root size="sm" aria-label="Aplicaciones">
                 <Table.Header>
                   <Table.Row>
@@ -129,7 +130,7 @@ export function ApplicationsPage() {
                   ))}
                 </Table.Body>
               </Table.Root>
-            </Table.ScrollArea>
+            </TableScrollArea>
           </Card.Root>
         )}
         {applications.hasNextPage && (

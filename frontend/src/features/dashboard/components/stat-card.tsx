@@ -14,12 +14,17 @@ export function StatCard({ label, value, caption, accent }: StatCardProps) {
       <Card.Body>
         <Stat.Root>
           <Stat.Label>{label}</Stat.Label>
+          {/* A <dl> holds only <dt>/<dd>: the placeholders and the caption are <dd>s too. */}
           {value === undefined ? (
-            <Skeleton height="9" width="24" mt="1" />
+            <Skeleton as="dd" height="9" width="24" mt="1" />
           ) : (
             <Stat.ValueText fontSize={{ base: "2xl", md: "3xl" }}>{value}</Stat.ValueText>
           )}
-          {caption === undefined ? <Skeleton height="4" width="32" mt="2" /> : <Stat.HelpText>{caption}</Stat.HelpText>}
+          {caption === undefined ? (
+            <Skeleton as="dd" height="4" width="32" mt="2" />
+          ) : (
+            <Stat.HelpText as="dd">{caption}</Stat.HelpText>
+          )}
         </Stat.Root>
       </Card.Body>
     </Card.Root>

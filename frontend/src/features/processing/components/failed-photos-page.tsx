@@ -7,6 +7,7 @@ import { EventSelect } from "../../../components/ui/event-select";
 import { CheckIcon } from "../../../components/ui/icons";
 import { LoadError } from "../../../components/ui/load-error";
 import { PageHeader } from "../../../components/ui/page-header";
+import { TableScrollArea } from "../../../components/ui/table-scroll-area";
 import { ThumbnailImage } from "../../../components/ui/thumbnail";
 import { toaster } from "../../../components/ui/toaster";
 import { formatCount, formatDateTime } from "../../../lib/format";
@@ -196,7 +197,7 @@ export function FailedPhotosPage() {
         />
       ) : (
         <Stack gap="4">
-          <Table.ScrollArea borderWidth="1px" borderRadius="md" bg="white">
+          <TableScrollArea label="Fotos con errores" borderWidth="1px" borderRadius="md" bg="white">
             <Table.Root size="sm" aria-label="Fotos con errores">
               <Table.Header>
                 <Table.Row>
@@ -219,7 +220,7 @@ export function FailedPhotosPage() {
                 ))}
               </Table.Body>
             </Table.Root>
-          </Table.ScrollArea>
+          </TableScrollArea>
           {failed.hasNextPage && (
             <Button
               alignSelf="center"

@@ -1,6 +1,7 @@
 import { Box, Button, HStack, Stack, Table, Text } from "@chakra-ui/react";
 import type { UserListItem } from "@dorsal/shared";
 import { PencilIcon, TrashIcon } from "../../../components/ui/icons";
+import { TableScrollArea } from "../../../components/ui/table-scroll-area";
 import { formatDateTime } from "../../../lib/format";
 import { RoleBadge } from "./role-badge";
 
@@ -67,7 +68,7 @@ function Identity({ user }: { user: UserListItem }) {
 export function UsersTable({ users, ...actions }: RowActions & { users: UserListItem[] }) {
   return (
     <>
-      <Table.ScrollArea borderWidth="1px" borderRadius="md" bg="white" hideBelow="md">
+      <TableScrollArea label="Usuarios" borderWidth="1px" borderRadius="md" bg="white" hideBelow="md">
         <Table.Root size="sm" aria-label="Usuarios">
           <Table.Header>
             <Table.Row>
@@ -100,7 +101,7 @@ export function UsersTable({ users, ...actions }: RowActions & { users: UserList
             ))}
           </Table.Body>
         </Table.Root>
-      </Table.ScrollArea>
+      </TableScrollArea>
       <Stack as="ul" gap="3" hideFrom="md" aria-label="Usuarios">
         {users.map((user) => (
           <Box
