@@ -3,7 +3,7 @@ import { salesMessages } from "@dorsal/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Deps } from "../../functions/src/app/deps";
 import { downloadWithCode, generateDownloadCode, validateDownloadCode } from "../../functions/src/app/download-codes";
-import { downloadInfo, downloadPhoto } from "../../functions/src/app/sales";
+import { downloadInfo, downloadPhoto, downloadZip } from "../../functions/src/app/sales";
 import type { SaleRecord } from "../../functions/src/data/sales";
 import { startInProcess } from "../support/in-process";
 
@@ -53,7 +53,12 @@ describe("expired download links and codes", () => {
       updatedAt: created,
     };
     expect(await deps.sales.create(sale)).toBe(true);
-    const paid = await deps.sales.markPaid(sale, { transactionId: "tx-1", paymentMethod: "CARD", at: now });
+    const paid = await deps.sales.markPaid(sale, {
+      transactionId: "tx-1",
+      paymentMethod: "CARD",
+      statusMessage: null,
+      at: now,
+    });
     expect(paid?.expiresAt).toBe(new Date(now.getTime() + 30 * dayMs).toISOString());
 
     now = new Date(now.getTime() + 30 * dayMs - 1000);
@@ -63,6 +68,7 @@ describe("expired download links and codes", () => {
     const expired = { kind: "gone", message: salesMessages.downloadExpired };
     await expect(downloadInfo(deps, token, undefined)).rejects.toMatchObject(expired);
     await expect(downloadPhoto(deps, token, "foto-1")).rejects.toMatchObject(expired);
+    await expect(downloadZip(deps, token)).rejects.toMatchObject(expired);
   });
 
   it("opens a download code until it expires, then refuses it and its downloads", async () => {
