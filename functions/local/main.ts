@@ -6,8 +6,9 @@ import path from "node:path";
 import { messages } from "@dorsal/shared";
 import type { APIGatewayProxyEventV2, S3Event } from "aws-lambda";
 import { ensureAdmin } from "../src/app/auth";
+import { sweepDownloadZips } from "../src/app/original-zip";
 import { reconcilePendingSales } from "../src/app/sales";
-import { zipUploadPrefix } from "../src/app/storage-paths";
+import { downloadZipPrefix, zipUploadPrefix } from "../src/app/storage-paths";
 import { resumeZipBatches } from "../src/app/zip-import";
 import { type Container, getContainer } from "../src/compose";
 import { handler as adminHandler } from "../src/handlers/http/admin";
@@ -222,6 +223,8 @@ const container = await getContainer();
 // handler (in the background, as S3 invokes its Lambda asynchronously), everything else S3 → SQS →
 // starter: same message shape, same handler.
 (objectStore.s3rver as unknown as EventEmitter).on("event", (notification: S3Event) => {
+  // Download ZIPs are no photos: on AWS the pipeline is only told of objects under eventos/.
+  if (notification.Records?.every((record) => record.s3.object.key.startsWith(downloadZipPrefix))) return;
   if (notification.Records?.some((record) => record.s3.object.key.startsWith(zipUploadPrefix))) {
     unzipHandler(notification).catch((error: unknown) => container.logger.error("ZIP import failed", error));
     return;
@@ -250,6 +253,14 @@ setInterval(() => {
     })
     .catch((error: unknown) => container.logger.error("sales reconciliation failed", error));
 }, settings.PAYMENT_RECONCILE_EVERY_SECONDS * 1000).unref();
+
+// Download ZIPs last a day or two, as the originals bucket's lifecycle rule keeps them on AWS.
+const sweepZips = () =>
+  sweepDownloadZips(container.deps).catch((error: unknown) =>
+    container.logger.error("could not sweep old download ZIPs", error),
+  );
+void sweepZips();
+setInterval(sweepZips, 3600_000).unref();
 
 console.log(`Dorsal listening on ${publicUrl} (datos en ${dataDir})`);
 if (sandbox) console.log(`Pagos: pasarela de pruebas (protocolo Wompi) en ${publicUrl}${sandboxPrefix}/p/`);

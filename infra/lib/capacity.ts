@@ -1,5 +1,5 @@
 import { Duration } from "aws-cdk-lib";
-import { zipUploadPrefix } from "../../functions/src/app/storage-paths";
+import { downloadZipPrefix, zipUploadPrefix } from "../../functions/src/app/storage-paths";
 
 /**
  * The numbers of the capacity model, in one place. docs/capacity.md derives each of them (section
@@ -50,6 +50,9 @@ export const capacity = {
     /** Uploaded ZIPs, once unpacked into originals, are only a copy. */
     zipPrefix: zipUploadPrefix,
     zipExpiration: Duration.days(3),
+    /** ZIPs built for a download link or code: a copy of originals, fetched once right after it is made. */
+    downloadZipPrefix,
+    downloadZipExpiration: Duration.days(1),
     /** Scratch objects of the pipeline. */
     tmpPrefix: "tmp/",
     tmpExpiration: Duration.days(1),

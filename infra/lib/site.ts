@@ -9,6 +9,7 @@ import type * as s3 from "aws-cdk-lib/aws-s3";
 import * as s3assets from "aws-cdk-lib/aws-s3-assets";
 import * as s3deploy from "aws-cdk-lib/aws-s3-deployment";
 import { Construct } from "constructs";
+import { downloadZipPrefix } from "../../functions/src/app/storage-paths";
 import {
   appContentSecurityPolicy,
   storedFileContentSecurityPolicy,
@@ -93,14 +94,21 @@ export class Site extends Construct {
           : {}),
       });
 
-    const images = (bucket: s3.IBucket, headers: cloudfront.IResponseHeadersPolicy): cloudfront.BehaviorOptions => ({
-      origin: origins.S3BucketOrigin.withOriginAccessControl(bucket),
+    const images = (
+      origin: cloudfront.IOrigin,
+      headers: cloudfront.IResponseHeadersPolicy,
+    ): cloudfront.BehaviorOptions => ({
+      origin,
       trustedKeyGroups: [props.keyGroup],
       viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
       // The signature is checked before the cache; the cache key leaves the signing query out.
       cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
       responseHeadersPolicy: headers,
     });
+
+    const originalFiles = storedFiles("OriginalFileHeaders", true);
+    // One origin object per bucket: the distribution binds an origin it is given twice only once.
+    const originals = origins.S3BucketOrigin.withOriginAccessControl(props.originals);
 
     this.distribution = new cloudfront.Distribution(this, "Distribution", {
       comment: "Dorsal",
@@ -139,8 +147,13 @@ export class Site extends Construct {
           responseHeadersPolicy: securityHeaders,
         },
         // CloudFront takes the first pattern that matches, so the narrower one comes first.
-        "eventos/*/originales/*": images(props.originals, storedFiles("OriginalFileHeaders", true)),
-        "eventos/*": images(props.derived, storedFiles("DerivedFileHeaders", false)),
+        "eventos/*/originales/*": images(originals, originalFiles),
+        "eventos/*": images(
+          origins.S3BucketOrigin.withOriginAccessControl(props.derived),
+          storedFiles("DerivedFileHeaders", false),
+        ),
+        // ZIPs of originals built for a download link or a code (functions/src/app/original-zip.ts).
+        [`${downloadZipPrefix}*`]: images(originals, originalFiles),
       },
       enableLogging: true,
       logBucket: props.logs,

@@ -83,14 +83,19 @@ export class StatefulStack extends Stack {
           maxAge: 3600,
         },
       ],
-      // docs/capacity.md, § Storage. Originals under eventos/ are kept; uploaded ZIPs and the
-      // pipeline's scratch objects are not, and neither are multipart uploads never completed.
+      // docs/capacity.md, § Storage. Originals under eventos/ are kept; uploaded ZIPs, download
+      // ZIPs and the pipeline's scratch objects are not, and neither are multipart uploads never completed.
       lifecycleRules: [
         {
           id: "AbortIncompleteMultipartUploads",
           abortIncompleteMultipartUploadAfter: lifecycle.abortIncompleteMultipartAfter,
         },
         { id: "ExpireUploadedZips", prefix: lifecycle.zipPrefix, expiration: lifecycle.zipExpiration },
+        {
+          id: "ExpireDownloadZips",
+          prefix: lifecycle.downloadZipPrefix,
+          expiration: lifecycle.downloadZipExpiration,
+        },
         { id: "ExpireTemporaryFiles", prefix: lifecycle.tmpPrefix, expiration: lifecycle.tmpExpiration },
       ],
       removalPolicy: RemovalPolicy.RETAIN,
@@ -114,7 +119,8 @@ export class StatefulStack extends Stack {
 
     allowCloudFrontRead(this.frontend, "*");
     allowCloudFrontRead(this.derived, `${photoKeyPrefix}*`);
-    allowCloudFrontRead(this.originals, `${photoKeyPrefix}*`);
+    // Download ZIPs are served like the originals they hold: signed, as attachments.
+    allowCloudFrontRead(this.originals, `${photoKeyPrefix}*`, `${lifecycle.downloadZipPrefix}*`);
 
     const exported = (name: string, value: string, description: string) => {
       const exportName = `${this.stackName}-${name}`;
@@ -143,14 +149,14 @@ const privateBucket = {
  * stack, so the condition names any distribution of this account rather than its ARN (which would
  * make the stacks depend on each other both ways).
  */
-function allowCloudFrontRead(bucket: s3.Bucket, keyPattern: string): void {
+function allowCloudFrontRead(bucket: s3.Bucket, ...keyPatterns: string[]): void {
   const stack = Stack.of(bucket);
   bucket.addToResourcePolicy(
     new iam.PolicyStatement({
       sid: "AllowCloudFrontOriginAccessControlRead",
       principals: [new iam.ServicePrincipal("cloudfront.amazonaws.com")],
       actions: ["s3:GetObject"],
-      resources: [bucket.arnForObjects(keyPattern)],
+      resources: keyPatterns.map((pattern) => bucket.arnForObjects(pattern)),
       conditions: {
         StringEquals: { "aws:SourceAccount": stack.account },
         ArnLike: { "aws:SourceArn": `arn:${stack.partition}:cloudfront::${stack.account}:distribution/*` },

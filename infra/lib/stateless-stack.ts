@@ -10,7 +10,7 @@ import * as logs from "aws-cdk-lib/aws-logs";
 import * as s3 from "aws-cdk-lib/aws-s3";
 import * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import type { Construct } from "constructs";
-import { zipUploadPrefix } from "../../functions/src/app/storage-paths";
+import { downloadZipPrefix, zipUploadPrefix } from "../../functions/src/app/storage-paths";
 import { type HttpHandlerName, httpHandlers, httpRoutes } from "../../functions/src/http/routes";
 import { type PipelineTask, pipelineTasks } from "../../functions/src/pipeline/definition";
 import { AdminBootstrap, adminEmailFrom } from "./admin-bootstrap";
@@ -39,6 +39,8 @@ interface Access {
   derived?: string[];
   /** S3 actions on uploaded ZIPs (`uploads/zips/*`) of the originals bucket. */
   zips?: string[];
+  /** Writes download ZIPs (`descargas/*`) to the originals bucket. */
+  writesDownloadZips?: boolean;
   /** Asks whether an original exists: without s3:ListBucket, S3 answers 403 instead of 404. */
   headsOriginals?: boolean;
   /** Lists an event's objects in both buckets (deleting the event). */
@@ -111,13 +113,19 @@ const httpSpecs: Record<HttpHandlerName, FunctionSpec> = {
     description: "HTTP: public browsing by event and bib, and free photos",
     access: { table: true, signsUrls: true },
   },
+  // Both build download ZIPs: originals read from S3 and written back as one ZIP within API
+  // Gateway's 30 s (functions/src/app/original-zip.ts); memory buys network throughput.
   codes: {
     description: "HTTP: download codes, their validation and downloads",
-    access: { table: true, signsUrls: true },
+    memorySize: 1024,
+    timeout: Duration.seconds(29),
+    access: { table: true, signsUrls: true, originals: ["s3:GetObject"], writesDownloadZips: true },
   },
   sales: {
     description: "HTTP: cart price, checkout, payment events and paid downloads",
-    access: { table: true, signsUrls: true, payments: true },
+    memorySize: 1024,
+    timeout: Duration.seconds(29),
+    access: { table: true, signsUrls: true, payments: true, originals: ["s3:GetObject"], writesDownloadZips: true },
   },
 };
 
@@ -313,6 +321,15 @@ export class StatelessStack extends Stack {
         const zips = originals.arnForObjects(`${zipUploadPrefix}*`);
         fn.fn.addToRolePolicy(new iam.PolicyStatement({ actions: access.zips, resources: [zips] }));
         acknowledgeWildcardResource(fn, zips, "Uploaded ZIPs are keyed uploads/zips/{batchId}.zip, one per batch.");
+      }
+      if (access.writesDownloadZips) {
+        const downloadZips = originals.arnForObjects(`${downloadZipPrefix}*`);
+        fn.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ["s3:PutObject"], resources: [downloadZips] }));
+        acknowledgeWildcardResource(
+          fn,
+          downloadZips,
+          "Download ZIPs are keyed descargas/{day}/{random}/{name}.zip, one per request.",
+        );
       }
       if (access.headsOriginals) {
         fn.fn.addToRolePolicy(

@@ -120,7 +120,7 @@ describe("stateful stack", () => {
     });
   });
 
-  it("expires uploaded ZIPs and temporary files in the originals bucket, never the originals", () => {
+  it("expires uploaded ZIPs, download ZIPs and temporary files in the originals bucket, never the originals", () => {
     const originals = data.toJSON().Resources[stateful.getLogicalId(stateful.originals.node.defaultChild as never)];
     const rules = originals.Properties.LifecycleConfiguration.Rules as Record<string, unknown>[];
     expect(rules).toEqual([
@@ -130,6 +130,7 @@ describe("stateful stack", () => {
         Status: "Enabled",
       },
       { Id: "ExpireUploadedZips", Prefix: "uploads/zips/", ExpirationInDays: 3, Status: "Enabled" },
+      { Id: "ExpireDownloadZips", Prefix: "descargas/", ExpirationInDays: 1, Status: "Enabled" },
       { Id: "ExpireTemporaryFiles", Prefix: "tmp/", ExpirationInDays: 1, Status: "Enabled" },
     ]);
     // Neither prefix may overlap the photos, which are kept for good.
@@ -192,6 +193,19 @@ describe("functions", () => {
     }
     expect(functionOf(stateless.pipelineFunctions.variants).Properties.Architectures).toEqual(["x86_64"]);
     expect(functionOf(stateless.keys.generator).Properties.Architectures).toEqual(["arm64"]);
+  });
+
+  it("let the sales and codes APIs read originals and write download ZIPs, and nothing else of the buckets", () => {
+    for (const fn of [stateless.httpFunctions.sales, stateless.httpFunctions.codes]) {
+      // Building a ZIP streams the originals through the function, within API Gateway's 30 s.
+      expect(functionOf(fn).Properties).toMatchObject({ Timeout: 29, MemorySize: 1024 });
+      const s3Statements = statementsOf(fn.role).filter((st) => [st.Action].flat().some((a) => a.startsWith("s3:")));
+      const actionsOn = (pattern: string) =>
+        s3Statements.filter((st) => JSON.stringify(st.Resource).includes(pattern)).flatMap((st) => [st.Action].flat());
+      expect(actionsOn("/eventos/*")).toEqual(["s3:GetObject"]);
+      expect(actionsOn("/descargas/*")).toEqual(["s3:PutObject"]);
+      expect(s3Statements).toHaveLength(2);
+    }
   });
 
   it("recount changed events' counters every hour, from the table alone", () => {
@@ -444,10 +458,17 @@ describe("CloudFront", () => {
     });
   });
 
-  it("serves originals, then the other photo paths, only through signed URLs", () => {
-    const [, originals, derived] = distribution().CacheBehaviors;
+  it("serves originals, then the other photo paths, then download ZIPs, only through signed URLs", () => {
+    const [, originals, derived, zips] = distribution().CacheBehaviors;
     expect(originals).toMatchObject({ PathPattern: "eventos/*/originales/*", TrustedKeyGroups: [keyGroup()] });
     expect(derived).toMatchObject({ PathPattern: "eventos/*", TrustedKeyGroups: [keyGroup()] });
+    // From the originals' own origin, with their attachment headers.
+    expect(zips).toMatchObject({
+      PathPattern: "descargas/*",
+      TrustedKeyGroups: [keyGroup()],
+      TargetOriginId: originals.TargetOriginId,
+      ResponseHeadersPolicyId: originals.ResponseHeadersPolicyId,
+    });
     const origins = distribution().Origins as { Id: string; DomainName: unknown }[];
     const domainOf = (id: string) => JSON.stringify(origins.find((o) => o.Id === id)?.DomainName);
     expect(domainOf(originals.TargetOriginId)).toContain(stateful.exportNames.originalsBucketName);

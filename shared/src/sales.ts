@@ -31,6 +31,11 @@ export const salesMessages = {
   downloadLimit: "Has alcanzado el límite de descargas para esta compra.",
   paymentPending: "Tu pago está pendiente de confirmación. Esta página se actualizará sola.",
   paymentDeclined: "El pago fue rechazado o anulado: esta compra no permite descargas.",
+  /** Shown with a declined or failed payment when the gateway gave no reason of its own. */
+  paymentDeclinedReason: "El banco o la pasarela de pagos no aprobó la transacción.",
+  paymentErrorReason: "La pasarela de pagos no pudo procesar la transacción.",
+  retryNotAllowed: "Solo un pago rechazado se puede reintentar",
+  zipFailed: "No se pudo preparar el ZIP. Por favor intenta de nuevo.",
   photoDownloadFailed: "Error al descargar la foto. Por favor intenta de nuevo.",
   codeRequired: "Por favor ingresa un código de descarga",
   codeInvalid: "Código de descarga inválido",
@@ -145,8 +150,9 @@ export interface DownloadPhoto {
 
 /**
  * GET /api/sales/download/{token} (spec §3 download info: photos, expiresAt, remainingDownloads).
- * Reading it never consumes a download. Each photo may be downloaded `maxDownloads` times;
- * `remainingDownloads` is the fewest left over the photos (0 blocks the page, spec §4).
+ * Reading it never consumes a download. Each photo may be downloaded `maxDownloads` times (a ZIP
+ * counts one download of each photo in it); `remainingDownloads` is the fewest left over the
+ * photos, and downloads end once no photo has any left.
  */
 export interface DownloadInfo {
   status: SaleStatus;
@@ -154,11 +160,42 @@ export interface DownloadInfo {
   eventName: string;
   dorsalNumber: string | null;
   customerName: string;
+  customerEmail: string;
+  /** What the buyer's bank statement and the gateway know the payment by (DOR-…). */
+  reference: string;
+  /** Whole pesos. */
+  amount: number;
+  currency: "COP";
+  paidAt: string | null;
+  /** The gateway's payment method type (CARD, NEQUI, PSE…), once a transaction settled the sale. */
+  paymentMethod: string | null;
+  /** The gateway's reason for a declined or failed payment, when it gave one. */
+  statusMessage: string | null;
+  /** The photos bought (or to buy again after a decline): the cart, in every state. */
+  photoIds: string[];
+  /** Listed only for a paid sale. */
   photos: DownloadPhoto[];
   expiresAt: string | null;
   maxDownloads: number;
   remainingDownloads: number;
 }
+
+/**
+ * POST …/zip of a download link or a code: one ZIP of the originals that still have downloads
+ * left, each counted once. `url` is short-lived and serves the file as an attachment.
+ */
+export interface DownloadZip {
+  url: string;
+  filename: string;
+  photoCount: number;
+}
+
+/**
+ * POST /api/sales/download/{token}/retry: a new checkout for the same photos after a declined or
+ * failed payment. `amount` is what the buyer was shown; a different price is refused (409).
+ */
+export const retrySaleRequest = z.object({ amount: z.number().int().nonnegative().optional() });
+export type RetrySaleRequest = z.input<typeof retrySaleRequest>;
 
 /** Spec §9: validity and download options of a code. */
 export const codeValidityDays = [7, 15, 30, 60] as const;
@@ -214,7 +251,7 @@ export type ValidateDownloadCodeRequest = z.input<typeof validateDownloadCodeReq
 
 /** Spec §3 validation response (valid, error, remainingDownloads) plus what the dialog downloads. */
 export type DownloadCodeValidation =
-  | { valid: true; remainingDownloads: number; expiresAt: string; photos: DownloadPhoto[] }
+  | { valid: true; remainingDownloads: number; maxDownloads: number; expiresAt: string; photos: DownloadPhoto[] }
   | { valid: false; error: string; remainingDownloads: 0 };
 
 /** A public event with photos to browse (GET /api/events/all-with-photos, GET /api/free-events). */

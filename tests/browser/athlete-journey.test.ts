@@ -1,17 +1,21 @@
-import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
+import path from "node:path";
 import type { EventDto } from "@dorsal/shared";
-import type { Page } from "playwright-core";
+import type { Download, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { WompiKeys } from "../../functions/src/adapters/payments/wompi";
 import { adminToken } from "../support/api";
-import { createBrowserHarness, viewports } from "../support/browser";
+import { makeBibPhoto } from "../support/bib-photo";
+import { animationsDone, createBrowserHarness, imagesLoaded, viewports } from "../support/browser";
 import { seedEventWithBibPhotos } from "../support/seed";
 import { type RunningDorsal, startDorsal } from "../support/server";
+import { readZip } from "../support/zip";
 
 /**
- * Issue 6's money path in a real browser: search a bib, choose photos, pay in the local Wompi
- * sandbox, come back to the download page and download the originals until the limit; a declined
- * payment grants nothing.
+ * The athlete's money path in a real browser, on a 390×844 phone: find the bib's photos, look at
+ * one, put them in the cart, pay in the local Wompi sandbox, read the confirmation (amount,
+ * reference, the link to keep) and download every original as ONE ZIP, the downloads left
+ * updating as they are spent. A declined payment says why and keeps the cart for a retry.
  */
 
 let dorsal: RunningDorsal;
@@ -36,12 +40,25 @@ afterAll(async () => {
   await dorsal?.stop();
 });
 
-const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
+/** Both sizes of a screen, for a person to look at (the phone size is the one the test runs at). */
+async function screenshots(page: Page, name: string) {
+  await animationsDone(page);
+  await imagesLoaded(page, "img");
+  await page.screenshot({ path: `/tmp/pay-${name}-390.png`, fullPage: true });
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await animationsDone(page);
+  await page.screenshot({ path: `/tmp/pay-${name}-1366.png`, fullPage: true });
+  await page.setViewportSize(viewports.phone);
+}
 
-/** From the search to the sandbox's checkout page, buying `count` photos of bib 5173. */
+/** Clicks and waits for the one download the click starts. */
+async function downloadOf(page: Page, click: () => Promise<void>): Promise<Download> {
+  const [download] = await Promise.all([page.waitForEvent("download"), click()]);
+  return download;
+}
+
+/** From the bib's photos on /search to the sandbox's checkout page, buying `count` photos of bib 5173. */
 async function checkout(page: Page, count: number, customer: { name: string; email: string }) {
-  await page.goto(`${dorsal.url}/search?eventId=${event.id}&dorsal=5173`);
-  await page.getByRole("heading", { name: "2 fotos del dorsal 5173" }).waitFor();
   await page.getByRole("link", { name: "Comprar fotos" }).click();
   await page.getByRole("heading", { name: "Comprar fotos" }).waitFor();
 
@@ -66,51 +83,146 @@ async function checkout(page: Page, count: number, customer: { name: string; ema
   await page.waitForURL(/\/sandbox\/wompi\/p\//);
 }
 
+/** What the sandbox's API asks for, as Wompi's does: its private key (generated on first start). */
+const sandboxPrivateKey = async () =>
+  (JSON.parse(await readFile(path.join(dorsal.dataDir, "keys", "wompi-sandbox.json"), "utf8")) as WompiKeys).privateKey;
+
+/** The seed made bib 5173's photos 1200 and 1208 px wide, named bib-5173-0.jpg and bib-5173-1.jpg. */
+const originals = async () =>
+  new Map([
+    ["bib-5173-0.jpg", await makeBibPhoto("5173", { width: 1200, height: 900 })],
+    ["bib-5173-1.jpg", await makeBibPhoto("5173", { width: 1208, height: 900 })],
+  ]);
+
 describe("athlete journey", () => {
-  it("buys two photos in the sandbox with 'Aprobar' and downloads the originals until the limit", async () => {
+  it("on a phone: search, preview, cart, pay, 'Pago aprobado', then every original in ONE ZIP", async () => {
     const page = await browser.openPage(viewports.phone);
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: dorsal.url });
+    await page.goto(`${dorsal.url}/search`);
+    await page.getByRole("button", { name: `Ver dorsales de ${event.name}` }).click();
+    await page.getByRole("button", { name: "Dorsal 5173, 2 fotos" }).click();
+    await page.getByRole("heading", { name: "2 fotos del dorsal 5173" }).waitFor();
+    await page.getByRole("button", { name: "Ver foto bib-5173-0.jpg" }).click();
+    const preview = page.getByRole("dialog", { name: "Vista previa" });
+    await preview.getByRole("img", { name: "Foto bib-5173-0.jpg" }).waitFor();
+    await preview.getByRole("button", { name: "Cerrar" }).click();
     await checkout(page, 2, { name: "Ana Gómez", email: "ana@example.com" });
     await page.getByRole("button", { name: "Aprobar" }).click();
 
+    // The confirmation: approved, what was paid, the reference, and the link to keep.
     await page.waitForURL(/\/download\?token=/);
-    await page.getByRole("button", { name: "Descargar todas" }).waitFor();
-    await expect.poll(() => page.getByTestId("remaining-downloads").textContent()).toBe("3 de 3 descargas restantes");
+    const confirmation = page.getByTestId("payment-confirmation");
+    await confirmation.getByText("Pago aprobado").waitFor();
+    const summary = confirmation.getByTestId("payment-summary");
+    await summary.getByText("$ 30.000 COP").waitFor();
+    expect(await summary.textContent()).toMatch(/ReferenciaDOR-[0-9a-z]{29}/);
+    await summary.getByText("2 fotos · Media Maratón de Bogotá · dorsal 5173").waitFor();
+    await summary.getByText("Tarjeta").waitFor();
+    const token = new URL(page.url()).searchParams.get("token") ?? "";
+    await confirmation.getByRole("button", { name: "Copiar enlace" }).click();
+    await confirmation.getByRole("button", { name: "Enlace copiado" }).waitFor();
+    expect(String(await page.evaluate("navigator.clipboard.readText()"))).toBe(`${dorsal.url}/download?token=${token}`);
+    const remaining = page.getByTestId("remaining-downloads");
+    await expect.poll(() => remaining.textContent()).toBe("3 de 3 descargas restantes por foto");
+    await page.getByText("Cada foto se puede descargar 3 veces.", { exact: false }).waitFor();
+    await screenshots(page, "confirmacion");
 
-    // Three rounds of 'Descargar todas': each saves both originals, each counted once per photo.
-    const originals = new Set<string>();
-    for (let round = 1; round <= 3; round++) {
-      const downloads: Promise<import("playwright-core").Download>[] = [];
-      const onDownload = (download: import("playwright-core").Download) => downloads.push(Promise.resolve(download));
-      page.on("download", onDownload);
-      const button = page.getByRole("button", { name: "Descargar todas" });
-      if (round > 1) {
-        // After a batch every photo is 'Descargada': reload to start a new round, as a returning buyer would.
-        await page.reload();
-      }
-      await button.click();
-      await expect.poll(() => downloads.length, { timeout: 20_000 }).toBe(2);
-      page.off("download", onDownload);
-      for (const download of await Promise.all(downloads)) {
-        const file = await download.path();
-        originals.add(sha256(await readFile(file)));
-      }
-      await expect
-        .poll(() => page.getByTestId("remaining-downloads").textContent(), { timeout: 10_000 })
-        .toBe(`${3 - round} de 3 descargas restantes`);
-    }
-    expect(originals.size).toBe(2);
+    // 'Descargar todas (ZIP)': one download, a valid ZIP of both originals, byte for byte.
+    const started: Download[] = [];
+    page.on("download", (download) => started.push(download));
+    const zipAll = page.getByRole("button", { name: "Descargar todas (ZIP)" });
+    const zip = await downloadOf(page, () => zipAll.click());
+    expect(zip.suggestedFilename()).toBe("fotos-media-maraton-de-bogota-dorsal-5173.zip");
+    const files = await readZip(await readFile(await zip.path()));
+    expect([...files.keys()].sort()).toEqual(["bib-5173-0.jpg", "bib-5173-1.jpg"]);
+    for (const [name, bytes] of await originals()) expect(files.get(name)?.equals(bytes), name).toBe(true);
+    // The count follows at once, without a reload: the ZIP took one download of each photo.
+    await expect.poll(() => remaining.textContent()).toBe("2 de 3 descargas restantes por foto");
+    await page.getByText("Tu ZIP con 2 fotos se está descargando.").waitFor();
+    expect(started).toHaveLength(1);
+    await screenshots(page, "descargas");
+
+    // One photo alone: its own count and the page's follow.
+    const single = await downloadOf(page, () => page.getByRole("button", { name: "Descargar bib-5173-0.jpg" }).click());
+    expect((await readFile(await single.path())).equals((await originals()).get("bib-5173-0.jpg") as Buffer)).toBe(
+      true,
+    );
+    await expect.poll(() => remaining.textContent()).toBe("1 a 2 de 3 descargas restantes por foto");
+    await page.getByText("1 descarga restante de esta foto").waitFor();
+
+    // The next ZIPs take the photos that still have downloads, until none has any.
+    await downloadOf(page, () => zipAll.click());
+    await expect.poll(() => remaining.textContent()).toBe("0 a 1 de 3 descargas restantes por foto");
+    const last = await downloadOf(page, () => zipAll.click());
+    expect([...(await readZip(await readFile(await last.path()))).keys()]).toEqual(["bib-5173-1.jpg"]);
+    await expect.poll(() => remaining.textContent()).toBe("0 de 3 descargas restantes por foto");
     await page.getByText("Has alcanzado el límite de descargas para esta compra.").waitFor();
-    await expect(page.getByRole("button", { name: "Descargar todas" }).isDisabled()).resolves.toBe(true);
+    await expect(zipAll.isDisabled()).resolves.toBe(true);
+    // Three ZIPs and one photo: every click started exactly one download.
+    expect(started).toHaveLength(4);
+    expect(browser.pageErrors).toEqual([]);
   });
 
-  it("grants nothing when the payment is declined with 'Rechazar'", async () => {
-    const page = await browser.openPage(viewports.desktop);
+  it("on a phone: a declined payment says why, keeps the cart and pays it with 'Reintentar pago'", async () => {
+    const page = await browser.openPage(viewports.phone);
+    await page.goto(`${dorsal.url}/search?eventId=${event.id}&dorsal=5173`);
+    await page.getByRole("heading", { name: "2 fotos del dorsal 5173" }).waitFor();
     await checkout(page, 1, { name: "Luis Pérez", email: "luis@example.com" });
+    const firstReference = await page.locator("dd").nth(1).textContent();
     await page.getByRole("button", { name: "Rechazar" }).click();
+
     await page.waitForURL(/\/download\?token=/);
-    await page.getByText("Pago no aprobado").waitFor();
-    await page.getByText("El pago fue rechazado o anulado: esta compra no permite descargas.").waitFor();
-    expect(await page.getByRole("button", { name: "Descargar todas" }).count()).toBe(0);
+    await page.getByRole("heading", { name: "Tu pago no se completó" }).waitFor();
+    await page.getByText("Pago rechazado").waitFor();
+    await page.getByText("Motivo: Transacción rechazada (sandbox)").waitFor();
+    // Nothing promises photos that were not paid for.
+    expect(await page.getByText("Descarga tus fotos").count()).toBe(0);
+    expect(await page.getByText(/sin marca de agua/).count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Descargar todas (ZIP)" }).count()).toBe(0);
+    await page.getByText("1 foto · $ 15.000 COP", { exact: false }).waitFor();
+    const kept = page.getByRole("list", { name: "Fotos del carrito" });
+    await kept.locator("img").first().waitFor();
+    expect(await kept.getByRole("listitem").count()).toBe(1);
+    await screenshots(page, "rechazado");
+
+    // 'Cambiar fotos' opens the purchase screen with the same photo and buyer.
+    await page.getByRole("button", { name: "Cambiar fotos" }).click();
+    await page.getByRole("heading", { name: "Fotos elegidas (1)" }).waitFor();
+    expect(await page.getByLabel("Nombre completo").inputValue()).toBe("Luis Pérez");
+    expect(await page.getByLabel("Correo electrónico").inputValue()).toBe("luis@example.com");
+    await page.goBack();
+
+    // 'Reintentar pago': a new checkout for the same photo, at the same price.
+    await page.getByRole("button", { name: "Reintentar pago" }).click();
+    await page.waitForURL(/\/sandbox\/wompi\/p\//);
+    await page.getByText("$ 15.000").waitFor();
+    expect(await page.locator("dd").nth(1).textContent()).not.toBe(firstReference);
+    await page.getByRole("button", { name: "Aprobar" }).click();
+    await page.waitForURL(/\/download\?token=/);
+    await page.getByText("Pago aprobado").waitFor();
+    await page.getByTestId("payment-summary").getByText("1 foto · Media Maratón de Bogotá · dorsal 5173").waitFor();
+    expect(browser.pageErrors).toEqual([]);
+  });
+
+  it("on a phone: a pending payment says so and turns into 'Pago aprobado' by itself", async () => {
+    const page = await browser.openPage(viewports.phone);
+    await page.goto(`${dorsal.url}/search?eventId=${event.id}&dorsal=5173`);
+    await page.getByRole("heading", { name: "2 fotos del dorsal 5173" }).waitFor();
+    await checkout(page, 1, { name: "Marta Díaz", email: "marta@example.com" });
+    await page.getByRole("button", { name: "Pendiente" }).click();
+    await page.waitForURL(/\/download\?token=/);
+    await page.getByRole("heading", { name: "Confirmando tu pago" }).waitFor();
+    await page.getByText("Pago pendiente").waitFor();
+    await page.getByText("$ 15.000 COP").waitFor();
+    const transactionId = new URL(page.url()).searchParams.get("id") ?? "";
+    const settled = await fetch(new URL(`/sandbox/wompi/v1/transactions/${transactionId}/settle`, dorsal.url), {
+      method: "POST",
+      headers: { authorization: `Bearer ${await sandboxPrivateKey()}`, "content-type": "application/json" },
+      body: JSON.stringify({ status: "APPROVED", notify: true }),
+    });
+    expect(settled.status).toBe(200);
+    await page.getByText("Pago aprobado").waitFor();
+    await page.getByRole("heading", { name: "Descarga tus fotos" }).waitFor();
   });
 
   it("browses on a phone from the events to the bib grid to the bib's photos", async () => {

@@ -1,15 +1,18 @@
+import { readFile } from "node:fs/promises";
 import type { EventDto } from "@dorsal/shared";
-import type { Page } from "playwright-core";
+import type { Download, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { adminToken, apiClient } from "../support/api";
-import { createBrowserHarness, signInAsAdmin, viewports } from "../support/browser";
+import { makeBibPhoto } from "../support/bib-photo";
+import { animationsDone, createBrowserHarness, imagesLoaded, signInAsAdmin, viewports } from "../support/browser";
 import { seedEventWithBibPhotos } from "../support/seed";
 import { type RunningDorsal, startDorsal } from "../support/server";
+import { readZip } from "../support/zip";
 
 /**
  * Issue 6, paying outside the gateway: the organizer issues a download code on
- * /admin-download-codes and copies the chat message; the athlete redeems it on /search, which
- * downloads the bib's originals until the code's limit is reached.
+ * /admin-download-codes and copies the chat message; the athlete redeems it on /search, where the
+ * dialog opens the bib's originals (one ZIP or one by one) until the code's limit is reached.
  */
 
 let dorsal: RunningDorsal;
@@ -78,7 +81,7 @@ describe("download code generator", () => {
     expect(copied).toContain(code);
     expect(copied).toContain(`Dorsal: ${bib}`);
     expect(copied).toMatch(/Válido hasta: \d{1,2} de \w+ de \d{4}/);
-    expect(copied).toContain("Descargas permitidas: 3");
+    expect(copied).toContain("Descargas permitidas por foto: 3");
     // Spec §9: the indicator goes back after 3 s.
     await result.getByRole("button", { name: "Copiar mensaje" }).waitFor({ timeout: 5000 });
 
@@ -99,36 +102,64 @@ async function openCodeDialog(page: Page) {
 }
 
 describe("code dialog", () => {
-  it("downloads the bib's originals with the code, until its limit", async () => {
+  it("opens the bib's originals with the code and stays open: one ZIP, single photos, until its limit", async () => {
     const page = await browser.openPage(viewports.phone);
     const dialog = await openCodeDialog(page);
 
-    await dialog.getByRole("button", { name: "Descargar" }).click();
+    await dialog.getByRole("button", { name: "Ver mis fotos" }).click();
     await dialog.getByText("Por favor ingresa un código de descarga").waitFor();
     await dialog.getByLabel("Código de descarga").fill("NO-EXISTE");
-    await dialog.getByRole("button", { name: "Descargar" }).click();
+    await dialog.getByRole("button", { name: "Ver mis fotos" }).click();
     await dialog.locator("[data-part=error-text]").waitFor();
 
-    for (let round = 1; round <= 3; round += 1) {
-      const current = round === 1 ? dialog : await openCodeDialog(page);
-      const downloads: string[] = [];
-      const onDownload = (download: { suggestedFilename(): string }) => downloads.push(download.suggestedFilename());
-      page.on("download", onDownload);
-      // Typed as a customer might: lowercase and padded; the dialog trims and uppercases it.
-      await current.getByLabel("Código de descarga").fill(`  ${code.toLowerCase()} `);
-      await current.getByRole("button", { name: "Descargar" }).click();
-      await current.getByText("Código válido").waitFor();
-      await current.getByText(`Descargas restantes con este código: ${3 - round}`).waitFor();
-      // The dialog closes 2 s after the last photo is saved.
-      await current.waitFor({ state: "detached", timeout: 15_000 });
-      page.off("download", onDownload);
-      expect(downloads).toHaveLength(2);
-      expect(downloads.every((name) => name.endsWith(".jpg"))).toBe(true);
-    }
+    const started: Download[] = [];
+    page.on("download", (download) => started.push(download));
+    // Typed as a customer might: lowercase and padded; the dialog trims and uppercases it.
+    await dialog.getByLabel("Código de descarga").fill(`  ${code.toLowerCase()} `);
+    await dialog.getByRole("button", { name: "Ver mis fotos" }).click();
+    await dialog.getByText("Código válido").waitFor();
+    const remaining = dialog.getByTestId("code-remaining");
+    await expect.poll(() => remaining.textContent()).toBe("3 de 3 descargas restantes por foto");
+    await dialog.getByText("Con este código, cada foto se puede descargar 3 veces.", { exact: false }).waitFor();
+    expect(await dialog.getByRole("list", { name: "Fotos del código" }).getByRole("listitem").count()).toBe(2);
+    await animationsDone(page);
+    await imagesLoaded(page, "[role=dialog] img");
+    await page.screenshot({ path: "/tmp/pay-codigo-390.png" });
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await animationsDone(page);
+    await page.screenshot({ path: "/tmp/pay-codigo-1366.png" });
+    await page.setViewportSize(viewports.phone);
+
+    // Nothing downloads until asked; then one ZIP holds both originals.
+    const zipAll = dialog.getByRole("button", { name: "Descargar todas (ZIP)" });
+    const [zip] = await Promise.all([page.waitForEvent("download"), zipAll.click()]);
+    const files = await readZip(await readFile(await zip.path()));
+    expect([...files.keys()].sort()).toEqual(["bib-5173-0.jpg", "bib-5173-1.jpg"]);
+    // The seed made bib 5173's photos first: 1200 and 1208 px wide.
+    expect(files.get("bib-5173-0.jpg")?.equals(await makeBibPhoto(bib, { width: 1200, height: 900 }))).toBe(true);
+    expect(files.get("bib-5173-1.jpg")?.equals(await makeBibPhoto(bib, { width: 1208, height: 900 }))).toBe(true);
+    await expect.poll(() => remaining.textContent()).toBe("2 de 3 descargas restantes por foto");
+    expect(started).toHaveLength(1);
+
+    await Promise.all([
+      page.waitForEvent("download"),
+      dialog.getByRole("button", { name: "Descargar bib-5173-0.jpg" }).click(),
+    ]);
+    await expect.poll(() => remaining.textContent()).toBe("1 a 2 de 3 descargas restantes por foto");
+    await Promise.all([page.waitForEvent("download"), zipAll.click()]);
+    await expect.poll(() => remaining.textContent()).toBe("0 a 1 de 3 descargas restantes por foto");
+    await Promise.all([page.waitForEvent("download"), zipAll.click()]);
+    await expect.poll(() => remaining.textContent()).toBe("0 de 3 descargas restantes por foto");
+    await dialog.getByText("Este código ya alcanzó su límite de descargas").waitFor();
+    await expect(zipAll.isDisabled()).resolves.toBe(true);
+    expect(started).toHaveLength(4);
+    // Still open after every download: the athlete closes it.
+    await dialog.getByRole("button", { name: "Listo" }).click();
+    await dialog.waitFor({ state: "detached" });
 
     const spent = await openCodeDialog(page);
     await spent.getByLabel("Código de descarga").fill(code);
-    await spent.getByRole("button", { name: "Descargar" }).click();
+    await spent.getByRole("button", { name: "Ver mis fotos" }).click();
     await spent.locator("[data-part=error-text]").waitFor();
     expect(await spent.getByText("Código válido").count()).toBe(0);
     expect(pageErrors).toEqual([]);

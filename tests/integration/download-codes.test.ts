@@ -1,8 +1,10 @@
-import type { DownloadCodeResult, DownloadCodeValidation, EventDto } from "@dorsal/shared";
+import type { DownloadCodeResult, DownloadCodeValidation, DownloadZip, EventDto } from "@dorsal/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminToken, apiClient } from "../support/api";
+import { makeBibPhoto } from "../support/bib-photo";
 import { seedEventWithBibPhotos } from "../support/seed";
 import { type RunningDorsal, startDorsal } from "../support/server";
+import { readZip } from "../support/zip";
 
 /**
  * Download codes through the runtime: an admin issues one for a bib, the athlete validates it and
@@ -72,6 +74,7 @@ describe("download codes", () => {
     expect(valid.status).toBe(200);
     if (!valid.body.valid) throw new Error(`code refused: ${valid.body.error}`);
     expect(valid.body.remainingDownloads).toBe(3);
+    expect(valid.body.maxDownloads).toBe(3);
     expect(valid.body.photos.map((photo) => photo.id)).toEqual([photoId]);
   });
 
@@ -116,5 +119,41 @@ describe("download codes", () => {
       redirect: "manual",
     });
     expect(otherBib.status).toBe(404);
+  });
+
+  it("downloads the bib's originals as one ZIP, each photo counted once under the code", async () => {
+    const code = (
+      await admin.post<DownloadCodeResult>("/api/admin/generate-download-code", {
+        eventId: event.id,
+        dorsalNumber: "5173",
+        maxDownloads: 3,
+      })
+    ).body.code;
+    const zip = () =>
+      apiClient(dorsal.url).post<DownloadZip & { error: string }>(`/api/download-codes/download/${code}/zip`);
+    const first = await zip();
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ filename: "fotos-carrera-verde-dorsal-5173.zip", photoCount: 1 });
+    const files = await readZip(Buffer.from(await (await fetch(first.body.url)).arrayBuffer()));
+    expect([...files.keys()]).toEqual(["bib-5173-0.jpg"]);
+    expect(files.get("bib-5173-0.jpg")?.equals(await makeBibPhoto("5173", { width: 1200, height: 900 }))).toBe(true);
+
+    const validation = await apiClient(dorsal.url).post<DownloadCodeValidation>("/api/download-codes/validate", {
+      code,
+      eventId: event.id,
+      dorsalNumber: "5173",
+    });
+    expect(validation.body).toMatchObject({ valid: true, remainingDownloads: 2, maxDownloads: 3 });
+    const single = await fetch(new URL(`/api/download-codes/download/${code}/${photoId}`, dorsal.url), {
+      redirect: "manual",
+    });
+    expect(single.status).toBe(302);
+    expect((await zip()).body.photoCount).toBe(1);
+    const spent = await zip();
+    expect(spent.status).toBe(403);
+    expect(spent.body.error).toBe("Este código ya alcanzó su límite de descargas");
+    const listed = (await admin.get<{ code: string }[]>(`/api/admin/download-codes?eventId=${event.id}`)).body;
+    expect(listed.find((row) => row.code === code)).toMatchObject({ downloadCount: 3, isUsed: true });
+    expect((await apiClient(dorsal.url).post("/api/download-codes/download/NOEXISTE/zip")).status).toBe(404);
   });
 });

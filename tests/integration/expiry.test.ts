@@ -2,8 +2,15 @@ import { createHash, randomBytes } from "node:crypto";
 import { salesMessages } from "@dorsal/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Deps } from "../../functions/src/app/deps";
-import { downloadWithCode, generateDownloadCode, validateDownloadCode } from "../../functions/src/app/download-codes";
-import { downloadInfo, downloadPhoto } from "../../functions/src/app/sales";
+import {
+  downloadWithCode,
+  downloadZipWithCode,
+  generateDownloadCode,
+  validateDownloadCode,
+} from "../../functions/src/app/download-codes";
+import { sweepDownloadZips } from "../../functions/src/app/original-zip";
+import { downloadInfo, downloadPhoto, downloadZip } from "../../functions/src/app/sales";
+import { downloadZipKey } from "../../functions/src/app/storage-paths";
 import type { SaleRecord } from "../../functions/src/data/sales";
 import { startInProcess } from "../support/in-process";
 
@@ -53,7 +60,12 @@ describe("expired download links and codes", () => {
       updatedAt: created,
     };
     expect(await deps.sales.create(sale)).toBe(true);
-    const paid = await deps.sales.markPaid(sale, { transactionId: "tx-1", paymentMethod: "CARD", at: now });
+    const paid = await deps.sales.markPaid(sale, {
+      transactionId: "tx-1",
+      paymentMethod: "CARD",
+      statusMessage: null,
+      at: now,
+    });
     expect(paid?.expiresAt).toBe(new Date(now.getTime() + 30 * dayMs).toISOString());
 
     now = new Date(now.getTime() + 30 * dayMs - 1000);
@@ -63,6 +75,7 @@ describe("expired download links and codes", () => {
     const expired = { kind: "gone", message: salesMessages.downloadExpired };
     await expect(downloadInfo(deps, token, undefined)).rejects.toMatchObject(expired);
     await expect(downloadPhoto(deps, token, "foto-1")).rejects.toMatchObject(expired);
+    await expect(downloadZip(deps, token)).rejects.toMatchObject(expired);
   });
 
   it("opens a download code until it expires, then refuses it and its downloads", async () => {
@@ -85,5 +98,21 @@ describe("expired download links and codes", () => {
       kind: "gone",
       message: salesMessages.codeExpired,
     });
+    await expect(downloadZipWithCode(deps, code.code, athlete)).rejects.toMatchObject({
+      kind: "gone",
+      message: salesMessages.codeExpired,
+    });
+  });
+
+  it("sweeps download ZIPs made before yesterday, as the bucket's lifecycle rule does on AWS", async () => {
+    const zipOn = (day: Date) => downloadZipKey(day.toISOString().slice(0, 10), "carpeta", "fotos.zip");
+    const twoDaysAgo = zipOn(new Date(now.getTime() - 2 * dayMs));
+    const yesterday = zipOn(new Date(now.getTime() - dayMs));
+    for (const key of [twoDaysAgo, yesterday]) {
+      await deps.objects.put("originals", key, Buffer.from("PK"), "application/zip", 2);
+    }
+    expect(await sweepDownloadZips(deps)).toBe(1);
+    expect(await deps.objects.head("originals", twoDaysAgo)).toBeUndefined();
+    expect(await deps.objects.head("originals", yesterday)).toBeDefined();
   });
 });

@@ -7,6 +7,7 @@ import {
   type CreateSaleResponse,
   type DashboardStats,
   type DownloadInfo,
+  type DownloadZip,
   type EventDto,
   salesMessages,
 } from "@dorsal/shared";
@@ -17,6 +18,7 @@ import { makeBibPhoto } from "../support/bib-photo";
 import { chooseOnSandbox, type SandboxTransaction, signedPaymentEvent } from "../support/payment-sandbox";
 import { seedEventWithBibPhotos } from "../support/seed";
 import { type RunningDorsal, startDorsal } from "../support/server";
+import { readZip } from "../support/zip";
 
 type ErrorBody = { success: false; error: string };
 
@@ -83,6 +85,9 @@ describe("sales", () => {
     visitor.get<DownloadInfo & ErrorBody>(`/api/sales/download/${token}${id ? `?id=${id}` : ""}`);
   const download = (token: string, photoId: string) =>
     fetch(new URL(`/api/sales/download/${token}/photos/${photoId}`, dorsal.url), { redirect: "manual" });
+  const zip = (token: string) => visitor.post<DownloadZip & ErrorBody>(`/api/sales/download/${token}/zip`);
+  const retry = (token: string, amount: number) =>
+    visitor.post<CreateSaleResponse & ErrorBody>(`/api/sales/download/${token}/retry`, { amount });
 
   const sandboxApi = async <T>(method: string, route: string, body?: unknown) => {
     const response = await fetch(new URL(`/sandbox/wompi/v1${route}`, dorsal.url), {
@@ -186,9 +191,16 @@ describe("sales", () => {
       eventId: event.id,
       eventName: "Carrera de las Rosas",
       customerName: "Ana Gómez",
+      reference: created.reference,
+      amount: 15000,
+      currency: "COP",
+      paymentMethod: "CARD",
+      statusMessage: null,
+      photoIds: [loneId],
       maxDownloads: 3,
       remainingDownloads: 3,
     });
+    expect(Date.now() - Date.parse(paid.body.paidAt ?? "")).toBeLessThan(60_000);
     expect(Date.parse(paid.body.expiresAt ?? "") - Date.now()).toBeGreaterThan(29 * 86400_000);
     const [photo] = paid.body.photos;
     expect(photo).toMatchObject({
@@ -225,10 +237,19 @@ describe("sales", () => {
     const declined = await sale([loneId]);
     await choose(declined.paymentUrl, "DECLINED");
     const view = await info(declined.token);
-    expect(view.body).toMatchObject({ status: "declined", photos: [], remainingDownloads: 0 });
+    expect(view.body).toMatchObject({
+      status: "declined",
+      reference: declined.reference,
+      amount: 15000,
+      statusMessage: "Transacción rechazada (sandbox)",
+      photoIds: [loneId],
+      photos: [],
+      remainingDownloads: 0,
+    });
     const refused = await download(declined.token, loneId);
     expect(refused.status).toBe(403);
     expect(((await refused.json()) as ErrorBody).error).toBe(salesMessages.paymentDeclined);
+    expect((await zip(declined.token)).status).toBe(403);
 
     const before = await monthlySales();
     const voided = await sale([loneId]);
@@ -238,6 +259,75 @@ describe("sales", () => {
     expect((await info(voided.token)).body).toMatchObject({ status: "voided", photos: [] });
     expect((await download(voided.token, loneId)).status).toBe(403);
     expect(await monthlySales()).toBe(before);
+  });
+
+  it("downloads the paid originals as one ZIP that counts one download of each photo in it", async () => {
+    const created = await sale(bibPhotos, { dorsalNumber: "5173" });
+    expect((await zip(created.token)).status).toBe(403);
+    await choose(created.paymentUrl, "APPROVED");
+
+    const first = await zip(created.token);
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({
+      filename: "fotos-carrera-de-las-rosas-dorsal-5173.zip",
+      photoCount: 2,
+    });
+    const file = await fetch(first.body.url);
+    expect(file.status).toBe(200);
+    expect(file.headers.get("content-disposition")).toBe("attachment");
+    expect(new URL(first.body.url).pathname).toMatch(
+      /\/descargas\/\d{4}-\d{2}-\d{2}\/[\w-]{22}\/fotos-carrera-de-las-rosas-dorsal-5173\.zip$/,
+    );
+    const files = await readZip(Buffer.from(await file.arrayBuffer()));
+    // The seed made bib 5173's photos first: 1200 and 1208 px wide, named bib-5173-0.jpg and -1.jpg.
+    expect([...files.keys()].sort()).toEqual(["bib-5173-0.jpg", "bib-5173-1.jpg"]);
+    expect(files.get("bib-5173-0.jpg")?.equals(await makeBibPhoto("5173", { width: 1200, height: 900 }))).toBe(true);
+    expect(files.get("bib-5173-1.jpg")?.equals(await makeBibPhoto("5173", { width: 1208, height: 900 }))).toBe(true);
+    const afterZip = (await info(created.token)).body;
+    expect(afterZip.remainingDownloads).toBe(2);
+    expect(afterZip.photos.map((photo) => photo.remainingDownloads)).toEqual([2, 2]);
+
+    // One photo spent alone: the next ZIPs hold only the photo that still has downloads.
+    const [spent, other] = afterZip.photos.map((photo) => photo.id) as [string, string];
+    for (let i = 0; i < 2; i++) expect((await download(created.token, spent)).status).toBe(302);
+    const onlyOther = await zip(created.token);
+    expect(onlyOther.body.photoCount).toBe(1);
+    const left = (await info(created.token)).body.photos;
+    expect(Object.fromEntries(left.map((photo) => [photo.id, photo.remainingDownloads]))).toEqual({
+      [spent]: 0,
+      [other]: 1,
+    });
+    expect((await zip(created.token)).body.photoCount).toBe(1);
+    const exhausted = await zip(created.token);
+    expect(exhausted.status).toBe(403);
+    expect(exhausted.body.error).toBe(salesMessages.downloadLimit);
+    expect((await zip("x".repeat(43))).status).toBe(404);
+  });
+
+  it("keeps a declined payment's photos and retries it as a new checkout for the same photos", async () => {
+    const declined = await sale(bibPhotos, { dorsalNumber: "5173" });
+    await choose(declined.paymentUrl, "DECLINED");
+    const changed = await retry(declined.token, 1000);
+    expect(changed.status).toBe(409);
+    expect(changed.body.error).toBe(salesMessages.priceChanged);
+
+    const retried = await retry(declined.token, declined.amount);
+    expect(retried.status).toBe(201);
+    expect(retried.body.reference).not.toBe(declined.reference);
+    expect(retried.body.amount).toBe(declined.amount);
+    const checkout = new URL(retried.body.paymentUrl);
+    expect(checkout.searchParams.get("amount-in-cents")).toBe(String(declined.amount * 100));
+    expect(checkout.searchParams.get("customer-data:email")).toBe("ana@example.co");
+    const token = new URL(checkout.searchParams.get("redirect-url") ?? "").searchParams.get("token") ?? "";
+    await choose(checkout, "APPROVED");
+    const paid = (await info(token)).body;
+    expect(paid).toMatchObject({ status: "paid", dorsalNumber: "5173", customerName: "Ana Gómez" });
+    expect([...paid.photoIds].sort()).toEqual([...bibPhotos].sort());
+    // The declined sale stays declined; a paid one is not paid twice.
+    expect((await info(declined.token)).body.status).toBe("declined");
+    const again = await retry(token, declined.amount);
+    expect(again.status).toBe(409);
+    expect(again.body.error).toBe(salesMessages.retryNotAllowed);
   });
 
   it("never pays on the redirect alone: a pending payment is looked up, and reconciled once it settles", async () => {

@@ -1,3 +1,4 @@
+import yauzl from "yauzl";
 import yazl from "yazl";
 
 export interface ZipEntrySpec {
@@ -36,4 +37,31 @@ function replaceAll(haystack: Buffer, needle: Buffer, replacement: Buffer): Buff
     replacement.copy(out, at);
   }
   return out;
+}
+
+/**
+ * The files of a ZIP, read with yauzl the way an unzipper reads a download: through the central
+ * directory, every entry's CRC checked. Rejects what is not a valid ZIP.
+ */
+export async function readZip(bytes: Buffer): Promise<Map<string, Buffer>> {
+  const zip = await yauzl.fromBufferPromise(bytes, { lazyEntries: true });
+  const files = new Map<string, Buffer>();
+  await new Promise<void>((resolve, reject) => {
+    zip.on("error", reject);
+    zip.on("end", resolve);
+    zip.on("entry", (entry: yauzl.Entry) => {
+      zip.openReadStream(entry, (error, stream) => {
+        if (error) return reject(error);
+        const chunks: Buffer[] = [];
+        stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+        stream.on("error", reject);
+        stream.on("end", () => {
+          files.set(entry.fileName, Buffer.concat(chunks));
+          zip.readEntry();
+        });
+      });
+    });
+    zip.readEntry();
+  });
+  return files;
 }

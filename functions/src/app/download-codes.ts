@@ -2,6 +2,7 @@ import { randomInt } from "node:crypto";
 import {
   type DownloadCodeResult,
   type DownloadCodeValidation,
+  type DownloadZip,
   type generateDownloadCodeRequest,
   messages,
   salesMessages,
@@ -13,12 +14,14 @@ import type { PhotoRecord } from "../data/photos";
 import type { Deps } from "./deps";
 import { forbidden, gone, invalid, notFound } from "./errors";
 import { downloadablePhotos, signedOriginalUrl } from "./original-download";
+import { zipOfOriginals } from "./original-zip";
 import { addressClient, failureThrottledCheck, type RequestClient, throttledCheck } from "./throttle";
 
 /**
  * Download codes (spec §2.7, §3 download_codes): an admin issues one after a payment outside the
  * gateway (bank transfer, mobile wallet); the athlete types it to download one bib's photos of one
- * event, each photo up to the code's `maxDownloads`, until it expires.
+ * event, each photo up to the code's `maxDownloads` (a ZIP counts one download of each photo in
+ * it), until it expires. The code's `downloadCount` is the total over its photos.
  */
 
 /** Letters and digits a customer cannot misread when the code is dictated or copied from a chat (no 0/O, 1/I/L). */
@@ -131,22 +134,18 @@ export async function validateDownloadCode(
     },
     await photosOfCode(deps, code),
   );
-  if (downloadable.photos.length > 0 && downloadable.remainingDownloads <= 0) return refused(salesMessages.codeLimit);
-  return { valid: true, expiresAt: code.expiresAt, ...downloadable };
+  // Spent once no photo has a download left; a photo downloaded more often than the others does not close the rest.
+  if (downloadable.photos.length > 0 && downloadable.photos.every((photo) => photo.remainingDownloads <= 0)) {
+    return refused(salesMessages.codeLimit);
+  }
+  return { valid: true, expiresAt: code.expiresAt, maxDownloads: code.maxDownloads, ...downloadable };
 }
 
 /**
- * GET /api/download-codes/download/{code}/{photoId}: counts one download of a photo of the code's
- * bib (one conditional ADD: parallel requests never pass the cap) and returns a signed URL of the
- * clean original. An unknown code counts as a failure of the client under the throttle, so this
- * door cannot be used to try codes either; a photo that is not the code's gets the same answer.
+ * The code a download names, if it still opens anything. An unknown code counts as a failure of
+ * the client under the throttle, so the download doors cannot be used to try codes either.
  */
-export async function downloadWithCode(
-  deps: Deps,
-  rawCode: string,
-  photoId: string,
-  client: RequestClient,
-): Promise<string> {
+async function openCode(deps: Deps, rawCode: string, client: RequestClient): Promise<DownloadCodeRecord> {
   let found: DownloadCodeRecord | undefined;
   const known = await failureThrottledCheck(deps, "codigo-descarga", addressClient(client), async () => {
     found = await deps.downloadCodes.get(rawCode.trim().toUpperCase());
@@ -154,8 +153,45 @@ export async function downloadWithCode(
   });
   if (!known || !found) throw notFound(salesMessages.codeInvalid);
   const code: DownloadCodeRecord = found;
+  if (isExpired(code, deps.clock.now())) throw gone(salesMessages.codeExpired);
+  return code;
+}
+
+/**
+ * POST /api/download-codes/download/{code}/zip: one ZIP of the bib's originals that still have
+ * downloads left under the code, each counted once, like a single download (app/original-zip.ts).
+ */
+export async function downloadZipWithCode(deps: Deps, rawCode: string, client: RequestClient): Promise<DownloadZip> {
+  const code = await openCode(deps, rawCode, client);
+  const event = await deps.events.get(code.eventId);
+  if (!event) throw notFound(salesMessages.codeInvalid);
+  const zip = await zipOfOriginals(
+    deps,
+    {
+      partition: codeDownloadGrant(code.code),
+      maxDownloads: code.maxDownloads,
+      title: `fotos ${event.name} dorsal ${code.dorsalNumber}`,
+    },
+    await photosOfCode(deps, code),
+  );
+  if (!zip) throw forbidden(salesMessages.codeLimit);
+  await deps.downloadCodes.recordDownload(code.code, deps.clock.now(), zip.photoCount);
+  return zip;
+}
+
+/**
+ * GET /api/download-codes/download/{code}/{photoId}: counts one download of a photo of the code's
+ * bib (one conditional ADD: parallel requests never pass the cap) and returns a signed URL of the
+ * clean original. A photo that is not the code's gets the same answer as an unknown code.
+ */
+export async function downloadWithCode(
+  deps: Deps,
+  rawCode: string,
+  photoId: string,
+  client: RequestClient,
+): Promise<string> {
+  const code = await openCode(deps, rawCode, client);
   const now = deps.clock.now();
-  if (isExpired(code, now)) throw gone(salesMessages.codeExpired);
   const photo = await deps.photos.get(photoId);
   const ofCode =
     photo?.eventId === code.eventId &&

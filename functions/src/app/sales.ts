@@ -6,6 +6,7 @@ import {
   type cartQuoteRequest,
   type createSaleRequest,
   type DownloadInfo,
+  type DownloadZip,
   messages,
   salesMessages,
 } from "@dorsal/shared";
@@ -16,6 +17,7 @@ import type { PaymentTransaction } from "../ports/payments";
 import type { Deps } from "./deps";
 import { conflict, forbidden, gone, invalid, notFound, unauthenticated, unavailable } from "./errors";
 import { downloadablePhotos, signedOriginalUrl } from "./original-download";
+import { zipOfOriginals } from "./original-zip";
 import { encodeCursor } from "./page-cursor";
 
 /**
@@ -129,6 +131,7 @@ export async function createSale(deps: Deps, request: SaleInput, origin: string)
     expiresAt: null,
     transactionId: null,
     paymentMethod: null,
+    statusMessage: null,
     updatedAt: now.toISOString(),
   };
   let paymentUrl: string;
@@ -191,6 +194,7 @@ async function applyTransaction(
   const settlement = {
     transactionId: transaction.id,
     paymentMethod: transaction.paymentMethodType,
+    statusMessage: transaction.statusMessage,
     at: deps.clock.now(),
   };
   const changed =
@@ -276,6 +280,14 @@ export async function downloadInfo(
     eventName: event?.name ?? "",
     dorsalNumber: sale.dorsalNumber,
     customerName: sale.customerName,
+    customerEmail: sale.customerEmail,
+    reference: sale.reference,
+    amount: sale.amount,
+    currency: sale.currency,
+    paidAt: sale.paidAt,
+    paymentMethod: sale.paymentMethod,
+    statusMessage: sale.status === "declined" || sale.status === "error" ? (sale.statusMessage ?? null) : null,
+    photoIds: sale.photoIds,
     expiresAt: sale.expiresAt,
     maxDownloads: sale.maxDownloads,
   };
@@ -294,21 +306,71 @@ export async function downloadInfo(
   return { ...info, ...downloadable };
 }
 
+/** The sale behind a download link, if its downloads are open: paid and not expired. */
+async function downloadableSale(deps: Deps, token: string): Promise<SaleRecord> {
+  const sale = await saleOfToken(deps, token);
+  if (sale.status === "pending") throw forbidden(salesMessages.paymentPending);
+  if (sale.status !== "paid") throw forbidden(salesMessages.paymentDeclined);
+  if (isExpired(sale, deps.clock.now())) throw gone(salesMessages.downloadExpired);
+  return sale;
+}
+
 /**
  * GET /api/sales/download/{token}/photos/{photoId}: counts one download of the photo (one
  * conditional ADD, so parallel requests never pass the cap) and returns a short-lived signed URL
  * of the clean original.
  */
 export async function downloadPhoto(deps: Deps, token: string, photoId: string): Promise<string> {
-  const sale = await saleOfToken(deps, token);
-  if (sale.status === "pending") throw forbidden(salesMessages.paymentPending);
-  if (sale.status !== "paid") throw forbidden(salesMessages.paymentDeclined);
-  if (isExpired(sale, deps.clock.now())) throw gone(salesMessages.downloadExpired);
+  const sale = await downloadableSale(deps, token);
   const photo = sale.photoIds.includes(photoId) ? await deps.photos.get(photoId) : undefined;
   if (!photo) throw notFound(messages.notFound);
   const left = await deps.downloadCounts.consume(saleDownloadGrant(sale.id), photoId, sale.maxDownloads);
   if (left === null) throw forbidden(salesMessages.downloadLimit);
   return signedOriginalUrl(deps, photo);
+}
+
+/**
+ * POST /api/sales/download/{token}/zip: one ZIP of the sale's originals that still have downloads
+ * left, each counted once (app/original-zip.ts); 403 when none has any left.
+ */
+export async function downloadZip(deps: Deps, token: string): Promise<DownloadZip> {
+  const sale = await downloadableSale(deps, token);
+  const event = await deps.events.get(sale.eventId);
+  const title = ["fotos", event?.name, sale.dorsalNumber && `dorsal ${sale.dorsalNumber}`].filter(Boolean).join(" ");
+  const zip = await zipOfOriginals(
+    deps,
+    { partition: saleDownloadGrant(sale.id), maxDownloads: sale.maxDownloads, title },
+    await deps.photos.getMany(sale.photoIds),
+  );
+  if (!zip) throw forbidden(salesMessages.downloadLimit);
+  return zip;
+}
+
+/**
+ * POST /api/sales/download/{token}/retry: after a declined or failed payment, a new checkout for
+ * the same photos and buyer (a new sale, reference and link: the declined one stays as it was).
+ * Priced again like any checkout, so a price that changed meanwhile is refused (409).
+ */
+export async function retrySale(
+  deps: Deps,
+  token: string,
+  amount: number | undefined,
+  origin: string,
+): Promise<CreateSaleResponse> {
+  const sale = await saleOfToken(deps, token);
+  if (sale.status !== "declined" && sale.status !== "error") throw conflict(salesMessages.retryNotAllowed);
+  return createSale(
+    deps,
+    {
+      eventId: sale.eventId,
+      ...(sale.dorsalNumber ? { dorsalNumber: sale.dorsalNumber } : {}),
+      photoIds: sale.photoIds,
+      customerName: sale.customerName,
+      customerEmail: sale.customerEmail,
+      amount,
+    },
+    origin,
+  );
 }
 
 /** How many pending sales one reconciliation run looks up; the next run takes the rest. */
@@ -381,6 +443,7 @@ export async function listEventSales(
       expiresAt: sale.expiresAt,
       transactionId: sale.transactionId,
       paymentMethod: sale.paymentMethod,
+      statusMessage: sale.statusMessage ?? null,
       updatedAt: sale.updatedAt,
     })),
     nextCursor: encodeCursor(page.cursor),

@@ -29,6 +29,16 @@ export function parseZipUploadKey(key: string): { batchId: string } | undefined 
   return match?.[1] ? { batchId: match[1] } : undefined;
 }
 
+/**
+ * ZIPs of originals built for a download link or a code, in the originals bucket: served like
+ * originals (signed, as attachments) and expired a day later by a lifecycle rule (locally, by the
+ * runtime's sweep). The day, then a random folder that makes the key unguessable, then the name
+ * the browser saves the file under.
+ */
+export const downloadZipPrefix = "descargas/";
+export const downloadZipKey = (day: string, folder: string, filename: string) =>
+  `${downloadZipPrefix}${day}/${folder}/${filename}`;
+
 const originalPattern = /^eventos\/(\d+)\/originales\/([a-z0-9]+)\.([a-z0-9]{1,5})$/;
 
 export function parseOriginalKey(key: string): { eventId: number; photoId: string } | undefined {

@@ -50,9 +50,9 @@ export function createDownloadCodeRepository(table: Table) {
       return page.items;
     },
 
-    /** Records a counted download: the total, and the time of the first one. */
-    async recordDownload(code: string, at: Date): Promise<void> {
-      await table.update({ key: keys.downloadCode(code), add: { downloadCount: 1 } });
+    /** Records counted downloads (one per photo; a ZIP counts each photo in it): the total, and the time of the first one. */
+    async recordDownload(code: string, at: Date, photos = 1): Promise<void> {
+      await table.update({ key: keys.downloadCode(code), add: { downloadCount: photos } });
       await table.update({
         key: keys.downloadCode(code),
         set: { isUsed: true, usedAt: at.toISOString() },

@@ -25,6 +25,21 @@ export function createDownloadCountRepository(table: Table) {
       return updated ? max - updated.downloadCount : null;
     },
 
+    /**
+     * Gives back one download counted by `consume` whose file was never handed out (a ZIP that
+     * could not be built). Never below 0.
+     */
+    async release(grantPartition: string, photoId: string): Promise<void> {
+      await table.update({
+        key: keys.downloadCount(grantPartition, photoId),
+        add: { downloadCount: -1 },
+        conditions: [
+          { attribute: "pk", op: "exists" },
+          { attribute: "downloadCount", op: "<>", value: 0 },
+        ],
+      });
+    },
+
     /** Downloads counted so far per photo (0 for a photo never downloaded). */
     async counts(grantPartition: string, photoIds: readonly string[]): Promise<Map<string, number>> {
       const found = await table.batchGet<DownloadCountItem & { sk: string }>(

@@ -29,6 +29,8 @@ export interface SaleRecord {
   expiresAt: string | null;
   transactionId: string | null;
   paymentMethod: string | null;
+  /** The gateway's reason for a declined or failed payment; absent on sales settled before it was kept. */
+  statusMessage?: string | null;
   updatedAt: string;
 }
 
@@ -41,6 +43,7 @@ export interface SalesMonth {
 export interface Settlement {
   transactionId: string;
   paymentMethod: string | null;
+  statusMessage: string | null;
   at: Date;
 }
 
@@ -127,6 +130,8 @@ export function createSalesRepository(table: Table) {
           expiresAt,
           transactionId: settlement.transactionId,
           paymentMethod: settlement.paymentMethod,
+          // A retry approved after a decline: the decline's reason no longer applies.
+          statusMessage: null,
           updatedAt: paidAt,
           ...keys.paidSalesIndex(salesMonthOf(settlement.at), paidAt, sale.id),
         },
@@ -153,6 +158,7 @@ export function createSalesRepository(table: Table) {
           status,
           transactionId: settlement.transactionId,
           paymentMethod: settlement.paymentMethod,
+          statusMessage: settlement.statusMessage,
           updatedAt: settlement.at.toISOString(),
         },
         remove: ["gsi2pk", "gsi2sk"],

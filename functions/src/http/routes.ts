@@ -79,6 +79,8 @@ export const httpRoutes = [
   { method: "POST", path: "/api/sales/create", handler: "sales" },
   { method: "GET", path: "/api/sales/download/{token}", handler: "sales" },
   { method: "GET", path: "/api/sales/download/{token}/photos/{photoId}", handler: "sales" },
+  { method: "POST", path: "/api/sales/download/{token}/zip", handler: "sales" },
+  { method: "POST", path: "/api/sales/download/{token}/retry", handler: "sales" },
   { method: "POST", path: "/api/payments/wompi/events", handler: "sales" },
   { method: "GET", path: "/api/admin/sales", handler: "sales" },
   { method: "POST", path: "/api/auth/athlete-register", handler: "auth" },
@@ -96,6 +98,7 @@ export const httpRoutes = [
   { method: "GET", path: "/api/admin/download-codes", handler: "codes" },
   { method: "POST", path: "/api/download-codes/validate", handler: "codes" },
   { method: "GET", path: "/api/download-codes/download/{code}/{photoId}", handler: "codes" },
+  { method: "POST", path: "/api/download-codes/download/{code}/zip", handler: "codes" },
 ] as const satisfies readonly RouteDefinition[];
 
 export type RouteKey = `${(typeof httpRoutes)[number]["method"]} ${(typeof httpRoutes)[number]["path"]}`;

@@ -13,6 +13,8 @@ export interface PaymentTransaction {
   currency: string;
   status: PaymentStatus;
   paymentMethodType: string | null;
+  /** The provider's own words on why a payment was declined or failed (Wompi's `status_message`). */
+  statusMessage: string | null;
 }
 
 export interface CheckoutRequest {

@@ -132,6 +132,7 @@ describe("Wompi gateway", () => {
       currency: "COP",
       status: "APPROVED",
       paymentMethodType: "NEQUI",
+      statusMessage: null,
     });
     expect(await gateway().verifyEvent(event, signedAt)).not.toBeNull();
     expect(await gateway().verifyEvent(event, signedAt, "0".repeat(64))).toBeNull();

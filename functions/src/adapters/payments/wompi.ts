@@ -92,6 +92,7 @@ const wompiTransaction = z.object({
   currency: z.string().min(1),
   status: z.enum(paymentStatuses),
   payment_method_type: z.string().nullish(),
+  status_message: z.string().nullish(),
 });
 type WompiTransaction = z.infer<typeof wompiTransaction>;
 
@@ -146,6 +147,8 @@ const toTransaction = (transaction: WompiTransaction): PaymentTransaction => ({
   currency: transaction.currency,
   status: transaction.status,
   paymentMethodType: transaction.payment_method_type ?? null,
+  // Wompi's reasons are short; a long one is cut rather than stored whole on the sale.
+  statusMessage: transaction.status_message?.trim().slice(0, 200) || null,
 });
 
 export function createWompiGateway(options: WompiOptions): PaymentGateway {

@@ -2,6 +2,7 @@ import { generateDownloadCodeRequest, idParam, validateDownloadCodeRequest } fro
 import { z } from "zod";
 import {
   downloadWithCode,
+  downloadZipWithCode,
   generateDownloadCode,
   listDownloadCodes,
   validateDownloadCode,
@@ -9,7 +10,8 @@ import {
 import { getContainer } from "../../compose";
 import { createHttpHandler, reply, route } from "../../http/handler";
 
-const downloadParams = z.object({ code: z.string().min(1).max(32), photoId: z.string().min(1).max(64) });
+const codeParams = z.object({ code: z.string().min(1).max(32) });
+const downloadParams = codeParams.extend({ photoId: z.string().min(1).max(64) });
 
 export const handler = createHttpHandler(
   {
@@ -33,6 +35,11 @@ export const handler = createHttpHandler(
       params: downloadParams,
       run: async ({ deps, params, client }) =>
         reply(302, undefined, { location: await downloadWithCode(deps, params.code, params.photoId, client) }),
+    }),
+    "POST /api/download-codes/download/{code}/zip": route({
+      access: "public",
+      params: codeParams,
+      run: ({ deps, params, client }) => downloadZipWithCode(deps, params.code, client),
     }),
   },
   getContainer,

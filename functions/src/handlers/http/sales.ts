@@ -1,4 +1,4 @@
-import { cartQuoteRequest, createSaleRequest, idParam } from "@dorsal/shared";
+import { cartQuoteRequest, createSaleRequest, idParam, retrySaleRequest } from "@dorsal/shared";
 import type { APIGatewayProxyEventV2 } from "aws-lambda";
 import { z } from "zod";
 import type { Deps } from "../../app/deps";
@@ -7,9 +7,11 @@ import {
   createSale,
   downloadInfo,
   downloadPhoto,
+  downloadZip,
   listEventSales,
   quoteCart,
   receivePaymentEvent,
+  retrySale,
 } from "../../app/sales";
 import { getContainer } from "../../compose";
 import { createHttpHandler, reply, route } from "../../http/handler";
@@ -59,6 +61,18 @@ export const handler = createHttpHandler(
       params: photoParams,
       run: async ({ deps, params }) =>
         reply(302, undefined, { location: await downloadPhoto(deps, params.token, params.photoId) }),
+    }),
+    "POST /api/sales/download/{token}/zip": route({
+      access: "public",
+      params: tokenParams,
+      run: ({ deps, params }) => downloadZip(deps, params.token),
+    }),
+    "POST /api/sales/download/{token}/retry": route({
+      access: "public",
+      params: tokenParams,
+      body: retrySaleRequest,
+      run: async ({ deps, params, body, event }) =>
+        reply(201, await retrySale(deps, params.token, body.amount, siteOrigin(deps, event))),
     }),
     "POST /api/payments/wompi/events": route({
       access: "public",

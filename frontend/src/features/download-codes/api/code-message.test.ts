@@ -23,7 +23,7 @@ describe("codeChatMessage", () => {
     expect(message).toContain("Tu código de descarga: AB12CD34");
     expect(message).toContain("Dorsal: 5173");
     expect(message).toContain("Válido hasta: 24 de diciembre de 2026");
-    expect(message).toContain("Descargas permitidas: 5");
+    expect(message).toContain("Descargas permitidas por foto: 5");
     expect(message).toContain("https://fotos.example.co/search");
   });
 });

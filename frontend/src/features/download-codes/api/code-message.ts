@@ -24,7 +24,7 @@ export function codeChatMessage(result: DownloadCodeResult, origin: string): str
     `Tu código de descarga: ${result.code}`,
     `Dorsal: ${result.dorsalNumber}`,
     `Válido hasta: ${formatValidUntil(result.expiresAt)}`,
-    `Descargas permitidas: ${result.maxDownloads}`,
+    `Descargas permitidas por foto: ${result.maxDownloads}`,
     `Busca tu dorsal en ${origin}/search y usa el código para descargar tus fotos sin marca de agua.`,
   ].join("\n");
 }

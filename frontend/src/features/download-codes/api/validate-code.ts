@@ -23,15 +23,6 @@ export function validationFailureMessage(failure: unknown): string {
 }
 
 /**
- * Downloads left once this round is over: each photo counts its own downloads and the code is
- * limited by the photo with the fewest left (the `remainingDownloads` rule of the contract).
- */
-export function remainingAfter(photos: DownloadPhoto[], downloaded: ReadonlySet<string>): number {
-  if (photos.length === 0) return 0;
-  return Math.max(0, Math.min(...photos.map((photo) => photo.remainingDownloads - (downloaded.has(photo.id) ? 1 : 0))));
-}
-
-/**
  * Fetches the original and hands it to the browser as a file. Fetched rather than linked: each
  * failure can be reported per photo (spec §8), and a browser ignores `download` on a link that
  * redirects to a signed URL of another origin, opening the photo instead of saving it.

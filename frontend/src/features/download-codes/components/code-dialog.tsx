@@ -1,24 +1,26 @@
 import {
   Alert,
+  Box,
   Button,
   CloseButton,
   Dialog,
   Field,
+  HStack,
   Input,
   Portal,
-  Progress,
+  SimpleGrid,
   Spinner,
   Stack,
   Text,
 } from "@chakra-ui/react";
 import { type DownloadPhoto, downloadCode, salesMessages } from "@dorsal/shared";
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import { toaster } from "../../../components/ui/toaster";
-import { remainingAfter, savePhoto, validateDownloadCode, validationFailureMessage } from "../api/validate-code";
-
-/** Spec §4/§9: the downloads start 1 s after the code is accepted; the dialog closes 2 s after they end. */
-const startDelayMs = 1000;
-const closeDelayMs = 2000;
+import { ThumbnailImage } from "../../../components/ui/thumbnail";
+import { ApiError } from "../../../lib/api-fetch";
+import { formatCount, formatDateTime } from "../../../lib/format";
+import { allowanceText, nothingLeft, remainingPerPhoto } from "../../download/api/allowance";
+import { useZipDownload } from "../../download/api/download-zip";
+import { savePhoto, validateDownloadCode, validationFailureMessage } from "../api/validate-code";
 
 interface CodeDialogProps {
   eventId: number;
@@ -27,48 +29,182 @@ interface CodeDialogProps {
   onClose: () => void;
 }
 
-type Phase =
-  | { name: "entry"; error: string | null }
-  | { name: "validating" }
-  | { name: "valid"; photos: DownloadPhoto[]; done: number; downloaded: ReadonlySet<string>; finished: boolean };
+/** What an accepted code opens: its photos with the downloads left, read again after each download. */
+interface Opened {
+  code: string;
+  photos: DownloadPhoto[];
+  maxDownloads: number;
+  expiresAt: string;
+}
 
-function CodeDialogBody({ eventId, dorsalNumber, onClose }: Omit<CodeDialogProps, "open">) {
-  const [code, setCode] = useState("");
-  const [phase, setPhase] = useState<Phase>({ name: "entry", error: null });
-  const inputRef = useRef<HTMLInputElement>(null);
-  // Closing the dialog mid-way stops what is still queued (timers and the remaining photos).
-  const closed = useRef(false);
-  const timers = useRef<number[]>([]);
+type Phase = { name: "entry"; error: string | null } | { name: "validating" } | { name: "valid"; opened: Opened };
 
+type PhotoState = "idle" | "downloading" | "done" | "failed";
+
+/**
+ * The accepted code: it stays open until the athlete closes it (spec §4 closes it on its own 2 s
+ * after the downloads; issue 17 keeps it open so nothing is missed), with one ZIP for everything
+ * and a button per photo, and the downloads left as the server counts them.
+ */
+function OpenedCode({
+  opened,
+  eventId,
+  dorsalNumber,
+  onRefreshed,
+}: {
+  opened: Opened;
+  eventId: number;
+  dorsalNumber: string;
+  onRefreshed: (opened: Opened) => void;
+}) {
+  const [states, setStates] = useState<Record<string, PhotoState>>({});
+  const [refreshError, setRefreshError] = useState<string | null>(null);
+  const mounted = useRef(true);
   useEffect(
     () => () => {
-      closed.current = true;
-      for (const timer of timers.current) window.clearTimeout(timer);
+      mounted.current = false;
     },
     [],
   );
 
-  const later = (run: () => void, delayMs: number) => {
-    timers.current.push(window.setTimeout(run, delayMs));
+  /** The server counted a download: read the code again for what is left. */
+  const refresh = async () => {
+    try {
+      const validation = await validateDownloadCode({ code: opened.code, eventId, dorsalNumber });
+      if (!mounted.current) return;
+      if (validation.valid) {
+        setRefreshError(null);
+        onRefreshed({ ...opened, photos: validation.photos, maxDownloads: validation.maxDownloads });
+      } else {
+        // Spent: every photo has 0 left now.
+        setRefreshError(validation.error || salesMessages.codeLimit);
+        onRefreshed({ ...opened, photos: opened.photos.map((photo) => ({ ...photo, remainingDownloads: 0 })) });
+      }
+    } catch (failure) {
+      if (mounted.current) setRefreshError(validationFailureMessage(failure));
+    }
   };
 
-  /** One after another, so a phone is not asked to hold every original in memory at once. */
-  const downloadAll = async (photos: DownloadPhoto[]) => {
-    const downloaded = new Set<string>();
-    for (const [index, photo] of photos.entries()) {
-      if (closed.current) return;
-      try {
-        await savePhoto(photo);
-        downloaded.add(photo.id);
-      } catch {
-        toaster.create({ type: "error", title: "Error al descargar la foto", description: photo.originalFilename });
-      }
-      if (closed.current) return;
-      setPhase({ name: "valid", photos, done: index + 1, downloaded: new Set(downloaded), finished: false });
+  const zip = useZipDownload(`/api/download-codes/download/${encodeURIComponent(opened.code)}/zip`, refresh);
+  const download = async (photo: DownloadPhoto) => {
+    setStates((current) => ({ ...current, [photo.id]: "downloading" }));
+    let state: PhotoState = "done";
+    try {
+      await savePhoto(photo);
+    } catch {
+      state = "failed";
     }
-    setPhase({ name: "valid", photos, done: photos.length, downloaded, finished: true });
-    later(onClose, closeDelayMs);
+    if (!mounted.current) return;
+    setStates((current) => ({ ...current, [photo.id]: state }));
+    await refresh();
   };
+
+  const { photos, maxDownloads } = opened;
+  const spent = nothingLeft(photos);
+  return (
+    <Stack gap="4" aria-live="polite">
+      <Alert.Root status="success">
+        <Alert.Indicator />
+        <Alert.Content>
+          <Alert.Title>Código válido</Alert.Title>
+          <Alert.Description>
+            {formatCount(photos.length)} {photos.length === 1 ? "foto" : "fotos"} del dorsal {dorsalNumber} · válido
+            hasta {formatDateTime(opened.expiresAt)}
+          </Alert.Description>
+        </Alert.Content>
+      </Alert.Root>
+      <Stack gap="1">
+        <Text fontWeight="semibold" data-testid="code-remaining">
+          {remainingPerPhoto(photos, maxDownloads)}
+        </Text>
+        <Text textStyle="sm" color="fg.muted">
+          {allowanceText(maxDownloads, true)}
+        </Text>
+      </Stack>
+      <Button
+        colorPalette="blue"
+        size="lg"
+        width="full"
+        onClick={() => zip.mutate()}
+        disabled={spent || zip.isPending}
+        loading={zip.isPending}
+        loadingText="Preparando tu ZIP…"
+      >
+        Descargar todas (ZIP)
+      </Button>
+      {zip.isSuccess && (
+        <Text textStyle="sm" color="green.700">
+          Tu ZIP con {formatCount(zip.data.photoCount)} {zip.data.photoCount === 1 ? "foto" : "fotos"} se está
+          descargando.
+        </Text>
+      )}
+      {(zip.isError || refreshError || spent) && (
+        <Alert.Root status={zip.isError ? "error" : "warning"} role="alert">
+          <Alert.Indicator />
+          <Alert.Title>
+            {zip.isError
+              ? zip.error instanceof ApiError
+                ? zip.error.message
+                : salesMessages.zipFailed
+              : (refreshError ?? salesMessages.codeLimit)}
+          </Alert.Title>
+        </Alert.Root>
+      )}
+      <SimpleGrid as="ul" columns={{ base: 2, sm: 3 }} gap="3" aria-label="Fotos del código">
+        {photos.map((photo) => {
+          const state = states[photo.id] ?? "idle";
+          return (
+            <Stack as="li" key={photo.id} listStyleType="none" gap="1.5">
+              <Box
+                aspectRatio={1}
+                bg="gray.100"
+                borderRadius="md"
+                overflow="hidden"
+                display="flex"
+                alignItems="center"
+                justifyContent="center"
+              >
+                <ThumbnailImage url={photo.thumbnailUrl} />
+              </Box>
+              <Text textStyle="xs" color="fg.muted">
+                {formatCount(photo.remainingDownloads)}{" "}
+                {photo.remainingDownloads === 1 ? "descarga restante" : "descargas restantes"}
+              </Text>
+              {state === "failed" && (
+                <Text textStyle="xs" color="red.600" role="alert">
+                  Error al descargar la foto
+                </Text>
+              )}
+              <Button
+                size="xs"
+                variant={state === "done" ? "subtle" : "outline"}
+                onClick={() => void download(photo)}
+                loading={state === "downloading"}
+                disabled={photo.remainingDownloads <= 0}
+                aria-label={`Descargar ${photo.originalFilename}`}
+              >
+                {state === "done" ? "Descargada" : "Descargar"}
+              </Button>
+            </Stack>
+          );
+        })}
+      </SimpleGrid>
+    </Stack>
+  );
+}
+
+function CodeDialogBody({ eventId, dorsalNumber }: Omit<CodeDialogProps, "open" | "onClose">) {
+  const [code, setCode] = useState("");
+  const [phase, setPhase] = useState<Phase>({ name: "entry", error: null });
+  const inputRef = useRef<HTMLInputElement>(null);
+  // A validation still running when the dialog closes must not touch the unmounted state.
+  const closed = useRef(false);
+  useEffect(
+    () => () => {
+      closed.current = true;
+    },
+    [],
+  );
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -83,11 +219,10 @@ function CodeDialogBody({ eventId, dorsalNumber, onClose }: Omit<CodeDialogProps
     let error: string;
     try {
       const validation = await validateDownloadCode({ code: parsed.data, eventId, dorsalNumber });
+      if (closed.current) return;
       if (validation.valid) {
-        if (closed.current) return;
-        const { photos } = validation;
-        setPhase({ name: "valid", photos, done: 0, downloaded: new Set(), finished: false });
-        later(() => void downloadAll(photos), startDelayMs);
+        const { photos, maxDownloads, expiresAt } = validation;
+        setPhase({ name: "valid", opened: { code: parsed.data, photos, maxDownloads, expiresAt } });
         return;
       }
       error = validation.error || salesMessages.codeInvalid;
@@ -100,31 +235,22 @@ function CodeDialogBody({ eventId, dorsalNumber, onClose }: Omit<CodeDialogProps
   };
 
   if (phase.name === "valid") {
-    const { photos, done, downloaded, finished } = phase;
     return (
-      <Dialog.Body>
-        <Stack gap="4" aria-live="polite">
-          <Alert.Root status="success">
-            <Alert.Indicator />
-            <Alert.Content>
-              <Alert.Title>Código válido</Alert.Title>
-              <Alert.Description>
-                {finished
-                  ? `Descarga terminada: ${downloaded.size} de ${photos.length} fotos guardadas.`
-                  : done === 0
-                    ? `Tus ${photos.length} fotos empezarán a descargarse en un momento.`
-                    : `Descargando foto ${Math.min(done + 1, photos.length)} de ${photos.length}…`}
-              </Alert.Description>
-            </Alert.Content>
-          </Alert.Root>
-          <Progress.Root value={photos.length === 0 ? 100 : (done / photos.length) * 100} colorPalette="green">
-            <Progress.Track>
-              <Progress.Range />
-            </Progress.Track>
-          </Progress.Root>
-          <Text>Descargas restantes con este código: {remainingAfter(photos, downloaded)}</Text>
-        </Stack>
-      </Dialog.Body>
+      <>
+        <Dialog.Body>
+          <OpenedCode
+            opened={phase.opened}
+            eventId={eventId}
+            dorsalNumber={dorsalNumber}
+            onRefreshed={(opened) => setPhase({ name: "valid", opened })}
+          />
+        </Dialog.Body>
+        <Dialog.Footer>
+          <Dialog.ActionTrigger asChild>
+            <Button variant="outline">Listo</Button>
+          </Dialog.ActionTrigger>
+        </Dialog.Footer>
+      </>
     );
   }
 
@@ -158,10 +284,10 @@ function CodeDialogBody({ eventId, dorsalNumber, onClose }: Omit<CodeDialogProps
             <Field.ErrorText>{error}</Field.ErrorText>
           </Field.Root>
           {validating && (
-            <Stack direction="row" align="center" gap="2" color="fg.muted">
+            <HStack gap="2" color="fg.muted">
               <Spinner size="sm" />
               <Text>Validando código…</Text>
-            </Stack>
+            </HStack>
           )}
         </Stack>
       </Dialog.Body>
@@ -170,7 +296,7 @@ function CodeDialogBody({ eventId, dorsalNumber, onClose }: Omit<CodeDialogProps
           <Button variant="outline">Cancelar</Button>
         </Dialog.ActionTrigger>
         <Button type="submit" colorPalette="blue" loading={validating} loadingText="Validando...">
-          Descargar
+          Ver mis fotos
         </Button>
       </Dialog.Footer>
     </form>
@@ -189,6 +315,8 @@ export function CodeDialog({ eventId, dorsalNumber, open, onClose }: CodeDialogP
       lazyMount
       unmountOnExit
       placement="center"
+      scrollBehavior="inside"
+      size={{ base: "full", sm: "lg" }}
     >
       <Portal>
         <Dialog.Backdrop />
@@ -197,7 +325,7 @@ export function CodeDialog({ eventId, dorsalNumber, open, onClose }: CodeDialogP
             <Dialog.Header pe="12">
               <Dialog.Title>Descargar con código</Dialog.Title>
             </Dialog.Header>
-            <CodeDialogBody eventId={eventId} dorsalNumber={dorsalNumber} onClose={onClose} />
+            <CodeDialogBody eventId={eventId} dorsalNumber={dorsalNumber} />
             <Dialog.CloseTrigger asChild>
               <CloseButton size="sm" aria-label="Cerrar" />
             </Dialog.CloseTrigger>

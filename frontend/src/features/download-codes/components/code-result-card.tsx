@@ -61,7 +61,7 @@ export function CodeResultCard({ result }: { result: DownloadCodeResult }) {
               <DataList.ItemValue>{formatValidUntil(result.expiresAt)}</DataList.ItemValue>
             </DataList.Item>
             <DataList.Item>
-              <DataList.ItemLabel>Descargas</DataList.ItemLabel>
+              <DataList.ItemLabel>Descargas por foto</DataList.ItemLabel>
               <DataList.ItemValue>{result.maxDownloads}</DataList.ItemValue>
             </DataList.Item>
           </DataList.Root>

@@ -45,7 +45,8 @@ function Steps({ dorsalNumber, eventName }: Omit<PaymentInstructionsProps, "coll
         </List.Item>
         <List.Item>Cuando el organizador confirme tu pago, te responderá con un código de descarga.</List.Item>
         <List.Item>
-          Busca de nuevo tu dorsal, elige descargar con código e ingrésalo: tus fotos se descargan sin marca de agua.
+          Busca de nuevo tu dorsal, elige «Tengo un código de descarga» e ingrésalo: descarga tus fotos sin marca de
+          agua, todas en un ZIP o una por una.
         </List.Item>
       </List.Root>
       <SupportContact dorsalNumber={dorsalNumber} eventName={eventName} />

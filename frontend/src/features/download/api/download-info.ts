@@ -1,9 +1,11 @@
-import type { DownloadInfo } from "@dorsal/shared";
-import { useQuery } from "@tanstack/react-query";
+import type { CreateSaleResponse, DownloadInfo, PhotoDto } from "@dorsal/shared";
+import { skipToken, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "../../../lib/api-fetch";
 
 /** Spec §2.6: a pending payment is checked again every 3 s until the gateway settles it. */
 export const pendingPollMs = 3000;
+
+const downloadInfoKey = (token: string) => ["sales", "download", token] as const;
 
 /**
  * The download link's info. `transactionId` is what the gateway appended on the way back: with it
@@ -12,10 +14,38 @@ export const pendingPollMs = 3000;
 export function useDownloadInfo(token: string, transactionId: string | null) {
   const query = transactionId ? `?${new URLSearchParams({ id: transactionId })}` : "";
   return useQuery({
-    queryKey: ["sales", "download", token, transactionId],
+    queryKey: [...downloadInfoKey(token), transactionId],
     queryFn: ({ signal }) =>
       apiFetch<DownloadInfo>(`/api/sales/download/${encodeURIComponent(token)}${query}`, { signal }),
     refetchInterval: (current) => (current.state.data?.status === "pending" ? pendingPollMs : false),
     staleTime: 0,
+  });
+}
+
+/** Reads the link's info again, so the downloads left are the server's right after a download. */
+export function useRefreshDownloadInfo(token: string) {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: downloadInfoKey(token) });
+}
+
+/** The photos of a purchase that was not paid, as the public sees them (watermarked): the kept cart. */
+export function useCartPhotos(photoIds: string[] | null) {
+  return useQuery({
+    queryKey: ["photos", "by-ids", photoIds],
+    queryFn: photoIds
+      ? ({ signal }) => apiFetch<PhotoDto[]>("/api/photos/by-ids", { method: "POST", body: { photoIds }, signal })
+      : skipToken,
+  });
+}
+
+/** 'Reintentar pago': a new checkout for the same photos, at the amount the page shows. */
+export function useRetryPayment(token: string) {
+  return useMutation({
+    mutationFn: (amount: number) =>
+      apiFetch<CreateSaleResponse>(`/api/sales/download/${encodeURIComponent(token)}/retry`, {
+        method: "POST",
+        body: { amount },
+      }),
+    onSuccess: (response) => window.location.assign(response.paymentUrl),
   });
 }

@@ -33,6 +33,18 @@ describe("purchase intent", () => {
     expect(invalid).toMatchObject({ eventId: null, dorsalNumber: null, selectedPhotoIds: [] });
   });
 
+  it("restores a declined payment's cart and buyer", () => {
+    const storage = memoryStorage();
+    const userInfo = { name: "Ana Gómez", email: "ana@example.com" };
+    storePurchaseIntent(storage, { eventId: 7, dorsalNumber: "5173", selectedPhotoIds: ["a"], userInfo });
+    expect(consumePurchaseIntent(new URLSearchParams(), storage)).toEqual({
+      eventId: 7,
+      dorsalNumber: "5173",
+      selectedPhotoIds: ["a"],
+      userInfo,
+    });
+  });
+
   it("keeps the customer's stored name and email, and survives corrupt values", () => {
     const storage = memoryStorage();
     storage.setItem("userInfo", JSON.stringify({ name: "Ana Gómez", email: "ana@example.com", dorsalNumber: "1" }));

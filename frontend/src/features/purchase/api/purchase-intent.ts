@@ -46,12 +46,21 @@ export function consumePurchaseIntent(params: URLSearchParams, storage: Storage)
   };
 }
 
-/** What the search stores before sending the visitor to the purchase screen. */
+/**
+ * What the search stores before sending the visitor to the purchase screen; a declined payment
+ * stores its cart and buyer too, so changing the photos starts from what was chosen and typed.
+ */
 export function storePurchaseIntent(
   storage: Storage,
-  intent: { eventId: number; dorsalNumber: string; selectedPhotoIds: string[] },
+  intent: {
+    eventId: number;
+    dorsalNumber: string;
+    selectedPhotoIds: string[];
+    userInfo?: { name: string; email: string };
+  },
 ): void {
   storage.setItem("selectedPhotoIds", JSON.stringify(intent.selectedPhotoIds));
   storage.setItem("eventId", JSON.stringify(intent.eventId));
   storage.setItem("dorsalNumber", JSON.stringify(intent.dorsalNumber));
+  if (intent.userInfo) storage.setItem("userInfo", JSON.stringify(intent.userInfo));
 }
