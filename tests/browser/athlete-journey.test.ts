@@ -57,18 +57,23 @@ async function downloadOf(page: Page, click: () => Promise<void>): Promise<Downl
   return download;
 }
 
-/** From the bib's photos on /search to the sandbox's checkout page, buying `count` photos of bib 5173. */
+/**
+ * From the bib's photos on /search to the sandbox's checkout page, buying `count` photos of bib 5173:
+ * the photos go into the cart from the preview, as a phone user walks them.
+ */
 async function checkout(page: Page, count: number, customer: { name: string; email: string }) {
-  await page.getByRole("link", { name: "Comprar fotos" }).click();
-  await page.getByRole("heading", { name: "Comprar fotos" }).waitFor();
-
-  const choices = page.getByRole("checkbox", { name: /Agregar al carrito/ });
-  await choices.first().waitFor();
-  // Choosing a photo moves it from "Otras fotos" to the cart, so the first choice left is the next one.
+  await page.getByRole("button", { name: "Ver foto bib-5173-0.jpg" }).click();
+  const preview = page.getByRole("dialog", { name: "Vista previa" });
+  await preview.getByRole("img", { name: "Foto bib-5173-0.jpg" }).waitFor();
   for (let i = 1; i <= count; i++) {
-    await choices.first().click({ force: true });
-    await expect.poll(() => page.getByRole("checkbox", { name: /Quitar del carrito/ }).count()).toBe(i);
+    if (i > 1) await preview.getByRole("button", { name: "Foto siguiente" }).click();
+    await preview.getByText(`Foto ${i} de 2`).waitFor();
+    await preview.getByRole("button", { name: "Agregar al carrito" }).click();
+    await preview.getByText(i === 1 ? "1 foto en el carrito" : `${i} fotos en el carrito`).waitFor();
   }
+  await preview.getByRole("button", { name: "Cerrar" }).click();
+  await page.getByRole("button", { name: "Comprar fotos" }).click();
+  await page.getByRole("heading", { name: "Comprar fotos" }).waitFor();
   await expect
     .poll(() => page.getByTestId("cart-total").textContent())
     .toBe(count === 1 ? "$ 15.000 COP" : "$ 30.000 COP");
@@ -102,10 +107,6 @@ describe("athlete journey", () => {
     await page.getByRole("button", { name: `Ver dorsales de ${event.name}` }).click();
     await page.getByRole("button", { name: "Dorsal 5173, 2 fotos" }).click();
     await page.getByRole("heading", { name: "2 fotos del dorsal 5173" }).waitFor();
-    await page.getByRole("button", { name: "Ver foto bib-5173-0.jpg" }).click();
-    const preview = page.getByRole("dialog", { name: "Vista previa" });
-    await preview.getByRole("img", { name: "Foto bib-5173-0.jpg" }).waitFor();
-    await preview.getByRole("button", { name: "Cerrar" }).click();
     await checkout(page, 2, { name: "Ana Gómez", email: "ana@example.com" });
     await page.getByRole("button", { name: "Aprobar" }).click();
 
@@ -229,7 +230,7 @@ describe("athlete journey", () => {
     const page = await browser.openPage(viewports.phone);
     await page.goto(`${dorsal.url}/search`);
     await page.getByRole("button", { name: `Ver dorsales de ${event.name}` }).click();
-    await page.getByRole("heading", { name: "1 dorsales con fotos" }).waitFor();
+    await page.getByRole("heading", { name: "1 dorsal con fotos" }).waitFor();
     await page.getByRole("button", { name: "Dorsal 5173, 2 fotos" }).click();
     await page.getByRole("heading", { name: "2 fotos del dorsal 5173" }).waitFor();
     expect(page.url()).toContain(`eventId=${event.id}`);
@@ -239,7 +240,7 @@ describe("athlete journey", () => {
     await preview.getByRole("img", { name: "Foto bib-5173-0.jpg" }).waitFor();
     await preview.getByRole("button", { name: "Cerrar" }).click();
     await page.goBack();
-    await page.getByRole("heading", { name: "1 dorsales con fotos" }).waitFor();
+    await page.getByRole("heading", { name: "1 dorsal con fotos" }).waitFor();
   });
 
   it("explains a purchase screen reached without a bib", async () => {
