@@ -41,6 +41,7 @@ export const salesMessages = {
   codeDorsalNumeric: "El dorsal debe ser numérico",
   codeEventNotEligible: "Solo se generan códigos para eventos activos sin fotos gratis",
   codeGenerateFailed: "No se pudo generar el código de descarga",
+  codeBibWithoutPhotos: (bib: string) => `El dorsal ${bib} no tiene fotos en este evento`,
   webhookRefused: "Evento de pago no válido",
   athleteOnly: "Solo los deportistas pueden ver todas las fotos de este evento",
   eventNeedsAthleteLogin: "Este evento no ofrece descarga libre a deportistas registrados",
@@ -184,6 +185,11 @@ export const generateDownloadCodeRequest = z.object({
     .number()
     .refine((count) => (codeMaxDownloads as readonly number[]).includes(count), "Descargas: 3, 5, 10 o 20")
     .default(5),
+  /**
+   * A code for a bib with no photos in the event yet is refused (409, `codeBibWithoutPhotos`) unless
+   * the organizer confirms: the number may be mistyped, or the photos may still be on their way.
+   */
+  allowWithoutPhotos: z.boolean().default(false),
 });
 export type GenerateDownloadCodeRequest = z.input<typeof generateDownloadCodeRequest>;
 
@@ -194,6 +200,36 @@ export interface DownloadCodeResult {
   eventName: string;
   expiresAt: string;
   maxDownloads: number;
+}
+
+/**
+ * GET /api/admin/download-codes?eventId=: a code as the organizer's table lists it (spec §3
+ * download_codes). Downloads count per photo, as they do for the athlete: each photo of the bib
+ * may be downloaded `maxDownloads` times, and `remainingDownloads` is what the most downloaded one
+ * has left, the very number the athlete's code dialog shows.
+ */
+export interface IssuedDownloadCode {
+  code: string;
+  eventId: number;
+  dorsalNumber: string;
+  isUsed: boolean;
+  usedAt: string | null;
+  expiresAt: string;
+  maxDownloads: number;
+  remainingDownloads: number;
+  /** Processed photos of the bib in the event now. */
+  photoCount: number;
+  /** Downloads counted over all its photos. */
+  downloadCount: number;
+  createdAt: string;
+}
+
+/** How a code's downloads read, for the organizer and the athlete alike: 'Usadas 3 de 5 · quedan 2'. */
+export function codeDownloadsText({
+  maxDownloads,
+  remainingDownloads,
+}: Pick<IssuedDownloadCode, "maxDownloads" | "remainingDownloads">): string {
+  return `Usadas ${maxDownloads - remainingDownloads} de ${maxDownloads} · quedan ${remainingDownloads}`;
 }
 
 /** A download code as typed by the athlete: trimmed and uppercased (spec §5). */
@@ -214,7 +250,7 @@ export type ValidateDownloadCodeRequest = z.input<typeof validateDownloadCodeReq
 
 /** Spec §3 validation response (valid, error, remainingDownloads) plus what the dialog downloads. */
 export type DownloadCodeValidation =
-  | { valid: true; remainingDownloads: number; expiresAt: string; photos: DownloadPhoto[] }
+  | { valid: true; remainingDownloads: number; maxDownloads: number; expiresAt: string; photos: DownloadPhoto[] }
   | { valid: false; error: string; remainingDownloads: 0 };
 
 /** A public event with photos to browse (GET /api/events/all-with-photos, GET /api/free-events). */
