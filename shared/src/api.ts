@@ -62,6 +62,16 @@ export interface EventDto {
   updatedAt: string;
 }
 
+/**
+ * GET /api/events/{id}/sales-summary (admin): the event's paid sales, so freeing its photos says
+ * who already paid for them. Amounts are whole COP, as sales are.
+ */
+export interface EventSalesSummary {
+  eventId: number;
+  paidSales: number;
+  paidAmount: number;
+}
+
 /** DELETE /api/events/{id}: the calling admin's own password confirms the deletion (spec §5, §6). */
 export const deleteEventRequest = z.object({
   adminPassword: z

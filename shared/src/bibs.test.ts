@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
   type BibRuleConfig,
+  checkManualBib,
   defaultBibRules,
   extractBibs,
   type FaceCandidate,
   judgeWord,
+  manualBibMessages,
   type WordCandidate,
 } from "./bibs";
 
@@ -119,5 +121,34 @@ describe("bib rules: every rejection", () => {
     const small = { ...onChest, height: 0.015, width: 0.04 };
     expect(judge(word("1234", 99, small), [child])).toBeUndefined();
     expect(judge(word("1234", 99, small), [child, face])).toBe("too-small");
+  });
+});
+
+describe("checkManualBib", () => {
+  const event = { minDigits: 2, maxDigits: 6, allowLeadingZeros: false };
+
+  it("takes a bib the event can have, without its leading zeros", () => {
+    expect(checkManualBib(" 4821 ", event)).toEqual({ number: "4821" });
+    expect(checkManualBib("042", event)).toEqual({ number: "42" });
+  });
+
+  it("refuses, with the event's rule, what its bibs cannot be: nothing is cut", () => {
+    expect(checkManualBib("12345678901234567890", event)).toEqual({
+      error: "Los dorsales de este evento tienen de 2 a 6 dígitos",
+    });
+    expect(checkManualBib("7", event)).toEqual({ error: "Los dorsales de este evento tienen de 2 a 6 dígitos" });
+    expect(checkManualBib("123", { ...event, minDigits: 4, maxDigits: 4 })).toEqual({
+      error: "Los dorsales de este evento tienen 4 dígitos",
+    });
+    expect(checkManualBib("M10380", event)).toEqual({ error: manualBibMessages.digitsOnly });
+    expect(checkManualBib("7x7", event)).toEqual({ error: manualBibMessages.digitsOnly });
+    expect(checkManualBib("  ", event)).toEqual({ error: manualBibMessages.required });
+  });
+
+  it("lets a zero-padded event's bib be typed without its zeros", () => {
+    const padded = { minDigits: 4, maxDigits: 4, allowLeadingZeros: true };
+    expect(checkManualBib("0891", padded)).toEqual({ number: "891" });
+    expect(checkManualBib("891", padded)).toEqual({ number: "891" });
+    expect(checkManualBib("00891", padded)).toMatchObject({ error: expect.any(String) });
   });
 });

@@ -1,3 +1,4 @@
+import type { EventRecognitionConfig } from "./api";
 import { type Box, touchesEdge, wearerOf } from "./bib-geometry";
 import { defaultEventConfig } from "./constants";
 
@@ -113,4 +114,32 @@ export function judgeWord(
   const faceHeight = Math.max(0, ...wearers.map((face) => face.box.height));
   if (faceHeight > 0 && word.box.height < rules.dorsalSizeThreshold * faceHeight) return "too-small";
   return undefined;
+}
+
+export const manualBibMessages = {
+  required: "Escribe el número de dorsal",
+  digitsOnly: "Los dorsales de este evento solo tienen números",
+  length: ({ minDigits, maxDigits }: Pick<EventRecognitionConfig, "minDigits" | "maxDigits">) =>
+    minDigits === maxDigits
+      ? `Los dorsales de este evento tienen ${minDigits} dígitos`
+      : `Los dorsales de este evento tienen de ${minDigits} a ${maxDigits} dígitos`,
+} as const;
+
+/**
+ * A bib an organizer types, judged by the event's own bib settings (the digits its bibs have) rather
+ * than a generic limit: anything the event cannot have is refused with the reason, never cut or
+ * changed into another runner's number. Bibs are numbers only, as recognition, search and codes
+ * read them, so a letter bib ('M10380') is refused too. Leading zeros are print style and dropped
+ * (as `extractBibs` does); a zero-padded event (allowLeadingZeros) may be typed without them.
+ */
+export function checkManualBib(
+  typed: string,
+  config: Pick<EventRecognitionConfig, "minDigits" | "maxDigits" | "allowLeadingZeros">,
+): { number: string } | { error: string } {
+  const text = typed.trim();
+  if (text === "") return { error: manualBibMessages.required };
+  if (!/^\d+$/.test(text)) return { error: manualBibMessages.digitsOnly };
+  const shortest = config.allowLeadingZeros ? 1 : config.minDigits;
+  if (text.length < shortest || text.length > config.maxDigits) return { error: manualBibMessages.length(config) };
+  return { number: text.replace(/^0+(?=\d)/, "") };
 }

@@ -46,6 +46,7 @@ export const salesMessages = {
   codeDorsalNumeric: "El dorsal debe ser numérico",
   codeEventNotEligible: "Solo se generan códigos para eventos activos sin fotos gratis",
   codeGenerateFailed: "No se pudo generar el código de descarga",
+  codeBibWithoutPhotos: (bib: string) => `El dorsal ${bib} no tiene fotos en este evento`,
   webhookRefused: "Evento de pago no válido",
   athleteOnly: "Solo los deportistas pueden ver todas las fotos de este evento",
   eventNeedsAthleteLogin: "Este evento no ofrece descarga libre a deportistas registrados",
@@ -221,6 +222,11 @@ export const generateDownloadCodeRequest = z.object({
     .number()
     .refine((count) => (codeMaxDownloads as readonly number[]).includes(count), "Descargas: 3, 5, 10 o 20")
     .default(5),
+  /**
+   * A code for a bib with no photos in the event yet is refused (409, `codeBibWithoutPhotos`) unless
+   * the organizer confirms: the number may be mistyped, or the photos may still be on their way.
+   */
+  allowWithoutPhotos: z.boolean().default(false),
 });
 export type GenerateDownloadCodeRequest = z.input<typeof generateDownloadCodeRequest>;
 
@@ -231,6 +237,40 @@ export interface DownloadCodeResult {
   eventName: string;
   expiresAt: string;
   maxDownloads: number;
+}
+
+/**
+ * GET /api/admin/download-codes?eventId=: a code as the organizer's table lists it (spec §3
+ * download_codes). Downloads count per photo, as they do for the athlete: each photo of the bib
+ * may be downloaded `maxDownloads` times, and `remainingDownloads` is what the most downloaded one
+ * has left, the very number the athlete's code dialog shows.
+ */
+export interface IssuedDownloadCode {
+  code: string;
+  eventId: number;
+  dorsalNumber: string;
+  isUsed: boolean;
+  usedAt: string | null;
+  expiresAt: string;
+  maxDownloads: number;
+  remainingDownloads: number;
+  /** What the least downloaded photo has left (equal to `remainingDownloads` when all match). */
+  mostRemainingDownloads: number;
+  /** Processed photos of the bib in the event now. */
+  photoCount: number;
+  /** Downloads counted over all its photos. */
+  downloadCount: number;
+  createdAt: string;
+}
+
+/**
+ * What is left of a per-photo allowance, worded once for the athlete (purchase link, code dialog)
+ * and the organizer's code table: '2 de 3 descargas restantes por foto', or '1 a 2 de 3 …' when
+ * some photos were downloaded more often than others.
+ */
+export function downloadsLeftText({ fewest, most, max }: { fewest: number; most: number; max: number }): string {
+  const range = fewest === most ? `${fewest}` : `${fewest} a ${most}`;
+  return `${range} de ${max} descargas restantes por foto`;
 }
 
 /** A download code as typed by the athlete: trimmed and uppercased (spec §5). */

@@ -1,4 +1,4 @@
-import type { EventDto, PresignResponse, SearchResponse } from "@dorsal/shared";
+import type { EventDto, PhotoPage, PresignResponse, SearchResponse } from "@dorsal/shared";
 import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -9,7 +9,8 @@ import { type RunningDorsal, startDorsal } from "../support/server";
 
 /**
  * Issue 3 through the organizer's screen: photos without a bib are listed, a bib is tagged and
- * another removed by hand (search follows at once), and the event is re-indexed.
+ * another removed by hand (search follows at once), and the event is re-indexed. Issue 17: a bib the
+ * event's settings rule out is refused by the server with the reason, and the typed text is kept.
  */
 
 let dorsal: RunningDorsal;
@@ -97,10 +98,40 @@ describe("bib review", () => {
     await thumbnailsLoaded(page);
     await page.screenshot({ path: "/tmp/bibs-desktop-sin-dorsal.png", fullPage: true });
 
-    // Tag bib 77 by hand: typing letters is ignored, Enter submits.
+    // A bib the event cannot have is refused with the reason, and what was typed stays to be fixed:
+    // nothing is cut or changed on the way (the event's bibs have 2 to 6 digits, numbers only).
     const input = card(page, blankFile).getByRole("textbox", { name: `Agregar dorsal a ${blankFile}` });
-    await input.fill("7x7");
-    expect(await input.inputValue()).toBe("77");
+    const twentyDigits = "12345678901234567890";
+    await input.fill(twentyDigits);
+    expect(await input.inputValue()).toBe(twentyDigits);
+    await input.press("Enter");
+    await card(page, blankFile).getByText("Los dorsales de este evento tienen de 2 a 6 dígitos").waitFor();
+    expect(await input.inputValue()).toBe(twentyDigits);
+    await input.fill("M10380");
+    await card(page, blankFile).getByText("Los dorsales de este evento tienen de 2 a 6 dígitos").waitFor({
+      state: "detached",
+    });
+    await input.press("Enter");
+    await card(page, blankFile).getByText("Los dorsales de este evento solo tienen números").waitFor();
+    expect(await input.inputValue()).toBe("M10380");
+    await page.screenshot({ path: "/tmp/bibs-desktop-refused.png" });
+    expect((await search("1234567890")).totalFound).toBe(0);
+    // The server is the one that refuses: the same answers without the screen.
+    const photoId = (await admin.get<PhotoPage>(`/api/events/${event.id}/photos?filter=sin-dorsal`)).body.photos[0]?.id;
+    const addOverApi = (dorsalNumber: string) =>
+      admin.post<{ error: string }>(`/api/events/${event.id}/photos/${photoId}/bibs`, { dorsalNumber });
+    expect(await addOverApi(twentyDigits)).toMatchObject({
+      status: 400,
+      body: { error: "Los dorsales de este evento tienen de 2 a 6 dígitos" },
+    });
+    expect(await addOverApi("7")).toMatchObject({ status: 400 });
+    expect(await addOverApi("M10380")).toMatchObject({
+      status: 400,
+      body: { error: "Los dorsales de este evento solo tienen números" },
+    });
+
+    // Tag bib 77 by hand: Enter submits.
+    await input.fill("77");
     await input.press("Enter");
     await card(page, blankFile).getByRole("button", { name: "Quitar dorsal 77" }).waitFor();
     await card(page, blankFile).getByText("Revisada").waitFor();

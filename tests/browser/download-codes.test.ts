@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import type { EventDto } from "@dorsal/shared";
+import type { EventDto, IssuedDownloadCode } from "@dorsal/shared";
 import type { Download, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { adminToken, apiClient } from "../support/api";
@@ -13,6 +13,8 @@ import { readZip } from "../support/zip";
  * Issue 6, paying outside the gateway: the organizer issues a download code on
  * /admin-download-codes and copies the chat message; the athlete redeems it on /search, where the
  * dialog opens the bib's originals (one ZIP or one by one) until the code's limit is reached.
+ * Issue 17: a bib without photos is only given a code once the organizer confirms, and the
+ * organizer's table counts and words downloads exactly as the athlete's dialog does.
  */
 
 let dorsal: RunningDorsal;
@@ -21,15 +23,24 @@ const pageErrors = browser.pageErrors;
 let event: EventDto;
 let freeEvent: EventDto;
 let code: string;
+let admin: ReturnType<typeof apiClient>;
 
 const bib = "5173";
+/** The issue's desktop size, for the screenshots a person looks at. */
+const wide = { width: 1366, height: 900 };
+
+/** The organizer's listing of a code: what its table shows. */
+const listed = async (wanted: string) => {
+  const codes = await admin.get<IssuedDownloadCode[]>(`/api/admin/download-codes?eventId=${event.id}`);
+  return codes.body.find((issued) => issued.code === wanted);
+};
 
 beforeAll(async () => {
   dorsal = await startDorsal();
   await browser.launch();
   const token = await adminToken(dorsal);
   ({ event } = await seedEventWithBibPhotos(dorsal, token, { name: "Maratón de Medellín", bibs: [bib, bib, "42"] }));
-  const admin = apiClient(dorsal.url, token);
+  admin = apiClient(dorsal.url, token);
   freeEvent = (await admin.post<EventDto>("/api/events", { name: "Carrera Recreativa", date: "2026-12-06" })).body;
   await admin.post(`/api/events/${freeEvent.id}/enable-free-photos`);
 }, 180_000);
@@ -45,7 +56,7 @@ afterAll(async () => {
 
 describe("download code generator", () => {
   it("issues a code for a bib and copies the message for the customer", async () => {
-    const page = await browser.openPage(viewports.desktop);
+    const page = await browser.openPage(wide);
     await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: dorsal.url });
     await signInAsAdmin(page, dorsal);
     await page.goto(`${dorsal.url}/admin-download-codes`);
@@ -86,8 +97,49 @@ describe("download code generator", () => {
     await result.getByRole("button", { name: "Copiar mensaje" }).waitFor({ timeout: 5000 });
 
     const row = page.getByTestId("issued-code-row").filter({ hasText: code });
-    await row.getByText("0 descargas · máx. 3 por foto").waitFor();
+    await row.getByText("3 de 3 descargas restantes por foto").waitFor();
     await row.getByText("Vigente").waitFor();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("warns before issuing a code for a bib without photos, and issues it only when confirmed", async () => {
+    const page = await browser.openPage(wide);
+    await signInAsAdmin(page, dorsal);
+    await page.goto(`${dorsal.url}/admin-download-codes`);
+    const dorsalField = page.getByLabel("Número de dorsal");
+    await dorsalField.fill("999");
+    await page.getByRole("button", { name: "Generar código" }).click();
+    const warning = page.getByRole("alert").filter({ hasText: "El dorsal 999 no tiene fotos en este evento" });
+    await warning.waitFor();
+    await page.screenshot({ path: "/tmp/codes-desktop-no-photos.png", fullPage: true });
+    expect(await page.getByTestId("code-result").count()).toBe(0);
+    // Another bib, or 'No generar', leaves nothing issued; the dorsal typed stays.
+    await warning.getByRole("button", { name: "No generar" }).click();
+    await warning.waitFor({ state: "detached" });
+    expect(await dorsalField.inputValue()).toBe("999");
+    const codesFor999 = async () =>
+      (await admin.get<IssuedDownloadCode[]>(`/api/admin/download-codes?eventId=${event.id}`)).body.filter(
+        (issued) => issued.dorsalNumber === "999",
+      );
+    expect(await codesFor999()).toEqual([]);
+
+    await page.getByRole("button", { name: "Generar código" }).click();
+    await warning.getByRole("button", { name: "Generar de todos modos" }).click();
+    await page.getByText("Código generado exitosamente").waitFor();
+    const issued = (await page.getByTestId("generated-code").textContent()) ?? "";
+    const row = page.getByTestId("issued-code-row").filter({ hasText: issued });
+    await row.getByText("5 de 5 descargas restantes por foto").waitFor();
+    await row.getByText("Sin fotos todavía").waitFor();
+    expect((await codesFor999()).map((found) => found.code)).toEqual([issued]);
+
+    // The server is the one that asks: without the confirmation it refuses, with it it issues.
+    const request = { eventId: event.id, dorsalNumber: "998", expiresInDays: 7, maxDownloads: 3 };
+    const refused = await admin.post<{ error: string }>("/api/admin/generate-download-code", request);
+    expect(refused).toMatchObject({ status: 409, body: { error: "El dorsal 998 no tiene fotos en este evento" } });
+    const confirmed = await admin.post("/api/admin/generate-download-code", { ...request, allowWithoutPhotos: true });
+    expect(confirmed.status).toBe(201);
+    const withPhotos = await admin.post("/api/admin/generate-download-code", { ...request, dorsalNumber: "42" });
+    expect(withPhotos.status).toBe(201);
     expect(pageErrors).toEqual([]);
   });
 });
@@ -139,6 +191,8 @@ describe("code dialog", () => {
     expect(files.get("bib-5173-0.jpg")?.equals(await makeBibPhoto(bib, { width: 1200, height: 900 }))).toBe(true);
     expect(files.get("bib-5173-1.jpg")?.equals(await makeBibPhoto(bib, { width: 1208, height: 900 }))).toBe(true);
     await expect.poll(() => remaining.textContent()).toBe("2 de 3 descargas restantes por foto");
+    // The organizer's table counts the same: per photo, the most downloaded one sets what is left.
+    await expect.poll(async () => (await listed(code))?.remainingDownloads).toBe(2);
     expect(started).toHaveLength(1);
 
     await Promise.all([
@@ -146,6 +200,12 @@ describe("code dialog", () => {
       dialog.getByRole("button", { name: "Descargar bib-5173-0.jpg" }).click(),
     ]);
     await expect.poll(() => remaining.textContent()).toBe("1 a 2 de 3 descargas restantes por foto");
+    await expect
+      .poll(async () => {
+        const issued = await listed(code);
+        return issued && [issued.remainingDownloads, issued.mostRemainingDownloads];
+      })
+      .toEqual([1, 2]);
     await Promise.all([page.waitForEvent("download"), zipAll.click()]);
     await expect.poll(() => remaining.textContent()).toBe("0 a 1 de 3 descargas restantes por foto");
     await Promise.all([page.waitForEvent("download"), zipAll.click()]);
@@ -162,6 +222,26 @@ describe("code dialog", () => {
     await spent.getByRole("button", { name: "Ver mis fotos" }).click();
     await spent.locator("[data-part=error-text]").waitFor();
     expect(await spent.getByText("Código válido").count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+describe("issued codes table", () => {
+  it("tells the organizer what the athlete was told, on a phone too", async () => {
+    const page = await browser.openPage(viewports.phone);
+    await signInAsAdmin(page, dorsal);
+    await page.goto(`${dorsal.url}/admin-download-codes`);
+    const row = page.getByTestId("issued-code-row").filter({ hasText: code });
+    await row.getByText("0 de 3 descargas restantes por foto").waitFor();
+    await row.getByText("Agotado").waitFor();
+    expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(viewports.phone.width);
+    await page.screenshot({ path: "/tmp/codes-phone.png", fullPage: true });
+
+    await page.getByLabel("Número de dorsal").fill("997");
+    await page.getByRole("button", { name: "Generar código" }).click();
+    await page.getByRole("alert").filter({ hasText: "El dorsal 997 no tiene fotos en este evento" }).waitFor();
+    await animationsDone(page);
+    await page.screenshot({ path: "/tmp/codes-phone-no-photos.png", fullPage: true });
     expect(pageErrors).toEqual([]);
   });
 });

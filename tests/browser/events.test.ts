@@ -1,13 +1,16 @@
-import type { EventDto } from "@dorsal/shared";
+import type { CreateSaleResponse, EventDto, EventSalesSummary } from "@dorsal/shared";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { adminToken, apiClient } from "../support/api";
-import { createBrowserHarness, focusedInput, signInAsAdmin, viewports } from "../support/browser";
+import { adminToken, apiClient, waitFor } from "../support/api";
+import { animationsDone, createBrowserHarness, focusedInput, signInAsAdmin, viewports } from "../support/browser";
+import { chooseOnSandbox } from "../support/payment-sandbox";
+import { seedEventWithBibPhotos } from "../support/seed";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
 /**
  * Issue 5 through the events screen: an organizer creates an event, frees and protects its photos,
  * and deletes it with the admin password — a wrong password is refused and the event stays.
+ * Issue 17: freeing or protecting photos first says what it means, with the event's paid sales.
  */
 
 let dorsal: RunningDorsal;
@@ -15,13 +18,40 @@ const browser = createBrowserHarness();
 const pageErrors = browser.pageErrors;
 let admin: ReturnType<typeof apiClient>;
 let neighbour: EventDto;
+let selling: EventDto;
+
+/** What the focus checks read in the page (the test programs are typed without the DOM library). */
+declare const document: { activeElement: { textContent: string | null } | null };
+
+/** The issue's desktop size, for the screenshots a person looks at. */
+const wide = { width: 1366, height: 900 };
 
 beforeAll(async () => {
   dorsal = await startDorsal();
   await browser.launch();
-  admin = apiClient(dorsal.url, await adminToken(dorsal));
+  const token = await adminToken(dorsal);
+  admin = apiClient(dorsal.url, token);
   neighbour = (await admin.post<EventDto>("/api/events", { name: "Vuelta a Boyacá", date: "2026-05-10" })).body;
-});
+  // An event that already sold a photo, paid through the payment sandbox as a buyer would.
+  const seeded = await seedEventWithBibPhotos(dorsal, token, { name: "Gran Fondo de Medellín", bibs: ["318"] });
+  selling = seeded.event;
+  const sale = await apiClient(dorsal.url).post<CreateSaleResponse>("/api/sales/create", {
+    eventId: selling.id,
+    photoIds: seeded.photoIdsByBib.get("318"),
+    customerName: "Ana Gómez",
+    customerEmail: "ana@example.co",
+  });
+  expect(sale.status).toBe(201);
+  expect((await chooseOnSandbox(dorsal.url, new URL(sale.body.paymentUrl), "APPROVED")).status).toBe(302);
+  await waitFor(
+    async () => {
+      const summary = await admin.get<EventSalesSummary>(`/api/events/${selling.id}/sales-summary`);
+      return summary.body.paidSales === 1 ? true : undefined;
+    },
+    30_000,
+    "the sale to be paid",
+  );
+}, 180_000);
 
 afterEach(async () => {
   await browser.closePage();
@@ -43,7 +73,7 @@ async function openEventsScreen(page: Page) {
 
 describe("events screen", () => {
   it("creates an event, frees and protects its photos, and deletes it only with the right password", async () => {
-    const page = await browser.openPage(viewports.desktop);
+    const page = await browser.openPage(wide);
     await openEventsScreen(page);
 
     const name = "Carrera Nocturna de Cali";
@@ -57,12 +87,20 @@ describe("events screen", () => {
     if (!event) throw new Error("the event was not created");
     expect(event.freePhotosEnabled).toBe(false);
 
+    // Freeing asks first; an event without sales says so.
     await created.getByRole("button", { name: `Liberar Fotos Gratis de ${name}` }).click();
+    const free = page.getByRole("alertdialog", { name: `¿Liberar gratis las fotos de ${name}?` });
+    await free.getByText("Este evento no tiene ventas.").waitFor();
+    await free.getByRole("button", { name: "Liberar fotos" }).click();
+    await free.waitFor({ state: "detached" });
     await created.getByText("Fotos gratis", { exact: true }).waitFor();
     await created.getByRole("button", { name: `Proteger Fotos de ${name}` }).waitFor();
     expect((await eventsNow()).find((candidate) => candidate.id === event.id)?.freePhotosEnabled).toBe(true);
 
     await created.getByRole("button", { name: `Proteger Fotos de ${name}` }).click();
+    const protect = page.getByRole("alertdialog", { name: `¿Proteger las fotos de ${name}?` });
+    await protect.getByText("vuelven a mostrarse con marca de agua").waitFor();
+    await protect.getByRole("button", { name: "Proteger fotos" }).click();
     await created.getByRole("button", { name: `Liberar Fotos Gratis de ${name}` }).waitFor();
     expect(await created.getByText("Fotos gratis", { exact: true }).count()).toBe(0);
     expect((await eventsNow()).find((candidate) => candidate.id === event.id)?.freePhotosEnabled).toBe(false);
@@ -95,6 +133,48 @@ describe("events screen", () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it("frees an event that sold photos only once the organizer has read what it means, by keyboard", async () => {
+    const page = await browser.openPage(wide);
+    await openEventsScreen(page);
+    const sold = row(page, selling.name);
+    const freeButton = sold.getByRole("button", { name: `Liberar Fotos Gratis de ${selling.name}` });
+    await freeButton.click();
+    const dialog = page.getByRole("alertdialog", { name: `¿Liberar gratis las fotos de ${selling.name}?` });
+    await dialog.getByText("Este evento ya tiene 1 venta pagada ($ 15.000 COP)").waitFor();
+    await dialog.getByText("con la marca GRATIS/DEMO").waitFor();
+    await dialog.getByText("no se venden fotos de este evento ni se generan códigos").waitFor();
+    await animationsDone(page);
+    await page.screenshot({ path: "/tmp/events-desktop-free-confirm.png" });
+
+    // Escape, like 'Cancelar', leaves the event paid.
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+    expect((await admin.get<EventDto>(`/api/events/${selling.id}`)).body.freePhotosEnabled).toBe(false);
+
+    // Keyboard only: the dialog opens on 'Cancelar', Tab reaches the confirmation, Enter confirms.
+    await freeButton.focus();
+    await page.keyboard.press("Enter");
+    await dialog.getByText("Este evento ya tiene 1 venta pagada").waitFor();
+    await page.waitForFunction(() => document.activeElement?.textContent === "Cancelar");
+    await page.keyboard.press("Tab");
+    await page.waitForFunction(() => document.activeElement?.textContent === "Liberar fotos");
+    await page.keyboard.press("Enter");
+    await dialog.waitFor({ state: "detached" });
+    await sold.getByText("Fotos gratis", { exact: true }).waitFor();
+    expect((await admin.get<EventDto>(`/api/events/${selling.id}`)).body.freePhotosEnabled).toBe(true);
+    await page.screenshot({ path: "/tmp/events-desktop.png", fullPage: true });
+
+    await sold.getByRole("button", { name: `Proteger Fotos de ${selling.name}` }).click();
+    const protect = page.getByRole("alertdialog", { name: `¿Proteger las fotos de ${selling.name}?` });
+    await protect.getByRole("button", { name: "Proteger fotos" }).click();
+    await freeButton.waitFor();
+    expect((await admin.get<EventDto>(`/api/events/${selling.id}`)).body.freePhotosEnabled).toBe(false);
+
+    // The summary is the admin's alone.
+    expect((await apiClient(dorsal.url).get(`/api/events/${selling.id}/sales-summary`)).status).toBe(401);
+    expect(pageErrors).toEqual([]);
+  });
+
   it("fits a phone, and Escape closes the delete dialog without deleting", async () => {
     const page = await browser.openPage(viewports.phone);
     await openEventsScreen(page);
@@ -110,6 +190,20 @@ describe("events screen", () => {
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "detached" });
     expect((await admin.get(`/api/events/${neighbour.id}`)).status).toBe(200);
+    await page.screenshot({ path: "/tmp/events-phone.png", fullPage: true });
+
+    await row(page, selling.name)
+      .getByRole("button", { name: `Liberar Fotos Gratis de ${selling.name}` })
+      .click();
+    const free = page.getByRole("alertdialog", { name: `¿Liberar gratis las fotos de ${selling.name}?` });
+    await free.getByText("Este evento ya tiene 1 venta pagada").waitFor();
+    await animationsDone(page);
+    const freeBox = await free.boundingBox();
+    expect(freeBox && freeBox.x >= 0 && freeBox.x + freeBox.width <= viewports.phone.width).toBe(true);
+    await page.screenshot({ path: "/tmp/events-phone-free-confirm.png" });
+    await free.getByRole("button", { name: "Cancelar" }).click();
+    await free.waitFor({ state: "detached" });
+    expect((await admin.get<EventDto>(`/api/events/${selling.id}`)).body.freePhotosEnabled).toBe(false);
     expect(pageErrors).toEqual([]);
   });
 });

@@ -1,12 +1,15 @@
 import type { EventDto, EventPricingDto, PublicUser } from "@dorsal/shared";
+import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { adminToken, apiClient } from "../support/api";
-import { createBrowserHarness, signInAsAdmin, viewports } from "../support/browser";
+import { animationsDone, createBrowserHarness, signInAsAdmin, viewports } from "../support/browser";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
 /**
  * Issue 5 through the screens: the dashboard's real captions, an organizer pricing an event, a
- * visitor applying at /soy-fotografo, and the organizer approving the application.
+ * visitor applying at /soy-fotografo, and the organizer approving the application. Issue 17: each
+ * currency has its own price rules on both sides, discounts are named by when they apply, and an
+ * error goes as soon as its cause does.
  */
 
 let dorsal: RunningDorsal;
@@ -16,6 +19,8 @@ let admin: ReturnType<typeof apiClient>;
 let event: EventDto;
 
 const { desktop, phone } = viewports;
+/** The issue's desktop size, for the screenshots a person looks at. */
+const wide = { width: 1366, height: 900 };
 
 beforeAll(async () => {
   dorsal = await startDorsal();
@@ -48,7 +53,11 @@ describe("dashboard captions", () => {
 });
 
 describe("event pricing", () => {
-  it("lets an organizer set an event's prices, showing each tier's savings", async () => {
+  // By keyboard: the previous save's toast sits over the button and pauses while the pointer is on it.
+  const save = (page: Page) => page.getByRole("button", { name: "Guardar precios" }).press("Enter");
+  const field = (page: Page, label: string) => page.getByLabel(label);
+
+  it("lets an organizer set an event's prices, showing each discount's savings", async () => {
     const page = await browser.openPage(desktop);
     await signInAsAdmin(page, dorsal);
     await page.goto(`${dorsal.url}/event-pricing`);
@@ -56,31 +65,141 @@ describe("event pricing", () => {
     // The newest event is chosen and starts from spec §9's defaults.
     await page.getByText("Valores predeterminados").waitFor();
     expect(await page.getByLabel("Evento", { exact: true }).inputValue()).toBe(String(event.id));
+    // Discounts are named by when they apply, never by the storage's 'tier 2/3/4'.
+    const tierRows = page.getByTestId("pricing-tier");
+    await tierRows.nth(0).getByText("Desde 3 fotos", { exact: true }).waitFor();
+    await tierRows.nth(2).getByText("Desde 10 fotos", { exact: true }).waitFor();
+    expect(await page.getByText(/Nivel \d/).count()).toBe(0);
     const tiers = page.getByTestId("tier-savings");
     await tiers.nth(0).getByText("Ahorro: $ 2.000 COP por foto (20%)").waitFor();
     await tiers.nth(2).getByText("Ahorro: $ 5.000 COP por foto (50%)").waitFor();
+    await page.getByText("Mínimo $ 1.000 COP, en múltiplos de 1.000.").waitFor();
 
-    await page.getByLabel("Precio base por foto").fill("12000");
-    await page.getByLabel("Precio por foto del nivel 2").fill("9000");
+    await field(page, "Precio base por foto").fill("12000");
+    await field(page, "Precio por foto del descuento 1").fill("9000");
     await tiers.nth(0).getByText("Ahorro: $ 3.000 COP por foto (25%)").waitFor();
     await tiers.nth(0).getByText("3 fotos: $ 27.000 COP").waitFor();
+    await field(page, "Fotos mínimas del descuento 1").fill("4");
+    await tierRows.nth(0).getByText("Desde 4 fotos", { exact: true }).waitFor();
+    await field(page, "Fotos mínimas del descuento 1").fill("3");
 
-    // A tier dearer than the one before it is refused before anything is sent.
-    await page.getByLabel("Precio por foto del nivel 3").fill("10000");
-    await page.getByRole("button", { name: "Guardar precios" }).click();
-    await page.getByText("No puede ser mayor que el precio del nivel anterior").waitFor();
-    await page.getByLabel("Precio por foto del nivel 3").fill("7000");
-    await page.getByRole("button", { name: "Guardar precios" }).click();
+    // A discount dearer than the one before it is refused before anything is sent.
+    await field(page, "Precio por foto del descuento 2").fill("10000");
+    await save(page);
+    await page.getByText("No puede ser mayor que el precio del descuento anterior").waitFor();
+    await field(page, "Precio por foto del descuento 2").fill("7000");
+    await save(page);
     await page.getByText("Configuración de precios guardada").waitFor();
     await page.getByText(/^Guardado el /).waitFor();
 
     const stored = await admin.get<EventPricingDto>(`/api/events/${event.id}/pricing`);
     expect(stored.body).toMatchObject({ basePrice: 12000, tier2Price: 9000, tier3Price: 7000, configured: true });
 
+    // A discount above the base price is an error on that field as it is typed, never a negative saving.
+    await field(page, "Precio por foto del descuento 1").fill("13000");
+    await tierRows.nth(0).getByText("No puede ser mayor que el precio base").waitFor();
+    expect(await page.getByText(/Ahorro: \$ -/).count()).toBe(0);
+    // Fixed from the other side (a higher base price): the error goes, and nothing stale is left after saving.
+    await field(page, "Precio base por foto").fill("14000");
+    await tierRows.nth(0).getByText("No puede ser mayor que el precio base").waitFor({ state: "detached" });
+    await field(page, "Precio por foto del descuento 1").fill("12000");
+    await field(page, "Precio base por foto").fill("11000");
+    await save(page);
+    await tierRows.nth(0).getByText("No puede ser mayor que el precio base").waitFor();
+    await field(page, "Precio base por foto").fill("15000");
+    await save(page);
+    await expect
+      .poll(async () => (await admin.get<EventPricingDto>(`/api/events/${event.id}/pricing`)).body.basePrice)
+      .toBe(15000);
+    await page.getByText("Configuración de precios guardada").first().waitFor();
+    expect(await page.locator("[data-part=error-text]").count()).toBe(0);
+
     // A reload shows what was saved.
     await page.reload();
     await page.getByText(/^Guardado el /).waitFor();
-    expect(await page.getByLabel("Precio base por foto").inputValue()).toBe("12000");
+    expect(await field(page, "Precio base por foto").inputValue()).toBe("15000");
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("prices in dollars with dollar rules, never reading peso figures as dollars", async () => {
+    const page = await browser.openPage(wide);
+    await signInAsAdmin(page, dorsal);
+    await page.goto(`${dorsal.url}/event-pricing`);
+    await page.getByText(/^Guardado el /).waitFor();
+
+    // Changing the currency asks first, and keeping pesos changes nothing.
+    await page.getByLabel("Moneda", { exact: true }).selectOption("USD");
+    const confirm = page.getByRole("alertdialog", { name: "¿Cambiar la moneda a USD?" });
+    await confirm.getByText("Los precios no se convierten").waitFor();
+    await confirm.getByText("La pasarela de pagos cobra solo en pesos colombianos").waitFor();
+    await confirm.getByRole("button", { name: "Mantener COP" }).click();
+    await confirm.waitFor({ state: "detached" });
+    expect(await page.getByLabel("Moneda", { exact: true }).inputValue()).toBe("COP");
+    expect(await field(page, "Precio base por foto").inputValue()).toBe("15000");
+
+    // Confirmed: the peso figures are cleared, to be typed again in dollars.
+    await page.getByLabel("Moneda", { exact: true }).selectOption("USD");
+    await confirm.getByRole("button", { name: "Cambiar a USD" }).click();
+    await confirm.waitFor({ state: "detached" });
+    expect(await field(page, "Precio base por foto").inputValue()).toBe("");
+    expect(await field(page, "Precio por foto del descuento 1").inputValue()).toBe("");
+    await page.getByText("Mínimo $ 1,00 USD, con hasta dos decimales.").waitFor();
+    expect(await page.getByText(/múltiplos de 1\.000/).count()).toBe(0);
+    await save(page);
+    await page.getByText("Ingresa un número").first().waitFor();
+
+    await field(page, "Precio base por foto").fill("5");
+    await field(page, "Precio por foto del descuento 1").fill("4.5");
+    await field(page, "Precio por foto del descuento 2").fill("4");
+    await field(page, "Precio por foto del descuento 3").fill("3.75");
+    const tiers = page.getByTestId("tier-savings");
+    await tiers.nth(0).getByText("Ahorro: $ 0,50 USD por foto (10%)").waitFor();
+    await tiers.nth(2).getByText("10 fotos: $ 37,50 USD").waitFor();
+    await field(page, "Precio por foto del descuento 1").fill("8000");
+    await page.getByTestId("pricing-tier").nth(0).getByText("No puede ser mayor que el precio base").waitFor();
+    expect(await page.getByText(/Ahorro: \$ -/).count()).toBe(0);
+    await field(page, "Precio por foto del descuento 1").fill("4.5");
+    await save(page);
+    await page.getByText("Configuración de precios guardada").waitFor();
+    const stored = await admin.get<EventPricingDto>(`/api/events/${event.id}/pricing`);
+    expect(stored.body).toMatchObject({ currency: "USD", basePrice: 5, tier2Price: 4.5, tier4Price: 3.75 });
+    await page.screenshot({ path: "/tmp/pricing-desktop-usd.png", fullPage: true });
+
+    // The server applies the same rules: peso figures in dollars and fractions of a cent are refused.
+    const dollars = { ...stored.body, configured: undefined, eventId: undefined, updatedAt: undefined };
+    const pesosAsDollars = await admin.post<{ error: string }>(`/api/events/${event.id}/pricing`, {
+      ...dollars,
+      basePrice: 10000,
+      tier2Price: 8000,
+      tier3Price: 6000,
+      tier4Price: 5000,
+    });
+    expect(pesosAsDollars).toMatchObject({ status: 400, body: { error: "El precio máximo es $ 1.000,00 USD" } });
+    const fractionOfCent = await admin.post<{ error: string }>(`/api/events/${event.id}/pricing`, {
+      ...dollars,
+      basePrice: 4.999,
+    });
+    expect(fractionOfCent).toMatchObject({ status: 400, body: { error: "Usa como máximo dos decimales" } });
+    const centsInPesos = await admin.post<{ error: string }>(`/api/events/${event.id}/pricing`, {
+      ...dollars,
+      currency: "COP",
+    });
+    expect(centsInPesos).toMatchObject({ status: 400, body: { error: "El precio mínimo es $ 1.000 COP" } });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("fits a phone", async () => {
+    const page = await browser.openPage(phone);
+    await signInAsAdmin(page, dorsal);
+    await page.goto(`${dorsal.url}/event-pricing`);
+    await page.getByTestId("pricing-tier").nth(0).getByText("Desde 3 fotos", { exact: true }).waitFor();
+    await page.getByText("Ahorro: $ 0,50 USD por foto (10%)").waitFor();
+    expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(phone.width);
+    await page.screenshot({ path: "/tmp/pricing-phone.png", fullPage: true });
+    await page.getByLabel("Moneda", { exact: true }).selectOption("COP");
+    await page.getByRole("alertdialog", { name: "¿Cambiar la moneda a COP?" }).waitFor();
+    await animationsDone(page);
+    await page.screenshot({ path: "/tmp/pricing-phone-currency.png" });
     expect(pageErrors).toEqual([]);
   });
 });

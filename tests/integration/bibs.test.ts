@@ -95,7 +95,10 @@ describe("bib index: manual correction and re-indexing", () => {
   it("tags a bib by hand and search reflects it at once", async () => {
     const bad = await admin.post(`/api/events/${event.id}/photos/${ids.none}/bibs`, { dorsalNumber: "12a" });
     expect(bad.status).toBe(400);
-    expect(bad.body).toMatchObject({ error: "El dorsal debe tener solo dígitos" });
+    expect(bad.body).toMatchObject({ error: "Los dorsales de este evento solo tienen números" });
+    // Judged by the event's bib settings (2 to 6 digits), never cut to fit.
+    const long = await admin.post(`/api/events/${event.id}/photos/${ids.none}/bibs`, { dorsalNumber: "1234567" });
+    expect(long).toMatchObject({ status: 400, body: { error: "Los dorsales de este evento tienen de 2 a 6 dígitos" } });
 
     const tagged = await admin.post<PhotoDto>(`/api/events/${event.id}/photos/${ids.none}/bibs`, {
       dorsalNumber: "077",

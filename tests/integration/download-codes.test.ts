@@ -1,4 +1,10 @@
-import type { DownloadCodeResult, DownloadCodeValidation, DownloadZip, EventDto } from "@dorsal/shared";
+import type {
+  DownloadCodeResult,
+  DownloadCodeValidation,
+  DownloadZip,
+  EventDto,
+  IssuedDownloadCode,
+} from "@dorsal/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminToken, apiClient } from "../support/api";
 import { makeBibPhoto } from "../support/bib-photo";
@@ -93,10 +99,15 @@ describe("download codes", () => {
     });
     expect(afterLimit.body).toMatchObject({ valid: false, error: "Este código ya alcanzó su límite de descargas" });
 
-    const [listed] = (
-      await admin.get<{ code: string; isUsed: boolean }[]>(`/api/admin/download-codes?eventId=${event.id}`)
-    ).body;
-    expect(listed).toMatchObject({ code: issued.code, isUsed: true, downloadCount: 3 });
+    const [listed] = (await admin.get<IssuedDownloadCode[]>(`/api/admin/download-codes?eventId=${event.id}`)).body;
+    expect(listed).toMatchObject({
+      code: issued.code,
+      isUsed: true,
+      downloadCount: 3,
+      maxDownloads: 3,
+      remainingDownloads: 0,
+      photoCount: 1,
+    });
   });
 
   it("serves the clean original behind the redirect, and refuses photos of other bibs", async () => {

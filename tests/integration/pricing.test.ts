@@ -61,7 +61,7 @@ describe("event pricing", () => {
     expect(broken.status).toBe(400);
     expect(broken.body.details).toEqual(
       expect.arrayContaining([
-        { path: "basePrice", message: pricingMessages.priceStep },
+        { path: "basePrice", message: pricingMessages.priceStep("COP") },
         { path: "downloadValidityDays", message: pricingMessages.validityDays },
         { path: "tier3Photos", message: pricingMessages.tierPhotosIncreasing },
         { path: "tier2Price", message: pricingMessages.tierPriceAboveBase },
@@ -74,17 +74,21 @@ describe("event pricing", () => {
       tier2Photos: 1,
       tier4Photos: 4,
       tier2Price: 500,
-      currency: "GBP",
     });
     expect(tooFewPhotos.status).toBe(400);
     expect(tooFewPhotos.body.details).toEqual(
       expect.arrayContaining([
-        { path: "tier2Photos", message: "El nivel 2 debe empezar en al menos 2 fotos" },
-        { path: "tier4Photos", message: "El nivel 4 debe empezar en al menos 5 fotos" },
-        { path: "tier2Price", message: pricingMessages.priceMin },
-        { path: "currency", message: pricingMessages.currency },
+        { path: "tier2Photos", message: "El descuento 1 debe empezar en al menos 2 fotos" },
+        { path: "tier4Photos", message: "El descuento 3 debe empezar en al menos 5 fotos" },
+        { path: "tier2Price", message: pricingMessages.priceMin("COP") },
       ]),
     );
+    const unknownCurrency = await admin.post<ErrorBody>(`/api/events/${event.id}/pricing`, {
+      ...custom,
+      currency: "GBP",
+    });
+    expect(unknownCurrency.status).toBe(400);
+    expect(unknownCurrency.body.details).toEqual([{ path: "currency", message: pricingMessages.currency }]);
 
     expect((await visitor.get<EventPricingDto>(`/api/events/${event.id}/pricing`)).body).toMatchObject(custom);
     expect((await admin.post(`/api/events/9999/pricing`, custom)).status).toBe(404);

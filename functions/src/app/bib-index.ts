@@ -1,5 +1,6 @@
 import {
   type BibRuleConfig,
+  checkManualBib,
   type DetectedBib,
   defaultBibRules,
   type EventConfigDto,
@@ -107,9 +108,15 @@ async function processedPhotoOfEvent(deps: Deps, eventId: number, photoId: strin
   return photo;
 }
 
-/** An organizer tags a bib by hand: it stays even if the machine never reads it. */
-export async function addManualBib(deps: Deps, eventId: number, photoId: string, bib: string) {
+/**
+ * An organizer tags a bib by hand: it stays even if the machine never reads it. What was typed must
+ * be a bib of this event (its configured digits), or it is refused with the reason.
+ */
+export async function addManualBib(deps: Deps, eventId: number, photoId: string, typed: string) {
   await processedPhotoOfEvent(deps, eventId, photoId);
+  const checked = checkManualBib(typed, await deps.eventConfigs.get(eventId));
+  if ("error" in checked) throw invalid(checked.error, [{ path: "dorsalNumber", message: checked.error }]);
+  const bib = checked.number;
   const { photo } = await setPhotoBibs(deps, photoId, (current) => ({
     manualBibs: {
       added: [...new Set([...current.manualBibs.added, bib])],

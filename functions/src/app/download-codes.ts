@@ -4,6 +4,7 @@ import {
   type DownloadCodeValidation,
   type DownloadZip,
   type generateDownloadCodeRequest,
+  type IssuedDownloadCode,
   messages,
   salesMessages,
   type validateDownloadCodeRequest,
@@ -12,7 +13,7 @@ import type { z } from "zod";
 import { codeDownloadGrant, type DownloadCodeRecord } from "../data/download-codes";
 import type { PhotoRecord } from "../data/photos";
 import type { Deps } from "./deps";
-import { forbidden, gone, invalid, notFound } from "./errors";
+import { conflict, forbidden, gone, invalid, notFound } from "./errors";
 import { downloadablePhotos, signedOriginalUrl } from "./original-download";
 import { zipOfOriginals } from "./original-zip";
 import { addressClient, failureThrottledCheck, type RequestClient, throttledCheck } from "./throttle";
@@ -36,7 +37,9 @@ type ValidateInput = z.output<typeof validateDownloadCodeRequest>;
 /**
  * Issues a code:
  * 1. the event must be active and sell its photos (a free event needs no code);
- * 2. draw 8 characters (31^8 ≈ 8.5 × 10^11 codes); the conditional put on the code itself makes it
+ * 2. the bib must have photos in the event, unless the organizer confirmed it anyway
+ *    (`allowWithoutPhotos`): a mistyped bib would give the customer a code that opens nothing;
+ * 3. draw 8 characters (31^8 ≈ 8.5 × 10^11 codes); the conditional put on the code itself makes it
  *    unique, and a collision draws again.
  */
 export async function generateDownloadCode(
@@ -47,6 +50,9 @@ export async function generateDownloadCode(
   const event = await deps.events.get(input.eventId);
   if (!event) throw notFound(messages.eventNotFound);
   if (event.status !== "active" || event.freePhotosEnabled) throw invalid(salesMessages.codeEventNotEligible);
+  if (!input.allowWithoutPhotos && (await photosOfBib(deps, event.id, input.dorsalNumber)).length === 0) {
+    throw conflict(salesMessages.codeBibWithoutPhotos(input.dorsalNumber));
+  }
   const now = deps.clock.now();
   const base = {
     eventId: event.id,
@@ -75,27 +81,46 @@ export async function generateDownloadCode(
   throw new Error("Five download-code collisions in a row: the code space is exhausted or the draw is broken");
 }
 
-/** GET /api/admin/download-codes?eventId=: the event's codes, newest first, with their use. */
-export async function listDownloadCodes(deps: Deps, eventId: number) {
+/**
+ * GET /api/admin/download-codes?eventId=: the event's codes, newest first, with their use counted
+ * as the athlete's validation counts it (per photo, over the bib's photos now).
+ */
+export async function listDownloadCodes(deps: Deps, eventId: number): Promise<IssuedDownloadCode[]> {
   const codes = await deps.downloadCodes.listForEvent(eventId, 200);
-  return codes.map(({ code, dorsalNumber, maxDownloads, expiresAt, createdAt, isUsed, usedAt, downloadCount }) => ({
-    code,
-    eventId,
-    dorsalNumber,
-    downloadCount,
-    maxDownloads,
-    expiresAt,
-    createdAt,
-    isUsed,
-    usedAt,
-  }));
+  return Promise.all(
+    codes.map(async (code): Promise<IssuedDownloadCode> => {
+      const photos = await photosOfBib(deps, code.eventId, code.dorsalNumber);
+      const counts = await deps.downloadCounts.counts(
+        codeDownloadGrant(code.code),
+        photos.map((photo) => photo.id),
+      );
+      const downloaded = photos.map((photo) => counts.get(photo.id) ?? 0);
+      const mostDownloaded = Math.max(0, ...downloaded);
+      const leastDownloaded = downloaded.length ? Math.min(...downloaded) : 0;
+      return {
+        code: code.code,
+        eventId,
+        dorsalNumber: code.dorsalNumber,
+        downloadCount: code.downloadCount,
+        maxDownloads: code.maxDownloads,
+        remainingDownloads: Math.max(0, code.maxDownloads - mostDownloaded),
+        mostRemainingDownloads: Math.max(0, code.maxDownloads - leastDownloaded),
+        photoCount: photos.length,
+        expiresAt: code.expiresAt,
+        createdAt: code.createdAt,
+        isUsed: code.isUsed,
+        usedAt: code.usedAt,
+      };
+    }),
+  );
 }
 
 const codeUrl = (code: string, photoId: string) =>
   `/api/download-codes/download/${encodeURIComponent(code)}/${encodeURIComponent(photoId)}`;
 
-async function photosOfCode(deps: Deps, code: DownloadCodeRecord): Promise<PhotoRecord[]> {
-  const photos = await deps.photos.getMany(await deps.photos.photoIdsForBib(code.eventId, code.dorsalNumber));
+/** The bib's processed photos in the event, oldest first: what a code for it opens. */
+async function photosOfBib(deps: Deps, eventId: number, dorsalNumber: string): Promise<PhotoRecord[]> {
+  const photos = await deps.photos.getMany(await deps.photos.photoIdsForBib(eventId, dorsalNumber));
   return photos
     .filter((photo) => photo.processingStatus === "successful")
     .sort((a, b) => a.uploadedAt.localeCompare(b.uploadedAt));
@@ -132,7 +157,7 @@ export async function validateDownloadCode(
       maxDownloads: code.maxDownloads,
       downloadUrl: (id) => codeUrl(code.code, id),
     },
-    await photosOfCode(deps, code),
+    await photosOfBib(deps, code.eventId, code.dorsalNumber),
   );
   // Spent once no photo has a download left; a photo downloaded more often than the others does not close the rest.
   if (downloadable.photos.length > 0 && downloadable.photos.every((photo) => photo.remainingDownloads <= 0)) {
@@ -172,7 +197,7 @@ export async function downloadZipWithCode(deps: Deps, rawCode: string, client: R
       maxDownloads: code.maxDownloads,
       title: `fotos ${event.name} dorsal ${code.dorsalNumber}`,
     },
-    await photosOfCode(deps, code),
+    await photosOfBib(deps, code.eventId, code.dorsalNumber),
   );
   if (!zip) throw forbidden(salesMessages.codeLimit);
   await deps.downloadCodes.recordDownload(code.code, deps.clock.now(), zip.photoCount);

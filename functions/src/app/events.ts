@@ -4,10 +4,12 @@ import {
   type EventConfigDto,
   type EventDto,
   type EventRecognitionConfig,
+  type EventSalesSummary,
   messages,
 } from "@dorsal/shared";
 import { processedMinutesBetween, unbibbedCount } from "../data/dashboard";
 import type { EventRecord, EventStats } from "../data/events";
+import type { PageCursor } from "../data/photos";
 import type { Deps } from "./deps";
 import { notFound } from "./errors";
 import { salesFigures } from "./sales";
@@ -133,6 +135,26 @@ export async function setFreePhotos(deps: Deps, eventId: number, enabled: boolea
   if (!updated) throw notFound(messages.eventNotFound);
   const stats = await deps.events.stats([eventId]);
   return toEventDto(updated, stats.get(eventId));
+}
+
+/**
+ * An event's paid sales, counted over its sales a page at a time: read only when an organizer is
+ * about to free the event's photos, so no counter is kept for it.
+ */
+export async function eventSalesSummary(deps: Deps, eventId: number): Promise<EventSalesSummary> {
+  if (!(await deps.events.get(eventId))) throw notFound(messages.eventNotFound);
+  const summary: EventSalesSummary = { eventId, paidSales: 0, paidAmount: 0 };
+  let cursor: PageCursor | undefined;
+  do {
+    const page = await deps.sales.listByEvent(eventId, { limit: 200, cursor });
+    for (const sale of page.sales) {
+      if (sale.status !== "paid") continue;
+      summary.paidSales += 1;
+      summary.paidAmount += sale.amount;
+    }
+    cursor = page.cursor;
+  } while (cursor);
+  return summary;
 }
 
 export async function getEventConfig(deps: Deps, eventId: number): Promise<EventConfigDto> {

@@ -42,6 +42,7 @@ export const httpRoutes = [
   { method: "PUT", path: "/api/events/{id}/config", handler: "events" },
   { method: "POST", path: "/api/events/{id}/enable-free-photos", handler: "events" },
   { method: "POST", path: "/api/events/{id}/disable-free-photos", handler: "events" },
+  { method: "GET", path: "/api/events/{id}/sales-summary", handler: "events" },
   { method: "GET", path: "/api/events/{id}/photos", handler: "photos" },
   { method: "POST", path: "/api/events/{id}/reindex", handler: "photos" },
   { method: "POST", path: "/api/events/{id}/photos/{photoId}/bibs", handler: "photos" },

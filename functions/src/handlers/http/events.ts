@@ -10,6 +10,7 @@ import { deleteEvent } from "../../app/event-deletion";
 import {
   createEvent,
   dashboardStats,
+  eventSalesSummary,
   getEvent,
   getEventConfig,
   listEvents,
@@ -62,6 +63,11 @@ export const handler = createHttpHandler(
       params: z.object({ id: idParam }),
       body: athleteAccessRequest,
       run: ({ deps, params, body }) => setAthleteAccess(deps, params.id, body.requiresAthleteLogin),
+    }),
+    "GET /api/events/{id}/sales-summary": route({
+      access: ["admin"],
+      params: z.object({ id: idParam }),
+      run: ({ deps, params }) => eventSalesSummary(deps, params.id),
     }),
     "POST /api/events/{id}/disable-free-photos": route({
       access: ["admin"],

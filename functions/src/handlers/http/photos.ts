@@ -1,6 +1,7 @@
 import {
   bibNumber,
   idParam,
+  manualBibMessages,
   messages,
   presignRequest,
   searchQuery,
@@ -141,7 +142,8 @@ export const handler = createHttpHandler(
     "POST /api/events/{id}/photos/{photoId}/bibs": route({
       access: ["admin"],
       params: z.object({ id: idParam, photoId }),
-      body: z.object({ dorsalNumber: bibNumber }),
+      // Judged against the event's own bib settings in addManualBib; here only bounded.
+      body: z.object({ dorsalNumber: z.string({ error: manualBibMessages.required }).max(200) }),
       run: ({ deps, params, body }) => addManualBib(deps, params.id, params.photoId, body.dorsalNumber),
     }),
     "DELETE /api/events/{id}/photos/{photoId}/bibs/{dorsal}": route({

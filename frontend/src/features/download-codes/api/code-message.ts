@@ -1,5 +1,4 @@
-import type { DownloadCodeResult, EventDto } from "@dorsal/shared";
-import type { IssuedDownloadCode } from "./download-codes";
+import type { DownloadCodeResult, EventDto, IssuedDownloadCode } from "@dorsal/shared";
 
 /** Spec §5: codes are only for events that are active and still sell their photos. */
 export function codeEligibleEvents(events: EventDto[]): EventDto[] {
@@ -29,13 +28,14 @@ export function codeChatMessage(result: DownloadCodeResult, origin: string): str
   ].join("\n");
 }
 
-export type CodeStatus = "active" | "used" | "expired";
+export type CodeStatus = "active" | "used" | "spent" | "expired";
 
 /**
  * Whether the customer can still use the code. The limit counts per photo (README), so a code in
- * use may still have downloads left: the athlete's dialog tells exactly.
+ * use may still have downloads left; it is spent when the bib's most downloaded photo reached it.
  */
 export function codeStatus(code: IssuedDownloadCode, now: Date): CodeStatus {
   if (new Date(code.expiresAt).getTime() <= now.getTime()) return "expired";
+  if (code.photoCount > 0 && code.remainingDownloads <= 0) return "spent";
   return code.isUsed ? "used" : "active";
 }

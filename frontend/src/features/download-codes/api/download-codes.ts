@@ -1,19 +1,6 @@
-import type { DownloadCodeResult, GenerateDownloadCodeRequest } from "@dorsal/shared";
+import type { DownloadCodeResult, GenerateDownloadCodeRequest, IssuedDownloadCode } from "@dorsal/shared";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "../../../lib/api-fetch";
-
-/** A code as listed for the organizer (spec §3 download_codes). */
-export interface IssuedDownloadCode {
-  code: string;
-  eventId: number;
-  dorsalNumber: string;
-  isUsed: boolean;
-  usedAt: string | null;
-  expiresAt: string;
-  maxDownloads: number;
-  downloadCount: number;
-  createdAt: string;
-}
 
 export function generateDownloadCode(request: GenerateDownloadCodeRequest): Promise<DownloadCodeResult> {
   return apiFetch<DownloadCodeResult>("/api/admin/generate-download-code", { method: "POST", body: request });

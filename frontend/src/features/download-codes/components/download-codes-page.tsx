@@ -6,6 +6,7 @@ import {
   Field,
   Grid,
   Heading,
+  HStack,
   Input,
   List,
   NativeSelect,
@@ -18,6 +19,7 @@ import {
   codeMaxDownloads,
   codeValidityDays,
   type DownloadCodeResult,
+  type GenerateDownloadCodeRequest,
   generateDownloadCodeRequest,
   salesMessages,
 } from "@dorsal/shared";
@@ -70,10 +72,36 @@ export function DownloadCodesPage() {
   const [maxDownloads, setMaxDownloads] = useState<number>(defaults.maxDownloads);
   const [missing, setMissing] = useState(false);
   const [result, setResult] = useState<DownloadCodeResult | null>(null);
+  /** The server found no photos of the bib: the request waits for the organizer's decision. */
+  const [unconfirmed, setUnconfirmed] = useState<{ request: GenerateDownloadCodeRequest; message: string } | null>(
+    null,
+  );
   const generate = useGenerateDownloadCode();
+
+  const issue = (request: GenerateDownloadCodeRequest) =>
+    generate.mutate(request, {
+      onSuccess: (generated) => {
+        setResult(generated);
+        setDorsal("");
+        setUnconfirmed(null);
+        toaster.create({ type: "success", title: "Código generado exitosamente", description: generated.code });
+      },
+      onError: (error) => {
+        if (error instanceof ApiError && error.status === 409) {
+          setUnconfirmed({ request, message: error.message });
+          return;
+        }
+        toaster.create({
+          type: "error",
+          title: "❌ Error al generar código",
+          description: error instanceof ApiError ? error.message : salesMessages.codeGenerateFailed,
+        });
+      },
+    });
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    setUnconfirmed(null);
     const parsed = generateDownloadCodeRequest.safeParse({
       eventId: eventId ?? undefined,
       dorsalNumber: dorsal,
@@ -85,19 +113,7 @@ export function DownloadCodesPage() {
       toaster.create({ type: "error", title: "Campos requeridos", description: salesMessages.codeFieldsRequired });
       return;
     }
-    generate.mutate(parsed.data, {
-      onSuccess: (generated) => {
-        setResult(generated);
-        setDorsal("");
-        toaster.create({ type: "success", title: "Código generado exitosamente", description: generated.code });
-      },
-      onError: (error) =>
-        toaster.create({
-          type: "error",
-          title: "❌ Error al generar código",
-          description: error instanceof ApiError ? error.message : salesMessages.codeGenerateFailed,
-        }),
-    });
+    issue(parsed.data);
   };
 
   return (
@@ -133,6 +149,7 @@ export function DownloadCodesPage() {
                         onChange={(next) => {
                           setChosen(next);
                           setMissing(false);
+                          setUnconfirmed(null);
                         }}
                         invalid={missing && eventId === null}
                       />
@@ -151,6 +168,7 @@ export function DownloadCodesPage() {
                         // Spec §5: the dorsal is numeric, so anything else never reaches the field.
                         setDorsal(change.currentTarget.value.replace(/\D/g, ""));
                         setMissing(false);
+                        setUnconfirmed(null);
                       }}
                       inputMode="numeric"
                       pattern="[0-9]*"
@@ -194,11 +212,38 @@ export function DownloadCodesPage() {
                         </NativeSelect.Field>
                         <NativeSelect.Indicator />
                       </NativeSelect.Root>
+                      <Field.HelperText>Por cada foto del dorsal.</Field.HelperText>
                     </Field.Root>
                   </SimpleGrid>
-                  <Button type="submit" colorPalette="blue" loading={generate.isPending} loadingText="Generando...">
-                    Generar código
-                  </Button>
+                  {unconfirmed ? (
+                    <Alert.Root status="warning" alignItems="flex-start" role="alert">
+                      <Alert.Indicator />
+                      <Alert.Content>
+                        <Alert.Title>{unconfirmed.message}</Alert.Title>
+                        <Alert.Description>
+                          Revisa el número: puede estar mal escrito, o sus fotos aún no se han subido. El código solo
+                          abre las fotos de este dorsal.
+                        </Alert.Description>
+                        <HStack mt="3" gap="2" wrap="wrap">
+                          <Button
+                            size="sm"
+                            colorPalette="orange"
+                            loading={generate.isPending}
+                            onClick={() => issue({ ...unconfirmed.request, allowWithoutPhotos: true })}
+                          >
+                            Generar de todos modos
+                          </Button>
+                          <Button size="sm" variant="outline" onClick={() => setUnconfirmed(null)}>
+                            No generar
+                          </Button>
+                        </HStack>
+                      </Alert.Content>
+                    </Alert.Root>
+                  ) : (
+                    <Button type="submit" colorPalette="blue" loading={generate.isPending} loadingText="Generando...">
+                      Generar código
+                    </Button>
+                  )}
                 </Stack>
               </form>
             </Card.Body>

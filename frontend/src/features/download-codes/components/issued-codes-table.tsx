@@ -1,4 +1,5 @@
-import { Badge, EmptyState, Skeleton, Stack, Table } from "@chakra-ui/react";
+import { Badge, EmptyState, Skeleton, Stack, Table, Text } from "@chakra-ui/react";
+import { downloadsLeftText } from "@dorsal/shared";
 import { TagIcon } from "../../../components/ui/icons";
 import { LoadError } from "../../../components/ui/load-error";
 import { formatDateTime } from "../../../lib/format";
@@ -8,10 +9,14 @@ import { useIssuedCodes } from "../api/download-codes";
 const statusBadges: Record<CodeStatus, { label: string; palette: string }> = {
   active: { label: "Vigente", palette: "green" },
   used: { label: "En uso", palette: "blue" },
+  spent: { label: "Agotado", palette: "gray" },
   expired: { label: "Vencido", palette: "red" },
 };
 
-/** The codes already issued for one event, so the organizer can answer "¿mi código sigue sirviendo?". */
+/**
+ * The codes already issued for one event, so the organizer can answer "¿mi código sigue sirviendo?"
+ * with the same words and number the customer sees in the code dialog.
+ */
 export function IssuedCodesTable({ eventId }: { eventId: number }) {
   const codes = useIssuedCodes(eventId);
 
@@ -63,8 +68,16 @@ export function IssuedCodesTable({ eventId }: { eventId: number }) {
                 </Table.Cell>
                 <Table.Cell>{code.dorsalNumber}</Table.Cell>
                 <Table.Cell whiteSpace="nowrap">
-                  {code.downloadCount} {code.downloadCount === 1 ? "descarga" : "descargas"} · máx. {code.maxDownloads}{" "}
-                  por foto
+                  {downloadsLeftText({
+                    fewest: code.remainingDownloads,
+                    most: code.mostRemainingDownloads,
+                    max: code.maxDownloads,
+                  })}
+                  {code.photoCount === 0 && (
+                    <Text textStyle="xs" color="orange.700">
+                      Sin fotos todavía
+                    </Text>
+                  )}
                 </Table.Cell>
                 <Table.Cell whiteSpace="nowrap">{formatValidUntil(code.expiresAt)}</Table.Cell>
                 <Table.Cell>

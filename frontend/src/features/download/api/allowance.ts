@@ -1,4 +1,4 @@
-import type { DownloadPhoto } from "@dorsal/shared";
+import { type DownloadPhoto, downloadsLeftText } from "@dorsal/shared";
 import { formatCount } from "../../../lib/format";
 
 /**
@@ -15,8 +15,7 @@ export function remainingPerPhoto(photos: readonly Pick<DownloadPhoto, "remainin
   const left = photos.map((photo) => Math.max(0, photo.remainingDownloads));
   const fewest = left.length ? Math.min(...left) : 0;
   const most = left.length ? Math.max(...left) : 0;
-  const range = fewest === most ? formatCount(fewest) : `${formatCount(fewest)} a ${formatCount(most)}`;
-  return `${range} de ${formatCount(max)} descargas restantes por foto`;
+  return downloadsLeftText({ fewest, most, max });
 }
 
 /** Downloads end once no photo has any left (a photo downloaded more often does not close the others). */

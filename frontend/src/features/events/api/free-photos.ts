@@ -1,5 +1,5 @@
-import type { EventDto } from "@dorsal/shared";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { EventDto, EventSalesSummary } from "@dorsal/shared";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "../../../lib/api-fetch";
 import { dashboardStatsQueryOptions } from "../../dashboard/api/get-dashboard-stats";
 import { eventQueryOptions } from "./get-event";
@@ -27,5 +27,19 @@ export function useSetFreePhotos() {
         queryClient.invalidateQueries({ queryKey: dashboardStatsQueryOptions().queryKey }),
       ]);
     },
+  });
+}
+
+export function getEventSalesSummary(eventId: number, signal?: AbortSignal): Promise<EventSalesSummary> {
+  return apiFetch<EventSalesSummary>(`/api/events/${eventId}/sales-summary`, { signal });
+}
+
+/** The event's paid sales, read fresh each time the organizer is asked to free its photos. */
+export function useEventSalesSummary(eventId: number, enabled: boolean) {
+  return useQuery({
+    queryKey: ["events", eventId, "sales-summary"],
+    queryFn: ({ signal }) => getEventSalesSummary(eventId, signal),
+    enabled,
+    staleTime: 0,
   });
 }

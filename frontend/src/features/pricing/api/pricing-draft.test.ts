@@ -1,6 +1,16 @@
 import { defaultEventPricing, pricingMessages } from "@dorsal/shared";
 import { describe, expect, it } from "vitest";
-import { draftRules, parseDraft, toDraft } from "./pricing-draft";
+import {
+  type Draft,
+  discountLabel,
+  draftRules,
+  type FieldErrors,
+  hasPrices,
+  parseDraft,
+  shownErrors,
+  toDraft,
+  withCurrency,
+} from "./pricing-draft";
 
 const draft = toDraft(defaultEventPricing);
 
@@ -27,5 +37,41 @@ describe("pricing draft", () => {
     expect(draftRules({ ...draft, tier2Price: "7000" })).toMatchObject({ tier2Price: 7000, basePrice: 10000 });
     expect(draftRules({ ...draft, tier2Price: "" })).toBeUndefined();
     expect(draftRules({ ...draft, basePrice: "0" })).toBeUndefined();
+  });
+
+  it("names a discount by the photos it starts at, or by its order while that is not a count", () => {
+    expect(discountLabel(draft, 2)).toBe("Desde 3 fotos");
+    expect(discountLabel({ ...draft, tier4Photos: "" }, 4)).toBe("Descuento 3");
+  });
+
+  const errorsOf = (typed: Draft): FieldErrors => {
+    const parsed = parseDraft(typed);
+    return "errors" in parsed ? parsed.errors : {};
+  };
+
+  it("shows a field's own error once it was left, a ladder error at once, and all after a save was tried", () => {
+    const tooCheap = errorsOf({ ...draft, tier2Price: "500" });
+    expect(shownErrors(tooCheap, { everything: false, left: new Set() })).toEqual({});
+    expect(shownErrors(tooCheap, { everything: false, left: new Set(["tier2Price"]) })).toEqual({
+      tier2Price: "El precio mínimo es $ 1.000 COP",
+    });
+    const dearer = errorsOf({ ...draft, tier2Price: "12000" });
+    expect(shownErrors(dearer, { everything: false, left: new Set() })).toEqual({
+      tier2Price: pricingMessages.tierPriceAboveBase,
+    });
+    // Compared with a base price that is not valid yet (typing "15000" passes through "1"), it waits.
+    const halfTyped = errorsOf({ ...draft, basePrice: "1" });
+    expect(shownErrors(halfTyped, { everything: false, left: new Set() })).toEqual({});
+    expect(shownErrors(halfTyped, { everything: true, left: new Set() })).toMatchObject({
+      basePrice: "El precio mínimo es $ 1.000 COP",
+      tier2Price: pricingMessages.tierPriceAboveBase,
+    });
+  });
+
+  it("clears the prices when the currency changes, keeping the rest", () => {
+    const inDollars = withCurrency(draft, "USD");
+    expect(inDollars).toMatchObject({ currency: "USD", basePrice: "", tier4Price: "", tier2Photos: "3" });
+    expect(hasPrices(inDollars)).toBe(false);
+    expect(hasPrices(draft)).toBe(true);
   });
 });

@@ -4,12 +4,21 @@ import {
   eventPricingRequest,
   type PricingCurrency,
   type PricingRules,
+  pricingCurrencies,
+  pricingMessages,
 } from "@dorsal/shared";
 
 /** The pricing form as typed: numbers stay text until saved, so a half-typed value is not lost. */
 export type NumberField = Exclude<keyof EventPricing, "currency" | "volumeDiscountEnabled">;
 export type Draft = Record<NumberField, string> & { currency: PricingCurrency; volumeDiscountEnabled: boolean };
 export type FieldErrors = Partial<Record<keyof EventPricing, string>>;
+
+export const priceFields = [
+  "basePrice",
+  "tier2Price",
+  "tier3Price",
+  "tier4Price",
+] as const satisfies readonly NumberField[];
 
 export const numberFields = [
   "basePrice",
@@ -66,3 +75,63 @@ export function draftRules(draft: Draft): PricingRules | undefined {
   const complete = Object.values(rules).every((value) => typeof value === "boolean" || Number.isFinite(value));
   return complete && rules.basePrice > 0 ? rules : undefined;
 }
+
+/** The discounts as the organizer reads them: 'Descuento 1' is stored as tier 2 (spec §3). */
+export const discountTiers = [
+  { tier: 2, name: "descuento 1" },
+  { tier: 3, name: "descuento 2" },
+  { tier: 4, name: "descuento 3" },
+] as const;
+
+/** A discount is named by when it applies ('Desde 3 fotos'), or by its order while its count is not a count yet. */
+export function discountLabel(draft: Draft, tier: 2 | 3 | 4): string {
+  const photos = toNumber(draft[`tier${tier}Photos`]);
+  return Number.isInteger(photos) && photos > 0 ? `Desde ${photos} fotos` : `Descuento ${tier - 1}`;
+}
+
+/** The field each ladder rule compares a field with (the schema's superRefine in shared/src/pricing.ts). */
+const comparedWith: Partial<Record<NumberField, NumberField>> = {
+  tier2Price: "basePrice",
+  tier3Price: "tier2Price",
+  tier4Price: "tier3Price",
+  tier3Photos: "tier2Photos",
+  tier4Photos: "tier3Photos",
+};
+
+/**
+ * Which of the draft's current errors to show. Rules a value passes through while it is typed (a
+ * minimum: "15000" is "1" first; a step) wait until the organizer leaves the field or tries to
+ * save. A price over the maximum shows at once, and so does a ladder error (a discount dearer than
+ * the price above it) unless the price it is compared with is itself not valid yet. Errors are
+ * recomputed from the draft each time, so one goes as soon as its cause does, whichever field fixed it.
+ */
+export function shownErrors(
+  current: FieldErrors,
+  options: { everything: boolean; left: ReadonlySet<NumberField> },
+): FieldErrors {
+  const shown: FieldErrors = {};
+  for (const [field, message] of Object.entries(current) as [keyof FieldErrors, string][]) {
+    const other = comparedWith[field as NumberField];
+    const ladder = other !== undefined && current[other] === undefined && ladderMessages.includes(message);
+    const atOnce = ladder || overMaximumMessages.includes(message);
+    if (options.everything || atOnce || options.left.has(field as NumberField)) shown[field] = message;
+  }
+  return shown;
+}
+
+const ladderMessages: readonly string[] = [
+  pricingMessages.tierPriceAboveBase,
+  pricingMessages.tierPriceAbovePrevious,
+  pricingMessages.tierPhotosIncreasing,
+];
+const overMaximumMessages: readonly string[] = pricingCurrencies.map((currency) => pricingMessages.priceMax(currency));
+
+/** The draft in another currency: its prices are cleared, since no figure means the same in both. */
+export function withCurrency(draft: Draft, currency: PricingCurrency): Draft {
+  const changed = { ...draft, currency };
+  for (const field of priceFields) changed[field] = "";
+  return changed;
+}
+
+/** Whether the draft has any price typed (switching currency then has something to lose). */
+export const hasPrices = (draft: Draft) => priceFields.some((field) => draft[field].trim() !== "");

@@ -1,4 +1,5 @@
 import {
+  Alert,
   Box,
   Button,
   Card,
@@ -15,6 +16,7 @@ import {
   Text,
 } from "@chakra-ui/react";
 import {
+  currencyRules,
   type EventPricingDto,
   formatPrice,
   type PricingCurrency,
@@ -27,7 +29,20 @@ import { type FormEvent, useState } from "react";
 import { toaster } from "../../../components/ui/toaster";
 import { ApiError } from "../../../lib/api-fetch";
 import { useSaveEventPricing } from "../api/event-pricing";
-import { type Draft, draftRules, type FieldErrors, type NumberField, parseDraft, toDraft } from "../api/pricing-draft";
+import {
+  type Draft,
+  discountLabel,
+  discountTiers,
+  draftRules,
+  type FieldErrors,
+  hasPrices,
+  type NumberField,
+  parseDraft,
+  shownErrors,
+  toDraft,
+  withCurrency,
+} from "../api/pricing-draft";
+import { CurrencyChangeDialog } from "./currency-change-dialog";
 
 const savedAtFormat = new Intl.DateTimeFormat("es-CO", { dateStyle: "medium", timeStyle: "short" });
 
@@ -39,22 +54,35 @@ interface PricingFormProps {
 
 export function PricingForm({ eventId, eventName, pricing }: PricingFormProps) {
   const [draft, setDraft] = useState<Draft>(() => toDraft(pricing));
-  const [errors, setErrors] = useState<FieldErrors>({});
+  /** After a save was tried, every error shows; before, only those of fields the organizer left. */
+  const [tried, setTried] = useState(false);
+  const [left, setLeft] = useState<ReadonlySet<NumberField>>(new Set());
+  /** The server's verdict on the last save, per field, until that field changes. */
+  const [serverErrors, setServerErrors] = useState<FieldErrors>({});
+  const [askedCurrency, setAskedCurrency] = useState<PricingCurrency | null>(null);
   const save = useSaveEventPricing(eventId);
   const rules = draftRules(draft);
+  const parsed = parseDraft(draft);
+  const currentErrors = "errors" in parsed ? parsed.errors : {};
+  const errors: FieldErrors = { ...shownErrors(currentErrors, { everything: tried, left }), ...serverErrors };
+  const currency = currencyRules[draft.currency];
 
   const change = (field: NumberField) => (event: { currentTarget: { value: string } }) => {
     const { value } = event.currentTarget;
     setDraft((current) => ({ ...current, [field]: value }));
-    setErrors((current) => ({ ...current, [field]: undefined }));
+    setServerErrors(({ [field]: _answered, ...rest }) => rest);
   };
+
+  const leave = (field: NumberField) => () =>
+    setLeft((current) => (current.has(field) ? current : new Set(current).add(field)));
 
   const numberInput = (field: NumberField, props: { label?: string; min: number; step: number; max?: number }) => (
     <Input
       type="number"
-      inputMode="numeric"
+      inputMode={props.step < 1 ? "decimal" : "numeric"}
       value={draft[field]}
       onChange={change(field)}
+      onBlur={leave(field)}
       min={props.min}
       max={props.max}
       step={props.step}
@@ -62,24 +90,41 @@ export function PricingForm({ eventId, eventName, pricing }: PricingFormProps) {
       bg="white"
     />
   );
+  const priceInput = (field: NumberField, label?: string) =>
+    numberInput(field, { label, min: currency.minPrice, max: currency.maxPrice, step: currency.step });
+
+  const switchCurrency = (next: PricingCurrency) => {
+    setDraft((current) => withCurrency(current, next));
+    setServerErrors({});
+    setAskedCurrency(null);
+  };
+
+  const chooseCurrency = (next: PricingCurrency) => {
+    if (next === draft.currency) return;
+    if (hasPrices(draft)) setAskedCurrency(next);
+    else switchCurrency(next);
+  };
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const result = parseDraft(draft);
-    if ("errors" in result) {
-      setErrors(result.errors);
+    if ("errors" in parsed) {
+      setTried(true);
       return;
     }
-    save.mutate(result.pricing, {
+    save.mutate(parsed.pricing, {
       onSuccess: (stored) => {
         setDraft(toDraft(stored));
+        // Saved means valid: nothing of an earlier attempt is left on screen.
+        setTried(false);
+        setLeft(new Set());
+        setServerErrors({});
         toaster.create({ type: "success", title: "Configuración de precios guardada", description: eventName });
       },
       onError: (error) => {
         if (error instanceof ApiError && error.details) {
           const fromServer: FieldErrors = {};
           for (const detail of error.details) fromServer[detail.path as keyof FieldErrors] ??= detail.message;
-          setErrors(fromServer);
+          setServerErrors(fromServer);
         }
         toaster.create({ type: "error", title: pricingMessages.saveFailed, description: error.message });
       },
@@ -101,8 +146,8 @@ export function PricingForm({ eventId, eventName, pricing }: PricingFormProps) {
                 <Field.Label>
                   Precio base por foto <Field.RequiredIndicator />
                 </Field.Label>
-                {numberInput("basePrice", { min: 1000, step: 1000 })}
-                <Field.HelperText>Mínimo $ 1.000, en múltiplos de 1.000.</Field.HelperText>
+                {priceInput("basePrice")}
+                <Field.HelperText>{pricingMessages.priceHint(draft.currency)}</Field.HelperText>
                 <Field.ErrorText>{errors.basePrice}</Field.ErrorText>
               </Field.Root>
               <Field.Root invalid={Boolean(errors.currency)}>
@@ -110,10 +155,7 @@ export function PricingForm({ eventId, eventName, pricing }: PricingFormProps) {
                 <NativeSelect.Root>
                   <NativeSelect.Field
                     value={draft.currency}
-                    onChange={(event) => {
-                      const currency = event.currentTarget.value as PricingCurrency;
-                      setDraft((current) => ({ ...current, currency }));
-                    }}
+                    onChange={(event) => chooseCurrency(event.currentTarget.value as PricingCurrency)}
                     bg="white"
                   >
                     {pricingCurrencies.map((currency) => (
@@ -133,6 +175,12 @@ export function PricingForm({ eventId, eventName, pricing }: PricingFormProps) {
                 <Field.ErrorText>{errors.downloadValidityDays}</Field.ErrorText>
               </Field.Root>
             </SimpleGrid>
+            {draft.currency !== "COP" && (
+              <Alert.Root status="warning" mt="4">
+                <Alert.Indicator />
+                <Alert.Description>{pricingMessages.gatewayPesosOnly}</Alert.Description>
+              </Alert.Root>
+            )}
           </Card.Body>
         </Card.Root>
 
@@ -144,7 +192,7 @@ export function PricingForm({ eventId, eventName, pricing }: PricingFormProps) {
                   Descuentos por volumen
                 </Heading>
                 <Text textStyle="sm" color="fg.muted">
-                  Al llegar al mínimo de fotos, cada foto de la compra cuesta el precio del nivel.
+                  Al llegar al mínimo de fotos, cada foto de la compra cuesta el precio de ese descuento.
                 </Text>
               </Box>
               <Switch.Root
@@ -165,10 +213,12 @@ export function PricingForm({ eventId, eventName, pricing }: PricingFormProps) {
           <Card.Body>
             {/* A grid rather than a table: on a phone each tier wraps onto two lines and its savings stay in view. */}
             <Stack gap="0" opacity={draft.volumeDiscountEnabled ? 1 : 0.6} separator={<Separator />}>
-              {([2, 3, 4] as const).map((tier, index) => {
+              {discountTiers.map(({ tier, name }, index) => {
                 const photosField = `tier${tier}Photos` as const;
                 const priceField = `tier${tier}Price` as const;
                 const shown = rules && pricingTiers(rules)[index];
+                // Savings only of a discount that is valid as typed: never a negative or absurd figure.
+                const valid = !currentErrors.basePrice && !currentErrors[photosField] && !currentErrors[priceField];
                 // What the tier charges, shown even while discounts are off so the ladder can be set up first.
                 const example =
                   rules && shown && priceForPhotoCount({ ...rules, volumeDiscountEnabled: true }, shown.minPhotos);
@@ -176,30 +226,32 @@ export function PricingForm({ eventId, eventName, pricing }: PricingFormProps) {
                   <Grid
                     key={tier}
                     data-testid="pricing-tier"
-                    templateColumns={{ base: "1fr 1fr", md: "5rem 1fr 1fr 1.4fr" }}
+                    templateColumns={{ base: "1fr 1fr", md: "8rem 1fr 1fr 1.4fr" }}
                     columnGap="4"
                     rowGap="2"
                     alignItems="start"
                     py="3"
                   >
                     <Text fontWeight="medium" gridColumn={{ base: "1 / -1", md: "auto" }} pt={{ md: "7" }}>
-                      Nivel {tier}
+                      {discountLabel(draft, tier)}
                     </Text>
                     <Field.Root invalid={Boolean(errors[photosField])}>
                       <Field.Label textStyle="xs">Fotos mínimas</Field.Label>
-                      {numberInput(photosField, { label: `Fotos mínimas del nivel ${tier}`, min: 2, step: 1 })}
+                      {numberInput(photosField, { label: `Fotos mínimas del ${name}`, min: 2, step: 1 })}
                       <Field.ErrorText>{errors[photosField]}</Field.ErrorText>
                     </Field.Root>
                     <Field.Root invalid={Boolean(errors[priceField])}>
                       <Field.Label textStyle="xs">Precio por foto</Field.Label>
-                      {numberInput(priceField, { label: `Precio por foto del nivel ${tier}`, min: 1000, step: 1000 })}
+                      {priceInput(priceField, `Precio por foto del ${name}`)}
                       <Field.ErrorText>{errors[priceField]}</Field.ErrorText>
                     </Field.Root>
                     <Box gridColumn={{ base: "1 / -1", md: "auto" }} pt={{ md: "6" }} data-testid="tier-savings">
-                      {shown && example ? (
+                      {valid && shown && example ? (
                         <Stack gap="0.5">
                           <Text>
-                            Ahorro: {formatPrice(shown.savings, draft.currency)} por foto ({shown.savingsPercent}%)
+                            {shown.savings > 0
+                              ? `Ahorro: ${formatPrice(shown.savings, draft.currency)} por foto (${shown.savingsPercent}%)`
+                              : "Sin descuento: mismo precio base"}
                           </Text>
                           <Text textStyle="xs" color="fg.muted">
                             {shown.minPhotos} fotos: {formatPrice(example.total, draft.currency)}
@@ -227,6 +279,13 @@ export function PricingForm({ eventId, eventName, pricing }: PricingFormProps) {
           </Button>
         </HStack>
       </Stack>
+      <CurrencyChangeDialog
+        next={askedCurrency}
+        current={draft.currency}
+        currentBasePrice={rules ? formatPrice(rules.basePrice, draft.currency) : null}
+        onConfirm={switchCurrency}
+        onCancel={() => setAskedCurrency(null)}
+      />
     </form>
   );
 }
