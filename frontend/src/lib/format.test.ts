@@ -39,16 +39,14 @@ describe("formatBytes", () => {
 });
 
 /**
- * Issue 17: three date styles on the same screens. Every date goes through this module. The
- * features listed still hold formats of their own and leave the list as they move to it.
+ * Issue 17: three date styles on the same screens. Every date goes through this module.
  */
 describe("dates on screen", () => {
   const frontend = path.resolve(import.meta.dirname, "..");
-  const notYetMoved = ["bibs", "download-codes", "pricing"].map((feature) => path.join(frontend, "features", feature));
   const sources = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
       const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) return notYetMoved.includes(full) ? [] : sources(full);
+      if (entry.isDirectory()) return sources(full);
       return /\.tsx?$/.test(entry.name) && !entry.name.includes(".test.") ? [full] : [];
     });
 

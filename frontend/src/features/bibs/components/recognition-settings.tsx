@@ -22,7 +22,7 @@ import { type FormEvent, useState } from "react";
 import { LoadError } from "../../../components/ui/load-error";
 import { toaster } from "../../../components/ui/toaster";
 import { ApiError } from "../../../lib/api-fetch";
-import { formatCount } from "../../../lib/format";
+import { formatCount, formatDateTime } from "../../../lib/format";
 import { useEventConfig, useUpdateEventConfig } from "../api/event-config";
 import {
   type Draft,
@@ -33,8 +33,6 @@ import {
   toDraft,
 } from "../api/recognition-draft";
 import { type ReindexState, useReindex } from "../hooks/use-reindex";
-
-const updatedAtFormat = new Intl.DateTimeFormat("es-CO", { dateStyle: "medium", timeStyle: "short" });
 
 function ReindexProgressView({
   state,
@@ -288,7 +286,7 @@ function RecognitionForm({ eventId, config, totalPhotos, reindex }: RecognitionF
           <HStack justify="space-between" gap="3" wrap="wrap">
             <Text textStyle="xs" color="fg.muted">
               {config.updatedAt
-                ? `Versión ${config.configurationVersion} · ${updatedAtFormat.format(new Date(config.updatedAt))}`
+                ? `Versión ${config.configurationVersion} · ${formatDateTime(config.updatedAt)}`
                 : "Valores predeterminados"}
             </Text>
             <Button

@@ -1,17 +1,13 @@
 import type { DownloadCodeResult, EventDto, IssuedDownloadCode } from "@dorsal/shared";
+import { formatDayOf } from "../../../lib/format";
 
 /** Spec §5: codes are only for events that are active and still sell their photos. */
 export function codeEligibleEvents(events: EventDto[]): EventDto[] {
   return events.filter((event) => event.status === "active" && !event.freePhotosEnabled);
 }
 
-const validUntilFormat = new Intl.DateTimeFormat("es-CO", { day: "numeric", month: "long", year: "numeric" });
-
 /** Spec §9: dates in the Spanish locale; a code expires at a moment, shown as its local day. */
-export function formatValidUntil(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : validUntilFormat.format(date);
-}
+export const formatValidUntil = formatDayOf;
 
 /**
  * Spec §2.7: the ready chat message the organizer pastes back to the customer who paid. It says

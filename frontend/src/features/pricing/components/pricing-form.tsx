@@ -28,6 +28,7 @@ import {
 import { type FormEvent, useState } from "react";
 import { toaster } from "../../../components/ui/toaster";
 import { ApiError } from "../../../lib/api-fetch";
+import { formatDateTime } from "../../../lib/format";
 import { useSaveEventPricing } from "../api/event-pricing";
 import {
   type Draft,
@@ -43,8 +44,6 @@ import {
   withCurrency,
 } from "../api/pricing-draft";
 import { CurrencyChangeDialog } from "./currency-change-dialog";
-
-const savedAtFormat = new Intl.DateTimeFormat("es-CO", { dateStyle: "medium", timeStyle: "short" });
 
 interface PricingFormProps {
   eventId: number;
@@ -271,7 +270,7 @@ export function PricingForm({ eventId, eventName, pricing }: PricingFormProps) {
         <HStack justify="space-between" gap="3" wrap="wrap">
           <Text textStyle="sm" color="fg.muted">
             {pricing.updatedAt
-              ? `Guardado el ${savedAtFormat.format(new Date(pricing.updatedAt))}`
+              ? `Guardado el ${formatDateTime(pricing.updatedAt)}`
               : "Valores predeterminados: este evento aún no tiene precios guardados"}
           </Text>
           <Button type="submit" colorPalette="blue" loading={save.isPending} loadingText="Guardando...">
