@@ -49,7 +49,12 @@ function BibReview({ eventId }: { eventId: number }) {
     return (
       <Stack gap="4">
         <PageHeader title="Revisión de Dorsales" actions={<BackToEvents />} />
-        <LoadError title="Error cargando el evento" message={event.error.message} />
+        <LoadError
+          title="Error cargando el evento"
+          message={event.error.message}
+          onRetry={() => void event.refetch()}
+          retrying={event.isFetching}
+        />
       </Stack>
     );
   }

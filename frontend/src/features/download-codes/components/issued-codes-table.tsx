@@ -1,7 +1,9 @@
-import { Badge, EmptyState, Skeleton, Stack, Table, Text } from "@chakra-ui/react";
+import { Badge, Skeleton, Stack, Table, Text } from "@chakra-ui/react";
 import { downloadsLeftText } from "@dorsal/shared";
+import { EmptyState } from "../../../components/ui/empty-state";
 import { TagIcon } from "../../../components/ui/icons";
 import { LoadError } from "../../../components/ui/load-error";
+import { TableScrollArea } from "../../../components/ui/table-scroll-area";
 import { formatDateTime } from "../../../lib/format";
 import { type CodeStatus, codeStatus, formatValidUntil } from "../api/code-message";
 import { useIssuedCodes } from "../api/download-codes";
@@ -29,24 +31,27 @@ export function IssuedCodesTable({ eventId }: { eventId: number }) {
     );
   }
   if (codes.isError) {
-    return <LoadError title="Error cargando códigos" message={codes.error.message} />;
+    return (
+      <LoadError
+        title="Error cargando códigos"
+        message={codes.error.message}
+        onRetry={() => void codes.refetch()}
+        retrying={codes.isFetching}
+      />
+    );
   }
   if (codes.data.length === 0) {
     return (
-      <EmptyState.Root borderWidth="1px" borderStyle="dashed" borderRadius="lg" bg="white">
-        <EmptyState.Content>
-          <EmptyState.Indicator>
-            <TagIcon />
-          </EmptyState.Indicator>
-          <EmptyState.Title>No hay códigos para este evento</EmptyState.Title>
-          <EmptyState.Description>Los códigos que generes aparecerán aquí con su uso.</EmptyState.Description>
-        </EmptyState.Content>
-      </EmptyState.Root>
+      <EmptyState
+        icon={<TagIcon />}
+        title="No hay códigos para este evento"
+        description="Los códigos que generes aparecerán aquí con su uso."
+      />
     );
   }
   const now = new Date();
   return (
-    <Table.ScrollArea borderWidth="1px" borderRadius="md" bg="white">
+    <TableScrollArea label="Códigos generados" borderWidth="1px" borderRadius="md" bg="white">
       <Table.Root size="sm" aria-label="Códigos generados">
         <Table.Header>
           <Table.Row>
@@ -89,6 +94,6 @@ export function IssuedCodesTable({ eventId }: { eventId: number }) {
           })}
         </Table.Body>
       </Table.Root>
-    </Table.ScrollArea>
+    </TableScrollArea>
   );
 }

@@ -1,6 +1,7 @@
-import { Badge, Box, Button, EmptyState, HStack, Skeleton, Stack, Text } from "@chakra-ui/react";
+import { Badge, Box, Button, HStack, Skeleton, Stack, Text } from "@chakra-ui/react";
 import type { EventDto } from "@dorsal/shared";
 import { Link as RouterLink } from "react-router";
+import { EmptyState } from "../../../components/ui/empty-state";
 import { CalendarIcon, TagIcon } from "../../../components/ui/icons";
 import { LoadError } from "../../../components/ui/load-error";
 import { formatCount, formatEventDate } from "../../../lib/format";
@@ -63,19 +64,22 @@ export function EventList() {
     );
   }
   if (events.isError) {
-    return <LoadError title="Error cargando eventos" message={events.error.message} />;
+    return (
+      <LoadError
+        title="Error cargando eventos"
+        message={events.error.message}
+        onRetry={() => void events.refetch()}
+        retrying={events.isFetching}
+      />
+    );
   }
   if (events.data.length === 0) {
     return (
-      <EmptyState.Root borderWidth="1px" borderStyle="dashed" borderRadius="lg" bg="white">
-        <EmptyState.Content>
-          <EmptyState.Indicator>
-            <CalendarIcon />
-          </EmptyState.Indicator>
-          <EmptyState.Title>No hay eventos</EmptyState.Title>
-          <EmptyState.Description>Crea el primer evento para empezar a subir fotos.</EmptyState.Description>
-        </EmptyState.Content>
-      </EmptyState.Root>
+      <EmptyState
+        icon={<CalendarIcon />}
+        title="No hay eventos"
+        description="Crea el primer evento para empezar a subir fotos."
+      />
     );
   }
   const newestFirst = [...events.data].sort((a, b) => b.id - a.id);

@@ -11,7 +11,11 @@ export function EventsPage() {
   return (
     <Box>
       <PageHeader title="Gestión de Eventos" subtitle="Crea eventos y sigue el procesamiento de sus fotos" />
-      <Grid templateColumns={{ base: "1fr", lg: "minmax(0, 3fr) minmax(0, 2fr)" }} gap="6" alignItems="start">
+      <Grid
+        templateColumns={{ base: "minmax(0, 1fr)", lg: "minmax(0, 3fr) minmax(0, 2fr)" }}
+        gap="6"
+        alignItems="start"
+      >
         <Box as="section" aria-labelledby="events-title" order={{ base: 2, lg: 1 }}>
           <Heading as="h2" size="lg" id="events-title" mb="3">
             Eventos

@@ -31,7 +31,14 @@ export function FreePhotos({ eventId, dorsal, onBrowse }: { eventId: number; dor
 
   if (photos.isPending) return <Skeleton height="48" />;
   if (photos.isError) {
-    return <LoadError title="Error cargando fotos" message={photos.error.message} />;
+    return (
+      <LoadError
+        title="Error cargando fotos"
+        message={photos.error.message}
+        onRetry={() => void photos.refetch()}
+        retrying={photos.isFetching}
+      />
+    );
   }
   const loaded = photos.data.pages.flatMap((page) => page.photos);
   const totalFound = photos.data.pages[0]?.totalFound ?? 0;

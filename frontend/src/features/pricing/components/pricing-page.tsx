@@ -22,7 +22,14 @@ function EventPricingSection({ eventId, eventName }: { eventId: number; eventNam
     return <PricingForm key={eventId} eventId={eventId} eventName={eventName} pricing={pricing.data} />;
   }
   if (pricing.isError) {
-    return <LoadError title={pricingMessages.loadFailed} message={pricing.error.message} />;
+    return (
+      <LoadError
+        title={pricingMessages.loadFailed}
+        message={pricing.error.message}
+        onRetry={() => void pricing.refetch()}
+        retrying={pricing.isFetching}
+      />
+    );
   }
   return (
     <Stack gap="4" aria-busy="true" aria-label="Cargando precios">

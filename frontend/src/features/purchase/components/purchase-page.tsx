@@ -5,7 +5,6 @@ import {
   Button,
   Card,
   Checkbox,
-  EmptyState,
   Field,
   Heading,
   HStack,
@@ -25,6 +24,7 @@ import {
 } from "@dorsal/shared";
 import { type FormEvent, useMemo, useState } from "react";
 import { Link as RouterLink, useSearchParams } from "react-router";
+import { EmptyState } from "../../../components/ui/empty-state";
 import { SearchIcon } from "../../../components/ui/icons";
 import { LoadError } from "../../../components/ui/load-error";
 import { PageHeader } from "../../../components/ui/page-header";
@@ -178,23 +178,28 @@ function Purchase({ intent }: { intent: PurchaseIntent & { eventId: number; dors
 
   if (photos.isPending) return <Skeleton height="64" />;
   if (photos.isError) {
-    return <LoadError title="Error cargando fotos" message={photos.error.message} />;
+    return (
+      <LoadError
+        title="Error cargando fotos"
+        message={photos.error.message}
+        onRetry={() => void photos.refetch()}
+        retrying={photos.isFetching}
+      />
+    );
   }
   const all = photos.data.photos;
   if (all.length === 0) {
     return (
-      <EmptyState.Root borderWidth="1px" borderStyle="dashed" borderRadius="lg" bg="white">
-        <EmptyState.Content>
-          <EmptyState.Indicator>
-            <SearchIcon />
-          </EmptyState.Indicator>
-          <EmptyState.Title>Sin resultados</EmptyState.Title>
-          <EmptyState.Description>No se encontraron fotos para este dorsal</EmptyState.Description>
+      <EmptyState
+        icon={<SearchIcon />}
+        title="Sin resultados"
+        description="No se encontraron fotos para este dorsal"
+        action={
           <Button asChild variant="outline">
             <RouterLink to="/search">Buscar otro dorsal</RouterLink>
           </Button>
-        </EmptyState.Content>
-      </EmptyState.Root>
+        }
+      />
     );
   }
   const inCart = new Set(cart);

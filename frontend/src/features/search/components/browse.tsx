@@ -1,10 +1,8 @@
 import {
-  Alert,
   Badge,
   Button,
   ButtonGroup,
   Card,
-  EmptyState,
   Heading,
   HStack,
   IconButton,
@@ -15,6 +13,7 @@ import {
   Text,
 } from "@chakra-ui/react";
 import type { PublicEventDto } from "@dorsal/shared";
+import { EmptyState } from "../../../components/ui/empty-state";
 import { CalendarIcon, SearchIcon } from "../../../components/ui/icons";
 import { LoadError } from "../../../components/ui/load-error";
 import { formatCount, formatEventDate } from "../../../lib/format";
@@ -42,24 +41,16 @@ export function EventCards({
   }
   if (events.isError) {
     return (
-      <Alert.Root status="error">
-        <Alert.Indicator />
-        <Alert.Title>Error cargando eventos</Alert.Title>
-      </Alert.Root>
+      <LoadError
+        title="Error cargando eventos"
+        message={events.error.message}
+        onRetry={() => void events.refetch()}
+        retrying={events.isFetching}
+      />
     );
   }
   if (events.data.length === 0) {
-    return (
-      <EmptyState.Root borderWidth="1px" borderStyle="dashed" borderRadius="lg" bg="white">
-        <EmptyState.Content>
-          <EmptyState.Indicator>
-            <SearchIcon />
-          </EmptyState.Indicator>
-          <EmptyState.Title>Aún no hay fotos</EmptyState.Title>
-          <EmptyState.Description>{emptyText}</EmptyState.Description>
-        </EmptyState.Content>
-      </EmptyState.Root>
-    );
+    return <EmptyState icon={<SearchIcon />} title="Aún no hay fotos" description={emptyText} />;
   }
   return (
     <Stack as="section" gap="3" aria-labelledby="events-title">
@@ -121,7 +112,14 @@ export function BibGrid({
   const dorsals = useDorsalPage(catalogue, eventId, page);
   if (dorsals.isPending) return <Skeleton height="48" aria-busy="true" />;
   if (dorsals.isError) {
-    return <LoadError title="Error cargando fotos" message={dorsals.error.message} />;
+    return (
+      <LoadError
+        title="Error cargando fotos"
+        message={dorsals.error.message}
+        onRetry={() => void dorsals.refetch()}
+        retrying={dorsals.isFetching}
+      />
+    );
   }
   const { dorsals: bibs, total, pageSize } = dorsals.data;
   if (total === 0) {

@@ -327,7 +327,14 @@ export function PhotoResults({
     );
   }
   if (result.isError) {
-    return <LoadError title="No se pudo realizar la búsqueda" message={result.error.message} />;
+    return (
+      <LoadError
+        title="No se pudo realizar la búsqueda"
+        message={result.error.message}
+        onRetry={() => void result.refetch()}
+        retrying={result.isFetching}
+      />
+    );
   }
   const dorsalNumber = first?.dorsalNumber ?? search.dorsalNumber;
   const photos = result.data.pages.flatMap((page) => page.photos);

@@ -83,7 +83,7 @@ export function SearchPage() {
             <Alert.Content>
               <Alert.Title>Enlace de descarga no válido</Alert.Title>
               <Alert.Description>
-                Token de descarga requerido. Usa el enlace completo que recibiste después de tu compra.
+                Al enlace le falta una parte. Ábrelo completo, tal como lo copiaste al terminar tu compra.
               </Alert.Description>
             </Alert.Content>
           </Alert.Root>
