@@ -79,6 +79,10 @@ async function checkout(page: Page, count: number, customer: { name: string; ema
     .toBe(count === 1 ? "$ 15.000 COP" : "$ 30.000 COP");
 
   const pay = page.getByRole("button", { name: /^Pagar/ });
+  // Grey only with its reason beside it (issue 17: the button went grey without saying why).
+  expect(await pay.isDisabled()).toBe(true);
+  const reason = page.locator(`[id="${await pay.getAttribute("aria-describedby")}"]`);
+  expect(await reason.textContent()).toBe("Escribe tu nombre y tu correo");
   await page.getByLabel("Nombre completo").fill("Ana");
   await page.getByLabel("Correo electrónico").fill(customer.email);
   await pay.click();

@@ -22,7 +22,7 @@ import {
   type PhotoDto,
   salesMessages,
 } from "@dorsal/shared";
-import { type FormEvent, useMemo, useState } from "react";
+import { type FormEvent, useId, useMemo, useState } from "react";
 import { Link as RouterLink, useSearchParams } from "react-router";
 import { EmptyState } from "../../../components/ui/empty-state";
 import { SearchIcon } from "../../../components/ui/icons";
@@ -87,8 +87,17 @@ function CustomerForm({
   const [email, setEmail] = useState(intent.userInfo?.email ?? "");
   const [errors, setErrors] = useState<{ name?: string | null; email?: string | null }>({});
   const sale = useCreateSale();
-  const disabled =
-    !name.trim() || !email.trim() || cart.length === 0 || sale.isPending || quotePending || total === null;
+  // Spec §5 disables the button; the buyer is told why next to it, not left with a grey button.
+  const waitingFor =
+    cart.length === 0
+      ? "Elige al menos una foto"
+      : !name.trim() || !email.trim()
+        ? "Escribe tu nombre y tu correo"
+        : quotePending || total === null
+          ? "Calculando el precio…"
+          : null;
+  const disabled = waitingFor !== null || sale.isPending;
+  const reasonId = useId();
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -155,9 +164,21 @@ function CustomerForm({
             </Alert.Content>
           </Alert.Root>
         )}
-        <Button type="submit" colorPalette="blue" size="lg" disabled={disabled} loading={sale.isPending}>
+        <Button
+          type="submit"
+          colorPalette="blue"
+          size="lg"
+          disabled={disabled}
+          loading={sale.isPending}
+          aria-describedby={waitingFor ? reasonId : undefined}
+        >
           Pagar {total !== null ? formatPrice(total) : ""}
         </Button>
+        {waitingFor && (
+          <Text id={reasonId} textStyle="sm" color="fg.muted" role="status">
+            {waitingFor}
+          </Text>
+        )}
         <Text textStyle="xs" color="fg.muted">
           Pagarás en la pasarela segura de Wompi. Al aprobarse el pago volverás aquí para descargar tus fotos originales
           sin marca de agua.
