@@ -244,7 +244,7 @@ describe("ZIP upload card", () => {
     expect(await zipCard(second).getByText("Subida de ZIP sin terminar").count()).toBe(0);
   });
 
-  it("refuses a file that is not a ZIP, and a missing file, before sending anything", async () => {
+  it("refuses a file that is not a ZIP, and says why 'Subir ZIP' waits while none is chosen", async () => {
     await newEvent("Carrera sin ZIP");
     const page = await browser.openPage(desktop);
     await signInToUpload(page);
@@ -253,20 +253,25 @@ describe("ZIP upload card", () => {
       if (request.url().includes("/api/photos/zip-batches")) batches.push(request.method());
     });
     const card = zipCard(page);
+    const send = card.getByRole("button", { name: "Subir ZIP" });
+    const reason = "Elige un archivo ZIP para subirlo.";
 
-    await card.getByRole("button", { name: "Subir ZIP" }).click();
-    await card.getByText(messages.zipInvalidName).waitFor();
+    // Nothing chosen: the button cannot be pressed, and says why in plain sight.
+    expect(await send.isDisabled()).toBe(true);
+    expect(await send.getAttribute("aria-describedby")).toBe("zip-blocked-reason");
+    await card.getByText(reason).waitFor();
 
     await card.getByLabel("Archivo ZIP").setInputFiles(zipFile("carrera.zip", await raceZip(["7301", "7302"])));
-    await card.getByText(messages.zipInvalidName).waitFor({ state: "detached" });
+    await card.getByText(reason).waitFor({ state: "detached" });
+    expect(await send.isDisabled()).toBe(false);
     await card
       .getByLabel("Archivo ZIP")
       .setInputFiles({ name: "fotos.rar", mimeType: "application/x-rar", buffer: Buffer.from("Rar!") });
     await card.getByText(messages.zipInvalidName).waitFor();
     // The refused file replaced the good one: nothing is left to upload.
     await card.getByText("Ningún archivo elegido").waitFor();
-    await card.getByRole("button", { name: "Subir ZIP" }).click();
-    await card.getByText(messages.zipInvalidName).waitFor();
+    expect(await send.isDisabled()).toBe(true);
+    await card.getByText(reason).waitFor();
     expect(batches).toEqual([]);
   });
 
