@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idParam } from "./api";
+import { idParam, type ZipBatchStatus } from "./api";
 import { limits } from "./constants";
 import { messages } from "./messages";
 
@@ -18,6 +18,7 @@ export type StartUploadInput = z.output<typeof startUploadRequest>;
 
 /** Which of an upload's files the server has received and what became of each (read from its photos' states). */
 export interface UploadSummaryDto {
+  kind: "photos";
   uploadId: string;
   eventId: number;
   /** Null once the event was deleted. */
@@ -60,8 +61,24 @@ export interface UploadDetailDto extends UploadSummaryDto {
   failures: UploadFailureDto[];
 }
 
+/** A ZIP sent from the upload screen, as its batch counts it (spec §4's ZIP batch). */
+export interface ZipUploadSummaryDto {
+  kind: "zip";
+  uploadId: string;
+  eventId: number;
+  eventName: string | null;
+  createdAt: string;
+  fileName: string;
+  status: ZipBatchStatus;
+  totalFiles: number;
+  extractedFiles: number;
+  /** Extracted photos the pipeline has finished with (processed, failed or duplicate). */
+  processedFiles: number;
+  skippedFiles: number;
+}
+
 export interface UploadHistoryDto {
-  uploads: UploadSummaryDto[];
+  uploads: (UploadSummaryDto | ZipUploadSummaryDto)[];
 }
 
 export const uploadHistoryQuery = z.object({

@@ -14,7 +14,7 @@ import { makeZip } from "../support/zip";
  * The "Subir archivo ZIP" card of the upload screen (spec §2.5, §4, §8): a ZIP picked through the
  * real file input goes straight to storage (one PUT, or parts when big), then the batch is
  * followed every 2 s — its state in Spanish, its counters and the entries skipped with their
- * reason — until the photos are in the event. Resuming after a dropped connection and after a
+ * reason — until the photos are in the event, and the uploader's history lists it. Resuming after a dropped connection and after a
  * closed tab, bad names, cancelling, failed status checks and the phone layout too.
  */
 
@@ -98,6 +98,13 @@ describe("ZIP upload card", () => {
     for (let i = 1; i < statusChecks.length; i++) {
       expect((statusChecks[i] ?? 0) - (statusChecks[i - 1] ?? 0)).toBeGreaterThanOrEqual(1900);
     }
+
+    // The uploader's history lists the ZIP with its batch's figures.
+    const history = page.getByRole("region", { name: "Mis subidas" }).getByRole("listitem");
+    expect(await history.count()).toBe(1);
+    await history.getByText(/ · ZIP carrera\.zip · 4 archivos$/).waitFor();
+    await history.getByText("2 extraídas · 2 procesadas · 2 omitidas").waitFor();
+    await history.getByText("Completado", { exact: true }).waitFor();
 
     const photos = await photosOf(event.id);
     expect(photos.map((photo) => photo.originalFilename).sort()).toEqual(["meta-7101.jpg", "salida-7102.jpg"]);

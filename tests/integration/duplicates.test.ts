@@ -12,6 +12,7 @@ import {
   type UploadResponse,
   type UploadSummaryDto,
   type UploadTarget,
+  type ZipBatchCreated,
 } from "@dorsal/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminToken, apiClient, waitFor } from "../support/api";
@@ -177,7 +178,43 @@ describe("duplicates by content hash", () => {
 
     const history = (await api().get<UploadHistoryDto>("/api/photos/my-uploads")).body.uploads;
     expect(history.map((item) => item.uploadId)).toEqual([upload.uploadId]);
-    expect(history[0]).toMatchObject({ receivedPhotos: 2, processedPhotos: 1, duplicatePhotos: 1 });
+    expect(history[0]).toMatchObject({ kind: "photos", receivedPhotos: 2, processedPhotos: 1, duplicatePhotos: 1 });
+  });
+
+  it("lists a ZIP among its uploader's uploads, counted by its batch", async () => {
+    const batch = await api().post<ZipBatchCreated>("/api/photos/zip-batches", {
+      eventId: event.id,
+      filename: "carrera.zip",
+      size: 1000,
+    });
+    expect(batch.status).toBe(200);
+    const history = (await api().get<UploadHistoryDto>("/api/photos/my-uploads")).body.uploads;
+    expect(history.map((item) => item.uploadId)).toEqual([batch.body.batchId, upload.uploadId]);
+    expect(history[0]).toEqual({
+      kind: "zip",
+      uploadId: batch.body.batchId,
+      eventId: event.id,
+      eventName: event.name,
+      createdAt: expect.any(String),
+      fileName: "carrera.zip",
+      status: "uploading",
+      totalFiles: 0,
+      extractedFiles: 0,
+      processedFiles: 0,
+      skippedFiles: 0,
+    });
+    // A ZIP is followed through its batch, and photos are not sent into it.
+    expect((await api().get(`/api/photos/my-uploads/${batch.body.batchId}`)).status).toBe(404);
+    const intoZip = await api().post("/api/photos/uploads", {
+      kind: "photo",
+      eventId: event.id,
+      filename: "suelta.jpg",
+      contentType: "image/jpeg",
+      size: 100,
+      multipart: false,
+      upload: { uploadId: batch.body.batchId, fileKey: "suelta" },
+    });
+    expect(intoZip).toMatchObject({ status: 404, body: { error: messages.uploadNotFound } });
   });
 
   it("shows the admin's review a duplicate with the photo it copies, not as a photo still to process", async () => {
@@ -272,8 +309,8 @@ describe("duplicates by content hash", () => {
       adminPassword: dorsal.adminPassword,
     });
     expect(deleted.status).toBe(200);
-    // The admin's upload and the photographer's.
-    expect(deleted.body.deleted.uploads).toBe(2);
+    // The admin's upload and ZIP, and the photographer's upload.
+    expect(deleted.body.deleted.uploads).toBe(3);
     expect((await api().get(`/api/photos/my-uploads/${upload.uploadId}`)).status).toBe(404);
     expect((await api().get<UploadHistoryDto>("/api/photos/my-uploads")).body.uploads).toEqual([]);
   });

@@ -5,9 +5,11 @@ import {
   type UploadDetailDto,
   type UploadHistoryDto,
   type UploadSummaryDto,
+  type ZipUploadSummaryDto,
 } from "@dorsal/shared";
 import type { PhotoRecord } from "../data/photos";
 import type { UploadFileRecord, UploadRecord } from "../data/uploads";
+import type { ZipBatchRecord } from "../data/zip-batches";
 import type { Deps } from "./deps";
 import { invalid, notFound } from "./errors";
 import type { SessionClaims } from "./tokens";
@@ -82,7 +84,19 @@ export async function settleUploadPhoto(deps: Deps, photo: PhotoRecord | undefin
   );
 }
 
-/** The caller's newest uploads with their counts, newest first. */
+/** A ZIP batch just made is one of its uploader's uploads too; its batch keeps its counts. */
+export async function recordZipUpload(deps: Deps, batch: ZipBatchRecord): Promise<void> {
+  await deps.uploads.create({
+    uploadId: batch.batchId,
+    eventId: batch.eventId,
+    uploadedBy: batch.uploadedBy,
+    fileCount: 0,
+    createdAt: batch.createdAt,
+    zipBatchId: batch.batchId,
+  });
+}
+
+/** The caller's newest uploads (photos and ZIPs) with their counts, newest first. */
 export async function listMyUploads(deps: Deps, session: SessionClaims, limit: number): Promise<UploadHistoryDto> {
   const uploads = await deps.uploads.listByUser(session.userId, limit);
   const names = await eventNames(
@@ -90,11 +104,14 @@ export async function listMyUploads(deps: Deps, session: SessionClaims, limit: n
     uploads.map((upload) => upload.eventId),
   );
   const summaries = await Promise.all(
-    uploads.map(async (upload) =>
-      summaryOf(upload, names.get(upload.eventId) ?? null, await deps.uploads.files(upload.uploadId)),
-    ),
+    uploads.map(async (upload): Promise<UploadSummaryDto | ZipUploadSummaryDto | undefined> => {
+      const eventName = names.get(upload.eventId) ?? null;
+      if (!upload.zipBatchId) return summaryOf(upload, eventName, await deps.uploads.files(upload.uploadId));
+      const batch = await deps.zipBatches.get(upload.zipBatchId);
+      return batch ? zipSummaryOf(upload, eventName, batch) : undefined;
+    }),
   );
-  return { uploads: summaries };
+  return { uploads: summaries.filter((summary) => summary !== undefined) };
 }
 
 /** One of the caller's uploads, with the photos the event already had and those that failed. */
@@ -125,10 +142,13 @@ export async function getMyUpload(deps: Deps, session: SessionClaims, uploadId: 
   };
 }
 
-/** Someone else's upload is "not found": whether it exists is none of the caller's business. */
+/**
+ * One of the caller's photo uploads. Someone else's is "not found": whether it exists is none of
+ * the caller's business. A ZIP is followed through its batch (`/api/photos/batch-status/{id}`).
+ */
 async function ownUpload(deps: Deps, session: Pick<SessionClaims, "userId">, uploadId: string) {
   const upload = await deps.uploads.get(uploadId);
-  if (!upload || upload.uploadedBy !== session.userId) throw notFound(messages.uploadNotFound);
+  if (!upload || upload.uploadedBy !== session.userId || upload.zipBatchId) throw notFound(messages.uploadNotFound);
   return upload;
 }
 
@@ -149,11 +169,28 @@ function summaryOf(upload: UploadRecord, eventName: string | null, files: Upload
     else counts.pendingPhotos++;
   }
   return {
+    kind: "photos",
     uploadId: upload.uploadId,
     eventId: upload.eventId,
     eventName,
     createdAt: upload.createdAt,
     fileCount: upload.fileCount,
     ...counts,
+  };
+}
+
+function zipSummaryOf(upload: UploadRecord, eventName: string | null, batch: ZipBatchRecord): ZipUploadSummaryDto {
+  return {
+    kind: "zip",
+    uploadId: upload.uploadId,
+    eventId: upload.eventId,
+    eventName,
+    createdAt: upload.createdAt,
+    fileName: batch.filename,
+    status: batch.status,
+    totalFiles: batch.totalFiles,
+    extractedFiles: batch.extractedFiles,
+    processedFiles: batch.processedFiles,
+    skippedFiles: batch.skippedFiles,
   };
 }

@@ -3,14 +3,18 @@ import { keys, uploadFileSortPrefix, uploadPartition, uploadsOfUserPartition } f
 import type { PhotoRecord } from "./photos";
 import { queryAll } from "./query-all";
 
-/** An upload ("subida") of the upload screen: the files chosen together and sent with one press. */
+/**
+ * An upload ("subida") of the upload screen: the files chosen together and sent with one press,
+ * or a ZIP (then `zipBatchId` names its batch, which counts it, and it has no files here).
+ */
 export interface UploadRecord {
   uploadId: string;
   eventId: number;
   uploadedBy: string;
-  /** Files chosen when it started: the total its progress is measured against. */
+  /** Files chosen when it started: the total its progress is measured against (0 for a ZIP). */
   fileCount: number;
   createdAt: string;
+  zipBatchId?: string;
 }
 
 /** One file of an upload: the photo it became and that photo's state, mirrored by the pipeline. */

@@ -1,4 +1,4 @@
-import type { UploadDetailDto, UploadHistoryDto, UploadSummaryDto } from "@dorsal/shared";
+import type { UploadDetailDto, UploadHistoryDto, UploadSummaryDto, ZipUploadSummaryDto } from "@dorsal/shared";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiFetch } from "../../../lib/api-fetch";
 
@@ -29,15 +29,21 @@ export const uploadDetailQueryOptions = (uploadId: string) =>
 export const settledPhotos = (upload: UploadSummaryDto) =>
   upload.processedPhotos + upload.duplicatePhotos + upload.failedPhotos;
 
+/** Being worked on by the server now. A ZIP still `uploading` waits for its browser, not the server. */
+function processing(upload: UploadSummaryDto | ZipUploadSummaryDto): boolean {
+  if (upload.kind === "zip") return upload.status === "extracting" || upload.status === "processing";
+  return upload.pendingPhotos > 0;
+}
+
 /**
- * The uploader's own recent uploads. An upload still processing is asked about again, unless the
- * screen already follows it closely (`followedId`).
+ * The uploader's own recent uploads. One still processing is asked about again, unless the screen
+ * already follows it closely (`followedId`).
  */
 export function useMyUploads(followedId: string | null) {
   return useQuery({
     ...myUploadsQueryOptions(),
     refetchInterval: (query) =>
-      query.state.data?.uploads.some((upload) => upload.pendingPhotos > 0 && upload.uploadId !== followedId)
+      query.state.data?.uploads.some((upload) => processing(upload) && upload.uploadId !== followedId)
         ? historyPollEveryMs
         : false,
   });

@@ -1,10 +1,11 @@
 import { Badge, Card, EmptyState, Heading, HStack, Progress, Skeleton, Stack, Text, VStack } from "@chakra-ui/react";
-import type { UploadSummaryDto } from "@dorsal/shared";
+import type { UploadSummaryDto, ZipUploadSummaryDto } from "@dorsal/shared";
 import { UploadIcon } from "../../../components/ui/icons";
 import { LoadError } from "../../../components/ui/load-error";
 import { formatCount, formatDateTime } from "../../../lib/format";
 import { settledPhotos, useMyUploads } from "../api/my-uploads";
 import { photosLabel } from "../api/photo-label";
+import { zipStatusLabels, zipStatusPalettes } from "../api/zip-rules";
 import type { FollowedUpload } from "./upload-follow";
 
 type UploadState = { label: string; palette: string };
@@ -75,6 +76,37 @@ function UploadRow({ upload, onTheWay }: { upload: UploadSummaryDto; onTheWay: O
   );
 }
 
+/** A ZIP, as its batch counts it: the ZIP card's figures, in one line. */
+function ZipRow({ upload }: { upload: ZipUploadSummaryDto }) {
+  const counts: [number, string][] = [
+    [upload.extractedFiles, upload.extractedFiles === 1 ? "extraída" : "extraídas"],
+    [upload.processedFiles, upload.processedFiles === 1 ? "procesada" : "procesadas"],
+    [upload.skippedFiles, upload.skippedFiles === 1 ? "omitida" : "omitidas"],
+  ];
+  const shown = counts.filter(([count]) => count > 0);
+  return (
+    <Stack as="li" listStyleType="none" gap="1.5" py="3" borderTopWidth="1px" _first={{ borderTopWidth: 0, pt: 0 }}>
+      <HStack justify="space-between" gap="3" align="flex-start">
+        <Text fontWeight="medium" minW="0" overflowWrap="anywhere">
+          {upload.eventName ?? "Evento eliminado"}
+        </Text>
+        <Badge colorPalette={zipStatusPalettes[upload.status]} size="sm" flexShrink={0}>
+          {zipStatusLabels[upload.status]}
+        </Badge>
+      </HStack>
+      <Text textStyle="sm" color="fg.muted" overflowWrap="anywhere">
+        {formatDateTime(upload.createdAt)} · ZIP {upload.fileName}
+        {upload.totalFiles > 0 ? ` · ${formatCount(upload.totalFiles)} archivos` : ""}
+      </Text>
+      <Text textStyle="sm">
+        {shown.length === 0
+          ? "Nada extraído todavía"
+          : shown.map(([count, label]) => `${formatCount(count)} ${label}`).join(" · ")}
+      </Text>
+    </Stack>
+  );
+}
+
 /**
  * 'Mis subidas': the signed-in uploader's own recent uploads (the server lists nobody else's), each
  * with what became of its photos, refreshed while one is still being processed.
@@ -89,7 +121,7 @@ export function MyUploadsCard({ followed, sendingId }: { followed: FollowedUploa
             Mis subidas
           </Heading>
           <Text color="fg.muted" textStyle="sm">
-            Tus últimas subidas de fotos y en qué van. Solo ves las que subiste tú.
+            Tus últimas subidas de fotos y de archivos ZIP, y en qué van. Solo ves las que subiste tú.
           </Text>
         </Stack>
         {uploads.isPending ? (
@@ -112,16 +144,20 @@ export function MyUploadsCard({ followed, sendingId }: { followed: FollowedUploa
           </EmptyState.Root>
         ) : (
           <Stack as="ul" gap="0" aria-label="Mis subidas recientes">
-            {uploads.data.uploads.map((upload) => (
-              <UploadRow
-                key={upload.uploadId}
-                upload={upload}
-                onTheWay={{
-                  sending: upload.uploadId === sendingId,
-                  sent: upload.uploadId === followed?.uploadId ? followed.sent : 0,
-                }}
-              />
-            ))}
+            {uploads.data.uploads.map((upload) =>
+              upload.kind === "zip" ? (
+                <ZipRow key={upload.uploadId} upload={upload} />
+              ) : (
+                <UploadRow
+                  key={upload.uploadId}
+                  upload={upload}
+                  onTheWay={{
+                    sending: upload.uploadId === sendingId,
+                    sent: upload.uploadId === followed?.uploadId ? followed.sent : 0,
+                  }}
+                />
+              ),
+            )}
           </Stack>
         )}
       </Card.Body>

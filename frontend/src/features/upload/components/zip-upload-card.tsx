@@ -1,10 +1,12 @@
 import { Alert, Box, Button, Card, Heading, HStack, Progress, Stack, Text, VisuallyHidden } from "@chakra-ui/react";
 import { limits, messages } from "@dorsal/shared";
+import { useQueryClient } from "@tanstack/react-query";
 import { type ChangeEvent, useEffect, useRef, useState } from "react";
 import { formatBytes, formatCount } from "../../../lib/format";
 import { uploadCancelledMessage } from "../api/direct-upload";
+import { myUploadsKey } from "../api/my-uploads";
 import { isSameZip, type PendingZip, zipPickSameFileMessage } from "../api/zip-resume";
-import { zipAcceptAttribute } from "../api/zip-rules";
+import { isFinalZipStatus, zipAcceptAttribute } from "../api/zip-rules";
 import { useZipUpload, type ZipUploadState } from "../hooks/use-zip-upload";
 import { ZipBatchProgress } from "./zip-batch-progress";
 
@@ -149,6 +151,15 @@ export function ZipUploadCard({
     clearMessages();
   }, [photoRuns, clearMessages]);
   const blockedBecause = eventId === null ? messages.selectEvent : zip.file ? null : zipChooseFileMessage;
+  // The uploader's history lists the ZIP once its batch exists, and again when it ends.
+  const queryClient = useQueryClient();
+  const watchedStage =
+    state.phase === "watching"
+      ? `${state.batchId}:${state.batch && isFinalZipStatus(state.batch.status) ? "terminado" : "en curso"}`
+      : null;
+  useEffect(() => {
+    if (watchedStage) void queryClient.invalidateQueries({ queryKey: myUploadsKey, exact: true });
+  }, [watchedStage, queryClient]);
 
   const pick = (event: ChangeEvent<HTMLInputElement>) => {
     const picked = event.currentTarget.files?.[0] ?? null;
