@@ -309,7 +309,7 @@ export function UploadPage() {
               size="lg"
               onClick={upload}
               loading={busy}
-              loadingText="Subiendo..."
+              loadingText="Subiendo…"
               disabled={blockedBecause !== null}
               aria-describedby={blockedBecause ? "upload-blocked-reason" : undefined}
               flex={{ base: "1", sm: "initial" }}
