@@ -33,6 +33,7 @@ import { createPhotoRepository } from "./data/photos";
 import { createPricingRepository } from "./data/pricing";
 import { createSalesRepository } from "./data/sales";
 import { createSettingsRepository } from "./data/settings";
+import { createUploadRepository } from "./data/uploads";
 import { createUserRepository } from "./data/users";
 import { createZipBatchRepository } from "./data/zip-batches";
 import { createLogger, type Logger } from "./logger";
@@ -282,6 +283,7 @@ async function assemble(parts: {
     eventDeletion: createEventDeletionRepository(parts.table),
     photos: createPhotoRepository(parts.table),
     zipBatches: createZipBatchRepository(parts.table),
+    uploads: createUploadRepository(parts.table),
     pricing: createPricingRepository(parts.table),
     applications: createApplicationRepository(parts.table),
     downloadCounts: createDownloadCountRepository(parts.table),

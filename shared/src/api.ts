@@ -95,6 +95,8 @@ export interface DeleteEventResponse {
     /** Duplicate guards (one per distinct photo content). */
     contentHashes: number;
     zipBatches: number;
+    /** Uploads of the upload screen (each with its files). */
+    uploads: number;
     /** Stored files: originals, web copies, thumbnails, previews, GRATIS/DEMO copies, uploaded ZIPs. */
     objects: number;
   };
@@ -133,6 +135,15 @@ export interface PresignResponse {
  * or the ZIP of a batch made by `POST /api/photos/zip-batches`. The answer names the object key
  * and signs its first request: a single PUT, or the CreateMultipartUpload of a multipart upload.
  */
+/** An upload's id (shared/src/uploads.ts) as the server makes it. */
+export const uploadIdParam = z.string().regex(/^[a-z0-9]{10,40}$/);
+
+/** The file of an upload a photo is sent for (the browser's id for it), so a retried file replaces its earlier try. */
+export const uploadFileRef = z.object({
+  uploadId: uploadIdParam,
+  fileKey: z.string().min(1).max(500),
+});
+
 export const uploadTargetRequest = z.discriminatedUnion("kind", [
   z.object({
     kind: z.literal("photo"),
@@ -143,6 +154,8 @@ export const uploadTargetRequest = z.discriminatedUnion("kind", [
     size: z.number().int().positive(),
     forceDuplicates: z.boolean().optional(),
     multipart: z.boolean(),
+    /** The upload screen's run this photo belongs to, followed by its uploader. */
+    upload: uploadFileRef.optional(),
   }),
   z.object({
     kind: z.literal("zip"),
@@ -257,6 +270,11 @@ export interface PhotoDto {
    * (public, paid event) or the copy with the GRATIS/DEMO overlay (public, free photos enabled).
    */
   previewKind: PreviewKind;
+  /**
+   * Admin lists only, for a `duplicate`: the photo of the event with the same content. The images
+   * above are then that photo's, since the bytes are the same.
+   */
+  duplicateOf?: { id: string; originalFilename: string } | null;
 }
 
 export type PreviewKind = "clean" | "watermarked" | "gratis";

@@ -3,6 +3,8 @@ export const limits = {
   photoMaxBytes: 50 * 1024 * 1024,
   zipMaxBytes: 2 * 1024 * 1024 * 1024,
   zipMaxPhotos: 5000,
+  /** Photos chosen for one upload on the upload screen: as many as a ZIP holds. */
+  uploadMaxFiles: 5000,
   passwordMinLength: 6,
   passwordMaxLength: 200,
   bibGridPageSize: 100,

@@ -10,3 +10,4 @@ export * from "./messages";
 export * from "./pricing";
 export * from "./roles";
 export * from "./sales";
+export * from "./uploads";

@@ -14,8 +14,9 @@ import { type RunningDorsal, startDorsal } from "../support/server";
 
 /**
  * Pipeline operations through the organizer's screens: the dashboard's 'Procesamiento' card shows
- * each active event's progress and links its failures to the failed-photos screen, where a photo
- * is re-run ('Reintentar') alone or with all the others; a photographer only ever sees uploads.
+ * each active event's progress (copies of photos it already had counted apart) and links its
+ * failures to the failed-photos screen, where a photo is re-run ('Reintentar') alone or with all
+ * the others; a photographer only ever sees uploads.
  */
 
 let dorsal: RunningDorsal;
@@ -37,7 +38,8 @@ beforeAll(async () => {
 
   const form = new FormData();
   form.append("eventId", String(event.id));
-  form.append("photos", new Blob([await makeBibPhoto("9002")], { type: "image/jpeg" }), "buena-9002.jpg");
+  const good = await makeBibPhoto("9002");
+  form.append("photos", new Blob([good], { type: "image/jpeg" }), "buena-9002.jpg");
   // JPEG magic bytes, then garbage: stored, then refused by the decoder.
   const broken = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), randomBytes(4000)]);
   form.append("photos", new Blob([broken], { type: "image/jpeg" }), brokenFile);
@@ -49,6 +51,16 @@ beforeAll(async () => {
     },
     90_000,
     "one photo processed and one failed",
+  );
+  // The good photo sent again: a copy the event already has, never a photo left to process.
+  const again = new FormData();
+  again.append("eventId", String(event.id));
+  again.append("photos", new Blob([good], { type: "image/jpeg" }), "otra-vez-9002.jpg");
+  expect((await admin.post<UploadResponse>("/api/photos/upload", again)).body.uploaded).toBe(1);
+  await waitFor(
+    async () => ((await admin.get<EventDto>(`/api/events/${event.id}`)).body.duplicatePhotos === 1 ? true : undefined),
+    60_000,
+    "the copy to be found a duplicate",
   );
 });
 
@@ -73,7 +85,8 @@ describe("processing screens", () => {
 
     const card = page.getByRole("region", { name: "Procesamiento" });
     const row = card.getByTestId("processing-event").filter({ hasText: event.name });
-    await row.getByText("Procesadas 1 de 2").waitFor();
+    // Three photos received, one of them a copy: the event has two, both settled.
+    await row.getByText("Procesadas 1 de 2 · 1 repetida", { exact: true }).waitFor();
     expect(await row.getByRole("progressbar").getAttribute("aria-valuenow")).toBe("100");
     await card.getByTestId("processing-event").filter({ hasText: quiet.name }).getByText("Procesadas 0 de 0").waitFor();
     await page.screenshot({ path: "/tmp/processing-dashboard.png", fullPage: true });

@@ -14,7 +14,7 @@ import { makeZip } from "../support/zip";
  * The "Subir archivo ZIP" card of the upload screen (spec §2.5, §4, §8): a ZIP picked through the
  * real file input goes straight to storage (one PUT, or parts when big), then the batch is
  * followed every 2 s — its state in Spanish, its counters and the entries skipped with their
- * reason — until the photos are in the event. Resuming after a dropped connection and after a
+ * reason — until the photos are in the event, and the uploader's history lists it. Resuming after a dropped connection and after a
  * closed tab, bad names, cancelling, failed status checks and the phone layout too.
  */
 
@@ -98,6 +98,13 @@ describe("ZIP upload card", () => {
     for (let i = 1; i < statusChecks.length; i++) {
       expect((statusChecks[i] ?? 0) - (statusChecks[i - 1] ?? 0)).toBeGreaterThanOrEqual(1900);
     }
+
+    // The uploader's history lists the ZIP with its batch's figures.
+    const history = page.getByRole("region", { name: "Mis subidas" }).getByRole("listitem");
+    expect(await history.count()).toBe(1);
+    await history.getByText(/ · ZIP carrera\.zip · 4 archivos$/).waitFor();
+    await history.getByText("2 extraídas · 2 procesadas · 2 omitidas").waitFor();
+    await history.getByText("Completado", { exact: true }).waitFor();
 
     const photos = await photosOf(event.id);
     expect(photos.map((photo) => photo.originalFilename).sort()).toEqual(["meta-7101.jpg", "salida-7102.jpg"]);
@@ -244,7 +251,7 @@ describe("ZIP upload card", () => {
     expect(await zipCard(second).getByText("Subida de ZIP sin terminar").count()).toBe(0);
   });
 
-  it("refuses a file that is not a ZIP, and a missing file, before sending anything", async () => {
+  it("refuses a file that is not a ZIP, and says why 'Subir ZIP' waits while none is chosen", async () => {
     await newEvent("Carrera sin ZIP");
     const page = await browser.openPage(desktop);
     await signInToUpload(page);
@@ -253,20 +260,25 @@ describe("ZIP upload card", () => {
       if (request.url().includes("/api/photos/zip-batches")) batches.push(request.method());
     });
     const card = zipCard(page);
+    const send = card.getByRole("button", { name: "Subir ZIP" });
+    const reason = "Elige un archivo ZIP para subirlo.";
 
-    await card.getByRole("button", { name: "Subir ZIP" }).click();
-    await card.getByText(messages.zipInvalidName).waitFor();
+    // Nothing chosen: the button cannot be pressed, and says why in plain sight.
+    expect(await send.isDisabled()).toBe(true);
+    expect(await send.getAttribute("aria-describedby")).toBe("zip-blocked-reason");
+    await card.getByText(reason).waitFor();
 
     await card.getByLabel("Archivo ZIP").setInputFiles(zipFile("carrera.zip", await raceZip(["7301", "7302"])));
-    await card.getByText(messages.zipInvalidName).waitFor({ state: "detached" });
+    await card.getByText(reason).waitFor({ state: "detached" });
+    expect(await send.isDisabled()).toBe(false);
     await card
       .getByLabel("Archivo ZIP")
       .setInputFiles({ name: "fotos.rar", mimeType: "application/x-rar", buffer: Buffer.from("Rar!") });
     await card.getByText(messages.zipInvalidName).waitFor();
     // The refused file replaced the good one: nothing is left to upload.
     await card.getByText("Ningún archivo elegido").waitFor();
-    await card.getByRole("button", { name: "Subir ZIP" }).click();
-    await card.getByText(messages.zipInvalidName).waitFor();
+    expect(await send.isDisabled()).toBe(true);
+    await card.getByText(reason).waitFor();
     expect(batches).toEqual([]);
   });
 

@@ -1,4 +1,19 @@
-import type { EventDto, PhotoDto, PresignResponse, SearchResponse, UploadResponse } from "@dorsal/shared";
+import {
+  type DeleteEventResponse,
+  type EventDto,
+  messages,
+  type PhotoDto,
+  type PhotoPage,
+  type PresignResponse,
+  type PublicUser,
+  type SearchResponse,
+  type UploadDetailDto,
+  type UploadHistoryDto,
+  type UploadResponse,
+  type UploadSummaryDto,
+  type UploadTarget,
+  type ZipBatchCreated,
+} from "@dorsal/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminToken, apiClient, waitFor } from "../support/api";
 import { makeBibPhoto } from "../support/bib-photo";
@@ -7,6 +22,8 @@ import { type RunningDorsal, startDorsal } from "../support/server";
 /**
  * Duplicates by content, over HTTP against the embedded runtime: the same bytes uploaded twice to
  * an event are processed once; the copy ends as `duplicate`, unless the upload asked to keep it.
+ * The upload screen's uploads ("subidas") report them as such, count only what their uploader
+ * sent, show each uploader only their own; an admin removes a duplicate record.
  */
 describe("duplicates by content hash", () => {
   let dorsal: RunningDorsal;
@@ -102,5 +119,199 @@ describe("duplicates by content hash", () => {
     expect(await settled(dto.id)).toMatchObject({ processingStatus: "duplicate" });
     expect(await photoNow(firstId)).toMatchObject({ processingStatus: "successful" });
     expect(await eventNow()).toMatchObject({ totalPhotos: 5, photoCount: 3, duplicatePhotos: 2 });
+  });
+
+  let upload: UploadSummaryDto;
+  let copyId: string;
+  const uploadNow = async (client = api()) =>
+    (await client.get<UploadDetailDto>(`/api/photos/my-uploads/${upload.uploadId}`)).body;
+  /** Registers one file of an upload as the upload screen does, and sends its bytes unless told not to. */
+  const sendFile = async (file: { name: string; key: string; bytes: Buffer }, send = true) => {
+    const target = await api().post<UploadTarget>("/api/photos/uploads", {
+      kind: "photo",
+      eventId: event.id,
+      filename: file.name,
+      contentType: "image/jpeg",
+      size: file.bytes.length,
+      multipart: false,
+      upload: { uploadId: upload.uploadId, fileKey: file.key },
+    });
+    expect(target.status).toBe(200);
+    if (send) {
+      const put = await fetch(target.body.url, { method: "PUT", headers: target.body.headers, body: file.bytes });
+      expect(put.status).toBe(200);
+    }
+    return target.body.photoId ?? "";
+  };
+
+  it("follows an upload of the upload screen: a fixed total, what arrived, the duplicate named as such", async () => {
+    const started = await api().post<UploadSummaryDto>("/api/photos/my-uploads", { eventId: event.id, fileCount: 3 });
+    expect(started.status).toBe(201);
+    upload = started.body;
+    expect(upload).toMatchObject({ eventId: event.id, eventName: event.name, fileCount: 3, receivedPhotos: 0 });
+
+    const fresh = { name: "nueva-734.jpg", key: "uppy-nueva-734", bytes: await makeBibPhoto("734") };
+    // A first try whose bytes never arrive, then the retry of the same file: it counts once.
+    await sendFile(fresh, false);
+    await sendFile(fresh);
+    copyId = await sendFile({ name: "otra-vez-733.jpg", key: "uppy-otra-vez-733", bytes: photo });
+    // The third chosen file is never sent (the upload was cancelled): the total stays 3.
+
+    const done = await waitFor(
+      async () => {
+        const current = await uploadNow();
+        return current.receivedPhotos === 2 && current.pendingPhotos === 0 ? current : undefined;
+      },
+      60_000,
+      "the upload's two photos to settle",
+    );
+    expect(done).toMatchObject({
+      fileCount: 3,
+      receivedPhotos: 2,
+      processedPhotos: 1,
+      duplicatePhotos: 1,
+      failedPhotos: 0,
+      pendingPhotos: 0,
+      failures: [],
+      duplicates: [{ photoId: copyId, originalFilename: "otra-vez-733.jpg", duplicateOfFilename: "meta-733.jpg" }],
+    });
+
+    const history = (await api().get<UploadHistoryDto>("/api/photos/my-uploads")).body.uploads;
+    expect(history.map((item) => item.uploadId)).toEqual([upload.uploadId]);
+    expect(history[0]).toMatchObject({ kind: "photos", receivedPhotos: 2, processedPhotos: 1, duplicatePhotos: 1 });
+  });
+
+  it("lists a ZIP among its uploader's uploads, counted by its batch", async () => {
+    const batch = await api().post<ZipBatchCreated>("/api/photos/zip-batches", {
+      eventId: event.id,
+      filename: "carrera.zip",
+      size: 1000,
+    });
+    expect(batch.status).toBe(200);
+    const history = (await api().get<UploadHistoryDto>("/api/photos/my-uploads")).body.uploads;
+    expect(history.map((item) => item.uploadId)).toEqual([batch.body.batchId, upload.uploadId]);
+    expect(history[0]).toEqual({
+      kind: "zip",
+      uploadId: batch.body.batchId,
+      eventId: event.id,
+      eventName: event.name,
+      createdAt: expect.any(String),
+      fileName: "carrera.zip",
+      status: "uploading",
+      totalFiles: 0,
+      extractedFiles: 0,
+      processedFiles: 0,
+      skippedFiles: 0,
+    });
+    // A ZIP is followed through its batch, and photos are not sent into it.
+    expect((await api().get(`/api/photos/my-uploads/${batch.body.batchId}`)).status).toBe(404);
+    const intoZip = await api().post("/api/photos/uploads", {
+      kind: "photo",
+      eventId: event.id,
+      filename: "suelta.jpg",
+      contentType: "image/jpeg",
+      size: 100,
+      multipart: false,
+      upload: { uploadId: batch.body.batchId, fileKey: "suelta" },
+    });
+    expect(intoZip).toMatchObject({ status: 404, body: { error: messages.uploadNotFound } });
+  });
+
+  it("shows the admin's review a duplicate with the photo it copies, not as a photo still to process", async () => {
+    const listed = (await api().get<PhotoPage>(`/api/events/${event.id}/photos?limit=100`)).body.photos;
+    const copy = listed.find((item) => item.id === copyId);
+    expect(copy).toMatchObject({
+      processingStatus: "duplicate",
+      duplicateOf: { id: firstId, originalFilename: "meta-733.jpg" },
+    });
+    expect(copy?.thumbnailUrl).toEqual(expect.any(String));
+  });
+
+  it("shows each uploader only their own uploads, and checks what they send", async () => {
+    const created = await api().post<{ user: PublicUser }>("/api/users", {
+      name: "Fotógrafa Duplicados",
+      email: "duplicados.foto@dorsal.test",
+      password: "secreto1",
+      role: "photographer",
+      assignedEventId: event.id,
+    });
+    expect(created.status).toBe(201);
+    const login = await apiClient(dorsal.url).post<{ token: string }>("/api/auth/login", {
+      email: "duplicados.foto@dorsal.test",
+      password: "secreto1",
+    });
+    const photographer = apiClient(dorsal.url, login.body.token);
+    const own = await photographer.post<UploadSummaryDto>("/api/photos/my-uploads", {
+      eventId: event.id,
+      fileCount: 1,
+    });
+    expect(own.status).toBe(201);
+
+    const history = (await photographer.get<UploadHistoryDto>("/api/photos/my-uploads")).body.uploads;
+    expect(history.map((item) => item.uploadId)).toEqual([own.body.uploadId]);
+    expect((await photographer.get(`/api/photos/my-uploads/${upload.uploadId}`)).status).toBe(404);
+    const intoOthers = await photographer.post("/api/photos/uploads", {
+      kind: "photo",
+      eventId: event.id,
+      filename: "ajena.jpg",
+      contentType: "image/jpeg",
+      size: 100,
+      multipart: false,
+      upload: { uploadId: upload.uploadId, fileKey: "ajena" },
+    });
+    expect(intoOthers).toMatchObject({ status: 404, body: { error: messages.uploadNotFound } });
+
+    const other = (await api().post<EventDto>("/api/events", { name: "Carrera ajena", date: "2026-10-18" })).body;
+    expect((await photographer.post("/api/photos/my-uploads", { eventId: other.id, fileCount: 1 })).status).toBe(403);
+    // An upload is for one event: a photo for another one is refused.
+    const wrongEvent = await api().post("/api/photos/uploads", {
+      kind: "photo",
+      eventId: other.id,
+      filename: "otra.jpg",
+      contentType: "image/jpeg",
+      size: 100,
+      multipart: false,
+      upload: { uploadId: upload.uploadId, fileKey: "otra" },
+    });
+    expect(wrongEvent).toMatchObject({ status: 400, body: { error: messages.uploadOtherEvent } });
+    expect(await api().post("/api/photos/my-uploads", { eventId: event.id, fileCount: 0 })).toMatchObject({
+      status: 400,
+      body: { error: messages.selectPhoto },
+    });
+    expect(await api().post("/api/photos/my-uploads", { eventId: event.id, fileCount: 5001 })).toMatchObject({
+      status: 400,
+      body: { error: messages.uploadTooManyFiles },
+    });
+    expect((await api().get("/api/photos/my-uploads/NO-VALE")).status).toBe(400);
+  });
+
+  it("removes a duplicate for an admin, once, and nothing that is not one", async () => {
+    const before = await eventNow();
+    const removed = await api().delete(`/api/events/${event.id}/photos/${copyId}`);
+    expect(removed).toMatchObject({ status: 200, body: { removed: true, photoId: copyId } });
+    expect(await eventNow()).toMatchObject({
+      totalPhotos: before.totalPhotos - 1,
+      duplicatePhotos: before.duplicatePhotos - 1,
+      photoCount: before.photoCount,
+    });
+    expect((await api().get(`/api/photos/${copyId}`)).status).toBe(404);
+    expect((await api().delete(`/api/events/${event.id}/photos/${copyId}`)).status).toBe(404);
+
+    const processed = await api().delete(`/api/events/${event.id}/photos/${firstId}`);
+    expect(processed).toMatchObject({ status: 409, body: { error: messages.onlyDuplicatesRemovable } });
+    expect(await photoNow(firstId)).toMatchObject({ processingStatus: "successful" });
+    // The upload still tells what happened to what was sent.
+    expect(await uploadNow()).toMatchObject({ duplicatePhotos: 1, processedPhotos: 1 });
+  });
+
+  it("deletes the event's uploads with the event", async () => {
+    const deleted = await api().request<DeleteEventResponse>("DELETE", `/api/events/${event.id}`, {
+      adminPassword: dorsal.adminPassword,
+    });
+    expect(deleted.status).toBe(200);
+    // The admin's upload and ZIP, and the photographer's upload.
+    expect(deleted.body.deleted.uploads).toBe(3);
+    expect((await api().get(`/api/photos/my-uploads/${upload.uploadId}`)).status).toBe(404);
+    expect((await api().get<UploadHistoryDto>("/api/photos/my-uploads")).body.uploads).toEqual([]);
   });
 });

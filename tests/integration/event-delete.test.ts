@@ -210,6 +210,7 @@ describe("deleting an event", () => {
         // Four distinct contents: the duplicate shares the first photo's guard.
         contentHashes: 4,
         zipBatches: 1,
+        uploads: 0,
         objects,
       },
     });

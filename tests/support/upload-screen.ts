@@ -58,3 +58,50 @@ export function uploadScreenSuite(eventDate: string) {
     },
   };
 }
+
+/** What the text recorder below uses of the browser: the page's globals, typed without the DOM library. */
+declare const window: { dorsalSeenTexts?: string[]; scrollTo(x: number, y: number): void };
+declare const document: { body: { innerText: string } };
+declare function requestAnimationFrame(callback: () => void): number;
+declare class MutationObserver {
+  constructor(callback: () => void);
+  observe(target: unknown, options: { subtree: boolean; childList: boolean; characterData: boolean }): void;
+}
+
+/**
+ * Records, from now on, every distinct text of the page matching `pattern`, in the order they first
+ * appeared, looking each time the page changes: what a person saw go by, such as a progress count,
+ * however fast. Returns a reader of what was seen so far.
+ */
+export async function recordTexts(page: Page, pattern: RegExp): Promise<() => Promise<string[]>> {
+  await page.evaluate(
+    ({ source, flags }) => {
+      const seen: string[] = [];
+      window.dorsalSeenTexts = seen;
+      const pattern = new RegExp(source, `${flags.replace("g", "")}g`);
+      let scheduled = false;
+      const look = () => {
+        scheduled = false;
+        for (const match of document.body.innerText.match(pattern) ?? []) {
+          if (!seen.includes(match)) seen.push(match);
+        }
+      };
+      // Once per frame at most: what changes and changes back within a frame, nobody saw.
+      const schedule = () => {
+        if (scheduled) return;
+        scheduled = true;
+        requestAnimationFrame(look);
+      };
+      new MutationObserver(schedule).observe(document.body, { subtree: true, childList: true, characterData: true });
+      look();
+    },
+    { source: pattern.source, flags: pattern.flags },
+  );
+  return () => page.evaluate(() => window.dorsalSeenTexts ?? []);
+}
+
+/** A screenshot of the whole screen from its top, so the sticky header sits where a person sees it. */
+export async function wholePage(page: Page, path: string): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path, fullPage: true });
+}

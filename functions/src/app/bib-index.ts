@@ -15,7 +15,7 @@ import type { FaceDetection, TextDetection } from "../ports/vision";
 import type { Deps } from "./deps";
 import { conflict, invalid, notFound } from "./errors";
 import { decodeCursor, encodeCursor } from "./page-cursor";
-import { toPhotoDto } from "./photo-view";
+import { toDuplicateDto, toPhotoDto } from "./photo-view";
 
 /** The bib rules an event's configuration asks for; the rest keep their measured defaults. */
 export function rulesFor(config: EventConfigDto): BibRuleConfig {
@@ -151,8 +151,18 @@ export async function listEventPhotos(
     limit: options.limit,
     cursor: decodeCursor(options.cursor),
   });
+  const holderIds = page.photos.flatMap((photo) =>
+    photo.processingStatus === "duplicate" && photo.duplicateOf ? [photo.duplicateOf] : [],
+  );
+  const holders = new Map((await deps.photos.getMany([...new Set(holderIds)])).map((photo) => [photo.id, photo]));
   return {
-    photos: await Promise.all(page.photos.map((photo) => toPhotoDto(deps, photo))),
+    photos: await Promise.all(
+      page.photos.map((photo) =>
+        photo.processingStatus === "duplicate"
+          ? toDuplicateDto(deps, photo, photo.duplicateOf ? holders.get(photo.duplicateOf) : undefined)
+          : toPhotoDto(deps, photo),
+      ),
+    ),
     cursor: encodeCursor(page.cursor),
   };
 }

@@ -12,6 +12,7 @@ import type { PhotoRepository } from "../data/photos";
 import type { PricingRepository } from "../data/pricing";
 import type { SalesRepository } from "../data/sales";
 import type { SettingsRepository } from "../data/settings";
+import type { UploadRepository } from "../data/uploads";
 import type { UserRepository } from "../data/users";
 import type { ZipBatchRepository } from "../data/zip-batches";
 import type { Logger } from "../logger";
@@ -47,6 +48,7 @@ export interface Deps {
   eventDeletion: EventDeletionRepository;
   photos: PhotoRepository;
   zipBatches: ZipBatchRepository;
+  uploads: UploadRepository;
   pricing: PricingRepository;
   applications: ApplicationRepository;
   downloadCounts: DownloadCountRepository;

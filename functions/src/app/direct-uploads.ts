@@ -10,6 +10,7 @@ import {
 import type { MultipartRequest } from "../ports/object-store";
 import type { Deps } from "./deps";
 import { invalid, notFound, tooLarge } from "./errors";
+import { registerUploadFile, uploadFileOf } from "./my-uploads";
 import { parseOriginalKey, parseZipUploadKey } from "./storage-paths";
 import type { SessionClaims } from "./tokens";
 import { assertCanUpload, pendingPhoto, uploadContentType } from "./uploads";
@@ -46,10 +47,13 @@ export async function startDirectUpload(
   if (request.size > limits.photoMaxBytes) throw tooLarge(messages.fileTooLarge);
   const contentType = uploadContentType(request);
   await assertCanUpload(deps, session, request.eventId);
+  const upload = request.upload ? await uploadFileOf(deps, session, request.eventId, request.upload) : undefined;
   const photo = pendingPhoto(deps, session, request.eventId, request.filename, {
     forceDuplicates: request.forceDuplicates,
+    ...(upload ? { upload } : {}),
   });
   await deps.photos.createPending(photo);
+  await registerUploadFile(deps, photo);
   const url = request.multipart
     ? await deps.objects.presignMultipart("originals", photo.originalKey, { step: "create", contentType }, ttl)
     : await deps.objects.presignPut("originals", photo.originalKey, contentType, ttl);

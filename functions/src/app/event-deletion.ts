@@ -14,8 +14,8 @@ import type { SessionClaims } from "./tokens";
  *    and a second request is answered 404;
  * 3. sweep its table items a page at a time with batch deletes: the event partition (stats,
  *    configuration, pricing, minute counters, participants with their bib links), the duplicate
- *    guards, the ZIP batches, the photographers' assignments to it and, last and longest, the
- *    photos in every state;
+ *    guards, the ZIP batches, the photographers' assignments to it, the uploads made to it and,
+ *    last and longest, the photos in every state;
  * 4. delete every stored object under the event's prefix in both buckets, and the uploaded ZIPs.
  * Photos still in the pipeline meanwhile clean up after themselves (`discardPhotoOfDeletedEvent`).
  */
@@ -45,6 +45,7 @@ export async function deleteEvent(
       zipObjects += await deps.objects.deletePrefix("originals", zipUploadKey(batchId));
   });
   await deps.assignments.removeAllOfEvent(eventId);
+  const uploads = await deps.eventDeletion.sweepUploads(eventId);
   const photos = await deps.eventDeletion.sweepPhotos(eventId);
   const [originals, derived] = await Promise.all([
     deps.objects.deletePrefix("originals", storagePaths.event(eventId)),
@@ -53,7 +54,15 @@ export async function deleteEvent(
   return {
     success: true,
     eventId,
-    deleted: { photos, bibLinks, participants, contentHashes, zipBatches, objects: originals + derived + zipObjects },
+    deleted: {
+      photos,
+      bibLinks,
+      participants,
+      contentHashes,
+      zipBatches,
+      uploads,
+      objects: originals + derived + zipObjects,
+    },
   };
 }
 

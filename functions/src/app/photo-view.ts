@@ -13,6 +13,22 @@ export function toPhotoDto(deps: ViewDeps, photo: PhotoRecord): Promise<PhotoDto
   return photoView(deps, photo, "clean", { web: photo.webKey, thumbnail: photo.thumbnailKey });
 }
 
+/**
+ * A duplicate in an admin list: it has no images of its own (it was never processed), so it shows
+ * those of the photo it copies — the same bytes — and names that photo.
+ */
+export async function toDuplicateDto(
+  deps: ViewDeps,
+  photo: PhotoRecord,
+  holder: PhotoRecord | undefined,
+): Promise<PhotoDto> {
+  const view = await photoView(deps, photo, "clean", {
+    web: holder?.webKey ?? null,
+    thumbnail: holder?.thumbnailKey ?? null,
+  });
+  return { ...view, duplicateOf: holder ? { id: holder.id, originalFilename: holder.originalFilename } : null };
+}
+
 /** Which copy the public sees of an event's photos: never the clean one. */
 export const publicPreviewKind = (event: Pick<EventRecord, "freePhotosEnabled">): PreviewKind =>
   event.freePhotosEnabled ? "gratis" : "watermarked";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { pipeline as streamPipeline } from "node:stream/promises";
 import { type DetectedBib, limits, photoFailureReasons } from "@dorsal/shared";
-import { newPhotoFields } from "../data/photos";
+import { newPhotoFields, type PhotoRecord } from "../data/photos";
 import { type PipelineTask, permanentErrorName } from "../pipeline/definition";
 import type { PipelineInput } from "../ports/pipeline";
 import type { TextDetection } from "../ports/vision";
@@ -11,6 +11,7 @@ import { PermanentError } from "./errors";
 import { discardPhotoOfDeletedEvent } from "./event-deletion";
 import { decodeHeic } from "./heic";
 import { contentTypes, type ImageType, sniffImageType, sniffLength } from "./image-types";
+import { settleUploadPhoto } from "./my-uploads";
 import { reopenFailed } from "./processing";
 import { parseOriginalKey, storagePaths } from "./storage-paths";
 import { type WatermarkKind, watermarkSvg } from "./watermarks";
@@ -82,6 +83,13 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
   const requireEvent = async (eventId: number) => {
     if (!(await deps.events.get(eventId))) throw new PermanentError(eventGoneReason(eventId));
   };
+  /** A photo's new state reaches what follows it: its ZIP batch, or its upload's file. */
+  const followState = async (photoOrId: PhotoRecord | string) => {
+    const photo = typeof photoOrId === "string" ? await deps.photos.get(photoOrId) : photoOrId;
+    if (!photo) return;
+    await settleZipPhoto(deps, photo);
+    await settleUploadPhoto(deps, photo);
+  };
   return {
     /**
      * 1. map the object key to its event and photo; 2. refuse what is too big or not an image (by
@@ -109,14 +117,18 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
       let marked = await deps.photos.markProcessing(ids.photoId);
       // A failed photo whose original was stored again (fixed in storage) runs again, as a re-run would.
       if (!marked && (await reopenFailed(deps, ids.photoId))) marked = await deps.photos.markProcessing(ids.photoId);
-      if (marked) await deps.events.addStats(ids.eventId, { totalPhotos: 1 }, now);
+      if (marked) {
+        await deps.events.addStats(ids.eventId, { totalPhotos: 1 }, now);
+        // The uploader's progress counts it as received from now on.
+        await settleUploadPhoto(deps, await deps.photos.get(ids.photoId));
+      }
 
       if (head.size > limits.photoMaxBytes) throw new PermanentError("La foto supera el máximo de 50 MB");
       const imageType = sniffImageType(await deps.objects.getRange("originals", input.key, 0, sniffLength - 1));
       if (!imageType) throw new PermanentError("El archivo no es una imagen reconocida");
       const duplicate = await settleDuplicate(deps, ids, input.key, now);
       // A duplicate's execution ends here: it has settled.
-      if (duplicate) await settleZipPhoto(deps, ids.photoId);
+      if (duplicate) await followState(ids.photoId);
       await requireEvent(ids.eventId);
       return { photoId: ids.photoId, eventId: ids.eventId, originalKey: input.key, imageType, duplicate };
     },
@@ -291,7 +303,7 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
         await deps.events.countProcessed(photo.eventId, now);
       }
       // Last: a batch this photo completes is then complete in the event's numbers too.
-      await settleZipPhoto(deps, stored);
+      await followState(stored);
       await requireEvent(photo.eventId);
       return { photoId: photo.photoId, bibs: stored.detectedDorsals, firstTime: first };
     },
@@ -309,7 +321,7 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
       }
       const counted = await deps.photos.markFailed(ids.photoId, reason.slice(0, 500), deps.clock.now(), ids.eventId);
       if (counted) await deps.events.addStats(ids.eventId, { failedPhotos: 1 }, deps.clock.now());
-      await settleZipPhoto(deps, ids.photoId);
+      await followState(ids.photoId);
       return { failed: counted, reason };
     },
   };

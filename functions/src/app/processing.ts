@@ -9,6 +9,7 @@ import {
 import type { PageCursor, PhotoRecord } from "../data/photos";
 import type { Deps } from "./deps";
 import { notFound } from "./errors";
+import { settleUploadPhoto } from "./my-uploads";
 import { decodeCursor, encodeCursor } from "./page-cursor";
 import type { SessionClaims } from "./tokens";
 import { assertCanUpload } from "./uploads";
@@ -118,6 +119,7 @@ export async function rerunFailedPhotos(deps: Deps, request: RerunFailedRequest)
 export async function reopenFailed(deps: Deps, photoId: string): Promise<PhotoRecord | undefined> {
   const photo = await deps.photos.resetFailed(photoId);
   if (!photo) return undefined;
+  await settleUploadPhoto(deps, photo);
   const released = photo.countedInTotal === true && (await deps.photos.releaseFromTotal(photoId));
   await deps.events.addStats(
     photo.eventId,
@@ -150,6 +152,7 @@ async function rerunPhoto(deps: Deps, photoId: string): Promise<boolean> {
 async function failUnstarted(deps: Deps, photo: PhotoRecord, reason: string): Promise<void> {
   const now = deps.clock.now();
   if (!(await deps.photos.markFailed(photo.id, reason, now, photo.eventId))) return;
+  await settleUploadPhoto(deps, { ...photo, processingStatus: "failed" });
   const counted = await deps.photos.claimForTotal(photo.id);
   await deps.events.addStats(photo.eventId, { failedPhotos: 1, ...(counted ? { totalPhotos: 1 } : {}) }, now);
 }
@@ -232,6 +235,8 @@ export async function recountEventStats(
   do {
     const page = await deps.photos.listByEvent(eventId, { unbibbed: false, limit: 100, cursor });
     for (const photo of page.photos) {
+      // A duplicate whose removal stopped halfway: already off the counters, gone at the next try.
+      if (photo.removedAt) continue;
       if (photo.countedInTotal) counts.totalPhotos++;
       if (photo.processingStatus === "failed") counts.failedPhotos++;
       if (photo.processingStatus === "duplicate") counts.duplicatePhotos++;

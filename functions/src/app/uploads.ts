@@ -52,7 +52,12 @@ export function pendingPhoto(
   uploader: Pick<SessionClaims, "userId">,
   eventId: number,
   filename: string,
-  options: { forceDuplicates?: boolean | undefined; id?: string; zip?: { batchId: string; entry: number } } = {},
+  options: {
+    forceDuplicates?: boolean | undefined;
+    id?: string;
+    zip?: { batchId: string; entry: number };
+    upload?: { uploadId: string; uploadFile: string };
+  } = {},
 ): PhotoRecord {
   const id = options.id ?? deps.ids.newId();
   return {
@@ -67,6 +72,7 @@ export function pendingPhoto(
     // The pipeline hashes the original and ends a copy of a photo the event has as `duplicate`, unless told not to.
     ...(options.forceDuplicates ? { forceDuplicates: true } : {}),
     ...(options.zip ? { zipBatchId: options.zip.batchId, zipEntry: options.zip.entry } : {}),
+    ...(options.upload ?? {}),
   };
 }
 

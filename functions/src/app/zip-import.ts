@@ -17,6 +17,7 @@ import type { ObjectStore } from "../ports/object-store";
 import type { Deps } from "./deps";
 import { invalid, notFound, tooLarge } from "./errors";
 import { contentTypes, type ImageType, sniffImageType } from "./image-types";
+import { recordZipUpload } from "./my-uploads";
 import { parseZipUploadKey, zipUploadKey } from "./storage-paths";
 import type { SessionClaims } from "./tokens";
 import { assertCanUpload, pendingPhoto } from "./uploads";
@@ -472,6 +473,7 @@ async function newBatch(
     updatedAt: now,
   };
   await deps.zipBatches.create(batch);
+  await recordZipUpload(deps, batch);
   return batch;
 }
 

@@ -1,5 +1,12 @@
 import type { Key, QueryInput, Table } from "../ports/table";
-import { contentHashesOfEventPartition, keys, photosOfEventPartition, zipBatchesOfEventPartition } from "./keys";
+import {
+  contentHashesOfEventPartition,
+  keys,
+  photosOfEventPartition,
+  uploadPartition,
+  uploadsOfEventPartition,
+  zipBatchesOfEventPartition,
+} from "./keys";
 
 /** Items a sweep reads at a time: enough to keep batch deletes full, few enough for a 5000-photo event. */
 const pageSize = 200;
@@ -65,6 +72,12 @@ export function createEventDeletionRepository(table: Table) {
     /** The event's ZIP batches, each page shown to `onPage` (to remove their ZIPs) before it is deleted. */
     sweepZipBatches: (eventId: number, onPage: (batches: { batchId: string }[]) => Promise<void>) =>
       sweep<{ batchId: string }>({ index: "gsi1", partition: zipBatchesOfEventPartition(eventId) }, onPage),
+
+    /** The uploads to the event, each with its files (its own partition); returns how many uploads. */
+    sweepUploads: (eventId: number) =>
+      sweep<{ uploadId: string }>({ index: "gsi2", partition: uploadsOfEventPartition(eventId) }, async (uploads) => {
+        await Promise.all(uploads.map(({ uploadId }) => sweep({ partition: uploadPartition(uploadId) })));
+      }),
 
     /** One photo with its bib links: what the pipeline may have written after the event's sweep passed. */
     async deletePhoto(photoId: string): Promise<void> {

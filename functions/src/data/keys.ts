@@ -119,6 +119,27 @@ export const keys = {
     gsi2sk: `${createdAt}#${batchId}`,
   }),
 
+  /** An upload ("subida") of the upload screen: the files chosen together, with their uploader and event. */
+  upload: (uploadId: string) => ({ pk: uploadPartition(uploadId), sk: "UPLOAD" }),
+  /**
+   * One file of an upload, in the upload's partition: the photo it became (a retried file points to
+   * its latest photo) and that photo's state, so one query of the partition counts the upload.
+   */
+  uploadFile: (uploadId: string, fileHash: string) => ({
+    pk: uploadPartition(uploadId),
+    sk: `${uploadFileSortPrefix}${fileHash}`,
+  }),
+  /** A user's uploads, newest last (the history reads them backwards). */
+  uploadsOfUserIndex: (userId: string, createdAt: string, uploadId: string) => ({
+    gsi1pk: uploadsOfUserPartition(userId),
+    gsi1sk: `${createdAt}#${uploadId}`,
+  }),
+  /** An event's uploads, so deleting the event finds them. */
+  uploadsOfEventIndex: (eventId: number, createdAt: string, uploadId: string) => ({
+    gsi2pk: uploadsOfEventPartition(eventId),
+    gsi2sk: `${createdAt}#${uploadId}`,
+  }),
+
   /** The participant (bib) of an event with its photo count; the event partition lists them in bib order. */
   participant: (eventId: number, bib: string) => ({ pk: `EVENT#${eventId}`, sk: `BIB#${bibSortKey(bib)}` }),
 
@@ -194,4 +215,8 @@ export const zipBatchesOfEventPartition = (eventId: number) => `EVENT#${eventId}
 export const salesOfEventPartition = (eventId: number) => `EVENT#${eventId}#SALES`;
 export const codesOfEventPartition = (eventId: number) => `EVENT#${eventId}#CODES`;
 export const pendingSalesPartition = "SALES#PENDING";
+export const uploadPartition = (uploadId: string) => `UPLOAD#${uploadId}`;
+export const uploadFileSortPrefix = "FILE#";
+export const uploadsOfUserPartition = (userId: string) => `USER#${userId}#UPLOADS`;
+export const uploadsOfEventPartition = (eventId: number) => `EVENT#${eventId}#UPLOADS`;
 export const paidSalesPartition = (month: string) => `SALES#PAID#${month}`;

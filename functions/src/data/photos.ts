@@ -40,11 +40,16 @@ export interface PhotoRecord {
   forceDuplicates?: boolean;
   /** For a `duplicate` photo: the photo of the same event with the same bytes. */
   duplicateOf?: string | null;
+  /** A duplicate an admin is removing: set by the one request that claimed it. */
+  removedAt?: string;
   /** SHA-256 (hex) of the original, once the pipeline has read it. */
   contentHash?: string;
   /** Extracted from a ZIP: its batch and the entry's index, so the batch counts the photo once when it settles. */
   zipBatchId?: string;
   zipEntry?: number;
+  /** Sent from the upload screen: its upload and file (`fileHash`), whose state the pipeline keeps in step. */
+  uploadId?: string;
+  uploadFile?: string;
   /** How many times the pipeline began processing the photo (each run that reached Prepare's mark). */
   attempts?: number;
   /** Whether the event's totalPhotos counts this photo now, so a re-run un-counts it exactly once. */
@@ -212,6 +217,22 @@ export function createPhotoRepository(table: Table) {
           { attribute: "processingStatus", op: "<>", value: "successful" },
           { attribute: "processingStatus", op: "<>", value: "failed" },
           { attribute: "processingStatus", op: "<>", value: "duplicate" },
+        ],
+      });
+      return updated !== undefined;
+    },
+
+    /**
+     * Claims a duplicate's removal for one caller: true only for the request that claimed it, so
+     * the event's counters drop once even when two admins remove it together.
+     */
+    async claimDuplicateRemoval(photoId: string, now: Date): Promise<boolean> {
+      const updated = await table.update({
+        key: keys.photo(photoId),
+        set: { removedAt: now.toISOString() },
+        conditions: [
+          { attribute: "processingStatus", op: "=", value: "duplicate" },
+          { attribute: "removedAt", op: "not_exists" },
         ],
       });
       return updated !== undefined;

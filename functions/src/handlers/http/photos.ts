@@ -5,6 +5,9 @@ import {
   messages,
   presignRequest,
   searchQuery,
+  startUploadRequest,
+  uploadHistoryQuery,
+  uploadIdParam,
   uploadSignRequest,
   uploadTargetRequest,
   zipBatchRequest,
@@ -13,12 +16,14 @@ import { z } from "zod";
 import { athleteDownload } from "../../app/athletes";
 import { addManualBib, listEventPhotos, reindexEvent, removeBib } from "../../app/bib-index";
 import { signUploadStep, startDirectUpload } from "../../app/direct-uploads";
+import { removeDuplicatePhoto } from "../../app/duplicates";
 import { invalid } from "../../app/errors";
+import { getMyUpload, listMyUploads, startUpload } from "../../app/my-uploads";
 import { getPhoto, searchByBib } from "../../app/search";
 import { assertCanUpload, presignUploads, uploadFiles } from "../../app/uploads";
 import { createZipBatch, getZipBatchStatus, uploadZip } from "../../app/zip-import";
 import { getContainer } from "../../compose";
-import { createHttpHandler, type RouteContext, route } from "../../http/handler";
+import { createHttpHandler, type RouteContext, reply, route } from "../../http/handler";
 
 const uploaders = ["admin", "photographer"] as const;
 const photoId = z.string().regex(/^[a-z0-9]{10,40}$/);
@@ -103,6 +108,23 @@ export const handler = createHttpHandler(
       run: ({ deps, session, params }) =>
         getZipBatchStatus(deps, session as NonNullable<typeof session>, params.batchId),
     }),
+    // The caller's own uploads: every role sees only what it uploaded (someone else's is 404).
+    "POST /api/photos/my-uploads": route({
+      access: uploaders,
+      body: startUploadRequest,
+      run: async ({ deps, session, body }) =>
+        reply(201, await startUpload(deps, session as NonNullable<typeof session>, body)),
+    }),
+    "GET /api/photos/my-uploads": route({
+      access: uploaders,
+      query: uploadHistoryQuery,
+      run: ({ deps, session, query }) => listMyUploads(deps, session as NonNullable<typeof session>, query.limit),
+    }),
+    "GET /api/photos/my-uploads/{uploadId}": route({
+      access: uploaders,
+      params: z.object({ uploadId: uploadIdParam }),
+      run: ({ deps, session, params }) => getMyUpload(deps, session as NonNullable<typeof session>, params.uploadId),
+    }),
     "GET /api/photos/search": route({
       access: "public",
       query: searchQuery,
@@ -145,6 +167,12 @@ export const handler = createHttpHandler(
       // Judged against the event's own bib settings in addManualBib; here only bounded.
       body: z.object({ dorsalNumber: z.string({ error: manualBibMessages.required }).max(200) }),
       run: ({ deps, params, body }) => addManualBib(deps, params.id, params.photoId, body.dorsalNumber),
+    }),
+    // Only a copy of a photo the event already has; anything else is 409.
+    "DELETE /api/events/{id}/photos/{photoId}": route({
+      access: ["admin"],
+      params: z.object({ id: idParam, photoId }),
+      run: ({ deps, params }) => removeDuplicatePhoto(deps, params.id, params.photoId),
     }),
     "DELETE /api/events/{id}/photos/{photoId}/bibs/{dorsal}": route({
       access: ["admin"],

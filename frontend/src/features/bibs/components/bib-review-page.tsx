@@ -84,6 +84,16 @@ function BibReview({ eventId }: { eventId: number }) {
               </Alert.Title>
             </Alert.Root>
           )}
+          {data && data.duplicatePhotos > 0 && (
+            <Alert.Root status="warning" mb="4" size="sm">
+              <Alert.Indicator />
+              <Alert.Title>
+                {data.duplicatePhotos === 1
+                  ? "1 foto subida ya estaba en el evento: aparece en «Todas» como Repetida y no se publica."
+                  : `${formatCount(data.duplicatePhotos)} fotos subidas ya estaban en el evento: aparecen en «Todas» como Repetidas y no se publican.`}
+              </Alert.Title>
+            </Alert.Root>
+          )}
           <Tabs.Root
             value={tab}
             onValueChange={(details) => {

@@ -1,9 +1,11 @@
-import { Badge, Box, Card, chakra, HStack, Stack, Text } from "@chakra-ui/react";
+import { Badge, Box, Button, Card, chakra, Dialog, HStack, Link, Portal, Stack, Text } from "@chakra-ui/react";
 import { bibNumber, type PhotoDto } from "@dorsal/shared";
-import { memo } from "react";
-import { CheckIcon } from "../../../components/ui/icons";
+import { memo, useState } from "react";
+import { Link as RouterLink } from "react-router";
+import { CheckIcon, TrashIcon } from "../../../components/ui/icons";
 import { ThumbnailImage } from "../../../components/ui/thumbnail";
 import { toaster } from "../../../components/ui/toaster";
+import { useRemoveDuplicate } from "../api/remove-duplicate";
 import { useAddBib, useRemoveBib } from "../api/update-bibs";
 import { AddBibForm } from "./add-bib-form";
 import { BibChips } from "./bib-chips";
@@ -12,7 +14,7 @@ const statusBadges: Record<string, { label: string; palette: string }> = {
   pending: { label: "Pendiente", palette: "gray" },
   processing: { label: "Procesando", palette: "yellow" },
   failed: { label: "Error al procesar", palette: "red" },
-  duplicate: { label: "Duplicada", palette: "orange" },
+  duplicate: { label: "Repetida", palette: "orange" },
 };
 
 function messageOf(error: unknown): string {
@@ -40,6 +42,95 @@ export function Thumbnail({ photo, onOpen }: { photo: PhotoDto; onOpen: () => vo
     >
       <ThumbnailImage url={photo.thumbnailUrl} />
     </chakra.button>
+  );
+}
+
+/**
+ * A copy of a photo the event already has: nothing to correct (it is never published), so the card
+ * says which photo it copies and offers to remove the record, after a confirmation.
+ */
+function DuplicateNote({ photo }: { photo: PhotoDto }) {
+  const remove = useRemoveDuplicate(photo.eventId);
+  const [confirming, setConfirming] = useState(false);
+  const original = photo.duplicateOf?.originalFilename;
+  // Awaited rather than with per-call callbacks: the card leaves the list on success, and with it
+  // this component, whose callbacks would then never run.
+  const confirm = async () => {
+    try {
+      await remove.mutateAsync(photo.id);
+      toaster.create({ type: "success", title: "Foto repetida quitada", description: photo.originalFilename });
+    } catch (error) {
+      toaster.create({ type: "error", title: "No se pudo quitar la foto", description: messageOf(error) });
+    }
+  };
+  return (
+    <Stack gap="2">
+      <Text textStyle="xs" color="fg.muted" overflowWrap="anywhere">
+        {original ? `Igual a «${original}», que ya está en el evento.` : "Esta foto ya estaba en el evento."} No se
+        publica ni aparece en la búsqueda.
+      </Text>
+      <Button
+        size="xs"
+        variant="outline"
+        colorPalette="red"
+        alignSelf="flex-start"
+        onClick={() => setConfirming(true)}
+        aria-label={`Quitar la copia ${photo.originalFilename}`}
+      >
+        <TrashIcon /> Quitar copia
+      </Button>
+      <Dialog.Root
+        open={confirming}
+        onOpenChange={(details) => !details.open && setConfirming(false)}
+        role="alertdialog"
+      >
+        <Portal>
+          <Dialog.Backdrop />
+          <Dialog.Positioner>
+            <Dialog.Content>
+              <Dialog.Header>
+                <Dialog.Title>¿Quitar la foto repetida?</Dialog.Title>
+              </Dialog.Header>
+              <Dialog.Body>
+                <Text overflowWrap="anywhere">
+                  Se borra «{photo.originalFilename}», la copia.{" "}
+                  {original
+                    ? `La foto «${original}» sigue en el evento con sus dorsales.`
+                    : "La foto original sigue en el evento."}
+                </Text>
+              </Dialog.Body>
+              <Dialog.Footer>
+                <Button variant="outline" onClick={() => setConfirming(false)}>
+                  Cancelar
+                </Button>
+                <Button colorPalette="red" onClick={confirm} loading={remove.isPending} loadingText="Quitando...">
+                  Quitar
+                </Button>
+              </Dialog.Footer>
+            </Dialog.Content>
+          </Dialog.Positioner>
+        </Portal>
+      </Dialog.Root>
+    </Stack>
+  );
+}
+
+/** Why a photo that is not processed cannot be corrected, and where it goes from here. */
+function NotEditable({ photo }: { photo: PhotoDto }) {
+  if (photo.processingStatus === "failed") {
+    return (
+      <Text textStyle="xs" color="fg.muted" overflowWrap="anywhere">
+        No se pudo procesar{photo.failureReason ? `: ${photo.failureReason}` : ""}.{" "}
+        <Link asChild color="blue.700">
+          <RouterLink to={`/processing?eventId=${photo.eventId}`}>Reintentar en Fotos con errores</RouterLink>
+        </Link>
+      </Text>
+    );
+  }
+  return (
+    <Text textStyle="xs" color="fg.muted">
+      Podrás corregir los dorsales cuando termine el procesamiento.
+    </Text>
   );
 }
 
@@ -84,6 +175,8 @@ export function BibEditor({ photo }: { photo: PhotoDto }) {
         toaster.create({ type: "error", title: "No se pudo quitar el dorsal", description: messageOf(error) }),
     });
 
+  // A copy has no bibs of its own: "Sin dorsal" would send the organizer to tag it for nothing.
+  if (photo.processingStatus === "duplicate") return <DuplicateNote photo={photo} />;
   return (
     <Stack gap="2.5">
       <BibChips
@@ -94,9 +187,7 @@ export function BibEditor({ photo }: { photo: PhotoDto }) {
       {editable ? (
         <AddBibForm photoName={photo.originalFilename} pending={add.isPending} onAdd={addBib} />
       ) : (
-        <Text textStyle="xs" color="fg.muted">
-          Podrás corregir los dorsales cuando termine el procesamiento.
-        </Text>
+        <NotEditable photo={photo} />
       )}
     </Stack>
   );

@@ -9,15 +9,20 @@ import { useEventsProcessing } from "../../processing/api/event-processing";
 
 function EventProgress({ event, progress }: { event: EventDto; progress: EventProcessingDto | undefined }) {
   if (!progress) return <Skeleton height="12" />;
-  const settled = progress.processedPhotos + progress.failedPhotos + progress.duplicatePhotos;
-  const percent = progress.totalPhotos === 0 ? 0 : Math.round((settled / progress.totalPhotos) * 100);
+  // Copies of photos the event already had are not its photos: never counted as still to process.
+  const photos = progress.totalPhotos - progress.duplicatePhotos;
+  const settled = progress.processedPhotos + progress.failedPhotos;
+  const percent = photos === 0 ? 0 : Math.round((settled / photos) * 100);
   const running = progress.pendingPhotos > 0;
   return (
     <Stack gap="1.5" data-testid="processing-event">
       <HStack justify="space-between" gap="3" wrap="wrap">
         <Text fontWeight="medium">{event.name}</Text>
         <Text textStyle="sm" color="fg.muted">
-          Procesadas {formatCount(progress.processedPhotos)} de {formatCount(progress.totalPhotos)}
+          Procesadas {formatCount(progress.processedPhotos)} de {formatCount(photos)}
+          {progress.duplicatePhotos > 0
+            ? ` · ${formatCount(progress.duplicatePhotos)} ${progress.duplicatePhotos === 1 ? "repetida" : "repetidas"}`
+            : ""}
           {running && progress.photosPerMinute !== null ? ` · ${progress.photosPerMinute} fotos/min` : ""}
         </Text>
       </HStack>

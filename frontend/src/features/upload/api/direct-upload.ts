@@ -23,8 +23,9 @@ import { partSizeBytes, uploadsAtOnce, usesMultipart } from "./upload-settings";
 
 export type PhotoMeta = {
   eventId?: number;
-  forceDuplicates?: boolean;
-  /** Spec §9's phone compression; off for the quick upload. */
+  /** The upload ("subida") the file was chosen for: its uploader follows it on the screen. */
+  uploadId?: string;
+  /** Spec §9's phone compression; off when the uploader asks to send the originals. */
   compress?: boolean;
 };
 export type PhotoUppy = Uppy<PhotoMeta, AwsBody>;
@@ -79,8 +80,9 @@ async function signRequest(uppy: PhotoUppy, request: S3Request) {
       // A file the picker let through is an image by its type or name; the server refuses anything else.
       contentType: imageContentType({ name: file.name ?? "", type: file.type ?? "" }) ?? "application/octet-stream",
       size: file.size ?? 0,
-      forceDuplicates: file.meta.forceDuplicates === true,
       multipart: request.method === "POST",
+      // Uppy's id for the file stays the same on a retry, which then replaces the earlier try.
+      ...(file.meta.uploadId ? { upload: { uploadId: file.meta.uploadId, fileKey: file.id } } : {}),
     },
   });
   return { url: target.url, key: target.key, headers: target.headers };

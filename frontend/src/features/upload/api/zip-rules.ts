@@ -28,6 +28,14 @@ export const zipStatusLabels: Record<ZipBatchStatus, string> = {
   error: "Error",
 };
 
+export const zipStatusPalettes: Record<ZipBatchStatus, string> = {
+  uploading: "blue",
+  extracting: "blue",
+  processing: "blue",
+  completed: "green",
+  error: "red",
+};
+
 export function isFinalZipStatus(status: ZipBatchStatus): boolean {
   return status === "completed" || status === "error";
 }

@@ -1,20 +1,22 @@
 import { Alert, Box, Button, Card, Checkbox, HStack, List, Progress, Skeleton, Stack, Text } from "@chakra-ui/react";
-import { type EventDto, messages } from "@dorsal/shared";
+import { type EventDto, limits, messages } from "@dorsal/shared";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { EventSelect } from "../../../components/ui/event-select";
 import { PageHeader } from "../../../components/ui/page-header";
 import { formatBytes, formatCount } from "../../../lib/format";
 import { type SessionUser, useSession } from "../../../lib/session";
-import { eventQueryOptions } from "../../events/api/get-event";
 import { newestEvent, useEvents } from "../../events/api/get-events";
 import { useMyAssignments } from "../../users/api/assignments";
 import { uploadCancelledMessage } from "../api/direct-upload";
+import { myUploadsKey, startUpload } from "../api/my-uploads";
+import { photosLabel } from "../api/photo-label";
 import { uploadsAtOnce } from "../api/upload-settings";
 import { type UploadRun, useUploader } from "../hooks/use-uploader";
+import { MyUploadsCard } from "./my-uploads-card";
 import { PhotoDropZone } from "./photo-drop-zone";
-import { ProcessingStatus, type ProcessingWatch } from "./processing-status";
 import { SelectedPhotosGrid } from "./selected-photos-grid";
+import { type FollowedUpload, UploadFollow } from "./upload-follow";
 import { ZipUploadCard } from "./zip-upload-card";
 
 /**
@@ -28,25 +30,14 @@ function defaultEventId(events: EventDto[], user: SessionUser | null): number | 
   return newestEvent(events)?.id ?? null;
 }
 
-function photos(count: number): string {
-  return `${formatCount(count)} ${count === 1 ? "foto" : "fotos"}`;
-}
+const pickAgainMessage =
+  "Vuelve a seleccionar las fotos marcadas: eran muy grandes para guardarlas en el navegador. La subida sigue donde quedó.";
 
-function RunResult({ run }: { run: UploadRun }) {
-  const { uploaded, failed, cancelled } = run.outcome;
+/** What went wrong with the transfer itself; what became of the photos sent is the follow's to say. */
+function RunProblems({ run }: { run: UploadRun }) {
+  const { failed, cancelled } = run.outcome;
   return (
     <Stack gap="3">
-      {uploaded > 0 && (
-        <Alert.Root status="success">
-          <Alert.Indicator />
-          <Alert.Content>
-            <Alert.Title>¡Fotos subidas!</Alert.Title>
-            <Alert.Description>
-              Se subieron {photos(uploaded)}. Los dorsales se detectan automáticamente en unos minutos.
-            </Alert.Description>
-          </Alert.Content>
-        </Alert.Root>
-      )}
       {cancelled && (
         <Alert.Root status="warning">
           <Alert.Indicator />
@@ -60,7 +51,7 @@ function RunResult({ run }: { run: UploadRun }) {
         <Alert.Root status="error">
           <Alert.Indicator />
           <Alert.Content>
-            <Alert.Title>No se pudieron subir {photos(failed)}</Alert.Title>
+            <Alert.Title>No se pudieron subir {photosLabel(failed)}</Alert.Title>
             <Alert.Description>
               <List.Root ps="4">
                 {run.errors.map((error) => (
@@ -76,11 +67,16 @@ function RunResult({ run }: { run: UploadRun }) {
   );
 }
 
-type RunKind = "quick" | "batch" | "force" | "resume";
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
 
-const pickAgainMessage =
-  "Vuelve a seleccionar las fotos marcadas: eran muy grandes para guardarlas en el navegador. La subida sigue donde quedó.";
-
+/**
+ * 'Carga Masiva de Fotos' (spec §2.5). One action sends the chosen photos ('Subir N fotos'),
+ * several at a time and resumable; it stays disabled, saying why, until there is an event and a
+ * photo. Each press starts an upload the screen then follows to the end of its processing, and the
+ * uploader's own history lists it.
+ */
 export function UploadPage() {
   const user = useSession();
   const events = useEvents();
@@ -97,62 +93,94 @@ export function UploadPage() {
   const [problem, setProblem] = useState<string | null>(null);
   const [rejections, setRejections] = useState<string[]>([]);
   const [lastRun, setLastRun] = useState<UploadRun | null>(null);
-  const [watch, setWatch] = useState<ProcessingWatch | null>(null);
-  const [activeRun, setActiveRun] = useState<RunKind | null>(null);
-  // Spec §9: phones compress before sending unless the quick-upload box is ticked.
-  const [skipCompression, setSkipCompression] = useState(false);
+  const [followed, setFollowed] = useState<FollowedUpload | null>(null);
+  const [starting, setStarting] = useState(false);
+  /** The upload whose files are on their way now, before the screen follows its processing. */
+  const [sendingId, setSendingId] = useState<string | null>(null);
+  /** Bumped when a photo upload starts: the ZIP card drops its stale messages then. */
+  const [photoRuns, setPhotoRuns] = useState(0);
+  // Spec §9: phones compress before sending unless the uploader asks for the originals.
+  const [sendOriginals, setSendOriginals] = useState(false);
 
   const eventId = chosenEventId !== undefined ? chosenEventId : defaultEventId(offered ?? [], user);
   const pending = uploader.photos.filter((photo) => photo.status !== "success");
+  const busy = uploader.uploading || starting;
+
+  /** Why 'Subir' cannot be pressed now, said next to it; null when it can. */
+  const blockedBecause =
+    eventId === null
+      ? messages.selectEvent
+      : pending.length === 0
+        ? messages.selectPhoto
+        : uploader.ghosts
+          ? pickAgainMessage
+          : pending.length > limits.uploadMaxFiles
+            ? messages.uploadTooManyFiles
+            : null;
 
   const addFiles = (files: File[]) => {
     setProblem(null);
     setRejections(uploader.add(files));
   };
 
-  const run = async (kind: RunKind) => {
-    setLastRun(null);
+  const clearMessages = () => {
+    setProblem(null);
     setRejections([]);
-    if (kind === "resume" && !uploader.sessionHeld) {
-      setProblem(messages.noSessionToResume);
+    setLastRun(null);
+    setPhotoRuns((runs) => runs + 1);
+  };
+
+  const follow = (run: UploadRun) => {
+    const { uploadId } = run;
+    if (!uploadId || run.outcome.uploaded === 0) return;
+    setFollowed((current) => ({
+      uploadId,
+      eventId: run.eventId,
+      // A resumed run adds to what the same upload already sent from this screen.
+      sent: (current?.uploadId === uploadId ? current.sent : 0) + run.outcome.uploaded,
+      since: Date.now(),
+    }));
+  };
+
+  const upload = async () => {
+    if (blockedBecause !== null || eventId === null) return;
+    clearMessages();
+    setStarting(true);
+    let uploadId: string;
+    try {
+      // The upload's total is every photo chosen, fixed before the first byte goes.
+      uploadId = (await startUpload(eventId, pending.length)).uploadId;
+    } catch (error) {
+      setProblem(messageOf(error));
       return;
+    } finally {
+      setStarting(false);
     }
+    setFollowed(null);
+    setSendingId(uploadId);
+    void queryClient.invalidateQueries({ queryKey: myUploadsKey, exact: true });
+    const result = await uploader.start({ eventId, uploadId, compress: uploader.phone && !sendOriginals });
+    setSendingId(null);
+    setLastRun(result);
+    follow(result);
+  };
+
+  const resume = async () => {
     if (uploader.ghosts) {
       setProblem(pickAgainMessage);
       return;
     }
-    if (pending.length === 0) {
-      setProblem(messages.selectPhoto);
-      return;
-    }
     if (eventId === null) {
-      setProblem(kind === "resume" ? messages.selectEventToResume : messages.selectEvent);
+      setProblem(messages.selectEventToResume);
       return;
     }
-    setProblem(null);
-    setActiveRun(kind);
-    // Counted before uploading so the progress below can tell when this upload is included.
-    const before = await queryClient
-      .fetchQuery({ ...eventQueryOptions(eventId), staleTime: 0 })
-      .then((event) => event.totalPhotos)
-      .catch(() => null);
-    const compress = uploader.phone && kind !== "quick" && !skipCompression;
-    const result =
-      kind === "resume"
-        ? await uploader.resume(eventId)
-        : await uploader.start({ eventId, forceDuplicates: kind === "force", compress });
-    setActiveRun(null);
+    clearMessages();
+    const result = await uploader.resume(eventId);
     setLastRun(result);
-    if (result.outcome.uploaded > 0) {
-      setWatch({
-        eventId,
-        expectedTotal: before === null ? null : before + result.outcome.uploaded,
-        since: Date.now(),
-      });
-    }
+    follow(result);
   };
 
-  const busy = uploader.uploading;
+  const sending = uploader.uploading;
   return (
     <Box>
       <PageHeader title="Carga Masiva de Fotos" subtitle="Sube las fotos del evento; detectamos los dorsales por ti" />
@@ -175,10 +203,10 @@ export function UploadPage() {
                 value={eventId}
                 onChange={(id) => {
                   setChosenEventId(id);
-                  if (problem === messages.selectEvent || problem === messages.selectEventToResume) setProblem(null);
+                  if (problem === messages.selectEventToResume) setProblem(null);
                 }}
                 disabled={busy}
-                invalid={problem === messages.selectEvent || problem === messages.selectEventToResume}
+                invalid={problem === messages.selectEventToResume}
               />
             )}
             <PhotoDropZone onFiles={addFiles} disabled={busy} phone={uploader.phone} />
@@ -206,27 +234,25 @@ export function UploadPage() {
             </Alert.Content>
           </Alert.Root>
         )}
-        {lastRun && <RunResult run={lastRun} />}
+        {lastRun && <RunProblems run={lastRun} />}
 
         {uploader.photos.length > 0 && (
           <Card.Root>
             <Card.Body gap="4">
-              {busy && (
+              {sending && (
                 <Box aria-live="polite">
-                  <HStack justify="space-between" mb="1" textStyle="sm">
-                    <Text>Subiendo… {uploader.progress.percent}%</Text>
+                  <HStack justify="space-between" mb="1" textStyle="sm" wrap="wrap" gap="2">
+                    <Text>
+                      Subiendo {formatCount(uploader.progress.filesDone)} de {photosLabel(uploader.progress.files)}…{" "}
+                      {uploader.progress.percent}%
+                    </Text>
                     <Text color="fg.muted">
                       {formatBytes(uploader.progress.loaded)} de {formatBytes(uploader.progress.total)}
                     </Text>
                   </HStack>
                   <HStack gap="3">
-                    <Progress.Root
-                      value={uploader.progress.percent}
-                      colorPalette="blue"
-                      aria-label="Progreso total"
-                      flex="1"
-                    >
-                      <Progress.Track>
+                    <Progress.Root value={uploader.progress.percent} colorPalette="blue" flex="1">
+                      <Progress.Track aria-label="Progreso de la subida">
                         <Progress.Range />
                       </Progress.Track>
                     </Progress.Root>
@@ -249,13 +275,21 @@ export function UploadPage() {
         <Stack gap="3" align={{ base: "stretch", sm: "flex-end" }}>
           {uploader.phone && (
             <Checkbox.Root
-              checked={skipCompression}
-              onCheckedChange={(change) => setSkipCompression(change.checked === true)}
+              checked={sendOriginals}
+              onCheckedChange={(change) => setSendOriginals(change.checked === true)}
               disabled={busy}
+              alignItems="flex-start"
+              maxW={{ sm: "md" }}
             >
               <Checkbox.HiddenInput />
-              <Checkbox.Control />
-              <Checkbox.Label>Subida rápida (sin comprimir las fotos)</Checkbox.Label>
+              <Checkbox.Control mt="0.5" />
+              <Stack gap="0.5">
+                <Checkbox.Label>Enviar las fotos originales, sin comprimir</Checkbox.Label>
+                <Text textStyle="xs" color="fg.muted">
+                  Sin marcar, el celular reduce cada foto grande a 1.920 px antes de enviarla: sube más rápido con datos
+                  móviles.
+                </Text>
+              </Stack>
             </Checkbox.Root>
           )}
           <HStack gap="3" wrap="wrap" justify={{ base: "stretch", sm: "flex-end" }}>
@@ -263,7 +297,7 @@ export function UploadPage() {
               <Button
                 variant="outline"
                 colorPalette="blue"
-                onClick={() => run("resume")}
+                onClick={resume}
                 disabled={busy}
                 flex={{ base: "1", sm: "initial" }}
               >
@@ -271,43 +305,32 @@ export function UploadPage() {
               </Button>
             )}
             <Button
-              variant="outline"
-              onClick={() => run("force")}
-              loading={activeRun === "force"}
-              disabled={busy}
-              title="Sube también las fotos que el evento ya tiene"
-              flex={{ base: "1", sm: "initial" }}
-            >
-              Forzar subida
-            </Button>
-            <Button
-              variant="outline"
-              colorPalette="blue"
-              onClick={() => run("quick")}
-              loading={activeRun === "quick"}
-              loadingText="Subiendo..."
-              disabled={busy}
-              flex={{ base: "1", sm: "initial" }}
-            >
-              Subida rápida
-            </Button>
-            <Button
               colorPalette="blue"
               size="lg"
-              onClick={() => run("batch")}
-              loading={activeRun === "batch" || activeRun === "resume"}
-              loadingText="Subiendo..."
-              disabled={busy}
+              onClick={upload}
+              loading={busy}
+              loadingText="Subiendo…"
+              disabled={blockedBecause !== null}
+              aria-describedby={blockedBecause ? "upload-blocked-reason" : undefined}
               flex={{ base: "1", sm: "initial" }}
             >
-              {pending.length > 0 ? `Subir ${photos(pending.length)} por lotes` : "Subir por lotes"}
+              {pending.length > 0 ? `Subir ${photosLabel(pending.length)}` : "Subir fotos"}
             </Button>
           </HStack>
+          {blockedBecause && !busy && (
+            <Text id="upload-blocked-reason" textStyle="sm" color="fg.muted" textAlign={{ base: "start", sm: "end" }}>
+              {blockedBecause}
+            </Text>
+          )}
         </Stack>
 
-        {watch && <ProcessingStatus watch={watch} />}
+        {followed && !sending && (
+          <UploadFollow key={followed.uploadId} followed={followed} canReviewBibs={user?.role === "admin"} />
+        )}
 
-        <ZipUploadCard eventId={eventId} />
+        <ZipUploadCard eventId={eventId} photoRuns={photoRuns} onStart={() => setProblem(null)} />
+
+        <MyUploadsCard followed={followed} sendingId={sendingId} />
 
         <Card.Root variant="subtle" size="sm">
           <Card.Body>
@@ -318,8 +341,9 @@ export function UploadPage() {
               <List.Item>Elige el evento al que pertenecen las fotos.</List.Item>
               <List.Item>Agrega las fotos desde tu equipo, tu galería o la cámara.</List.Item>
               <List.Item>
-                Pulsa «Subir por lotes» ({uploadsAtOnce(uploader.phone)} fotos a la vez): si la conexión se corta o
-                cierras la pestaña, «Reanudar subida» sigue donde quedó, y los dorsales se detectan solos.
+                Pulsa «Subir»: se envían {uploadsAtOnce(uploader.phone)} fotos a la vez y, si la conexión se corta o
+                cierras la pestaña, «Reanudar subida» sigue donde quedó. Las fotos que el evento ya tiene se detectan y
+                no se publican dos veces.
               </List.Item>
             </List.Root>
           </Card.Body>

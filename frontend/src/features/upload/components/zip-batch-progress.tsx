@@ -1,15 +1,7 @@
 import { Alert, Badge, Box, Button, HStack, List, Progress, Stack, Text } from "@chakra-ui/react";
 import { messages, type ZipBatchStatusResponse } from "@dorsal/shared";
 import { formatCount } from "../../../lib/format";
-import { zipBatchPercent, zipCheckFailedMessage, zipStatusLabels } from "../api/zip-rules";
-
-const statusPalette = {
-  uploading: "blue",
-  extracting: "blue",
-  processing: "blue",
-  completed: "green",
-  error: "red",
-} as const;
+import { zipBatchPercent, zipCheckFailedMessage, zipStatusLabels, zipStatusPalettes } from "../api/zip-rules";
 
 function SkippedEntries({ batch }: { batch: ZipBatchStatusResponse }) {
   if (batch.skippedFiles === 0) return null;
@@ -57,7 +49,7 @@ export function ZipBatchProgress({ batch, checkFailed, onRecheck }: ZipBatchProg
     <Stack gap="3" aria-live="polite">
       <HStack gap="2" wrap="wrap">
         <Text>Estado:</Text>
-        <Badge colorPalette={statusPalette[status]} size="lg">
+        <Badge colorPalette={zipStatusPalettes[status]} size="lg">
           {zipStatusLabels[status]}
         </Badge>
       </HStack>
@@ -65,7 +57,7 @@ export function ZipBatchProgress({ batch, checkFailed, onRecheck }: ZipBatchProg
         <>
           <Progress.Root
             value={zipBatchPercent(batch)}
-            colorPalette={statusPalette[status]}
+            colorPalette={zipStatusPalettes[status]}
             striped={!finished}
             animated={!finished}
           >

@@ -1,12 +1,16 @@
 import { Alert, Box, Button, Card, Heading, HStack, Progress, Stack, Text, VisuallyHidden } from "@chakra-ui/react";
-import { limits } from "@dorsal/shared";
-import { type ChangeEvent, useRef, useState } from "react";
+import { limits, messages } from "@dorsal/shared";
+import { useQueryClient } from "@tanstack/react-query";
+import { type ChangeEvent, useEffect, useRef, useState } from "react";
 import { formatBytes, formatCount } from "../../../lib/format";
 import { uploadCancelledMessage } from "../api/direct-upload";
+import { myUploadsKey } from "../api/my-uploads";
 import { isSameZip, type PendingZip, zipPickSameFileMessage } from "../api/zip-resume";
-import { zipAcceptAttribute } from "../api/zip-rules";
+import { isFinalZipStatus, zipAcceptAttribute } from "../api/zip-rules";
 import { useZipUpload, type ZipUploadState } from "../hooks/use-zip-upload";
 import { ZipBatchProgress } from "./zip-batch-progress";
+
+const zipChooseFileMessage = "Elige un archivo ZIP para subirlo.";
 
 function UploadProgress({
   state,
@@ -126,10 +130,36 @@ function UnfinishedUpload({
  * Spec §2.5's ZIP source: one archive of up to 5000 photos for the event chosen on the page, sent
  * straight to storage and then followed while the server extracts and processes it.
  */
-export function ZipUploadCard({ eventId }: { eventId: number | null }) {
+export function ZipUploadCard({
+  eventId,
+  photoRuns,
+  onStart,
+}: {
+  eventId: number | null;
+  /** Photo uploads started on the screen so far: each one clears this card's stale messages. */
+  photoRuns: number;
+  onStart: () => void;
+}) {
   const zip = useZipUpload();
   const input = useRef<HTMLInputElement>(null);
   const { state } = zip;
+  const { clearMessages } = zip;
+  const seenRuns = useRef(photoRuns);
+  useEffect(() => {
+    if (photoRuns === seenRuns.current) return;
+    seenRuns.current = photoRuns;
+    clearMessages();
+  }, [photoRuns, clearMessages]);
+  const blockedBecause = eventId === null ? messages.selectEvent : zip.file ? null : zipChooseFileMessage;
+  // The uploader's history lists the ZIP once its batch exists, and again when it ends.
+  const queryClient = useQueryClient();
+  const watchedStage =
+    state.phase === "watching"
+      ? `${state.batchId}:${state.batch && isFinalZipStatus(state.batch.status) ? "terminado" : "en curso"}`
+      : null;
+  useEffect(() => {
+    if (watchedStage) void queryClient.invalidateQueries({ queryKey: myUploadsKey, exact: true });
+  }, [watchedStage, queryClient]);
 
   const pick = (event: ChangeEvent<HTMLInputElement>) => {
     const picked = event.currentTarget.files?.[0] ?? null;
@@ -174,14 +204,24 @@ export function ZipUploadCard({ eventId }: { eventId: number | null }) {
             <Alert.Title>{zip.problem}</Alert.Title>
           </Alert.Root>
         )}
-        <Button
-          colorPalette="blue"
-          onClick={() => zip.start(eventId)}
-          disabled={zip.uploading}
-          alignSelf={{ base: "stretch", sm: "flex-start" }}
-        >
-          Subir ZIP
-        </Button>
+        <Stack gap="2" align={{ base: "stretch", sm: "flex-start" }}>
+          <Button
+            colorPalette="blue"
+            onClick={() => {
+              onStart();
+              void zip.start(eventId);
+            }}
+            disabled={zip.uploading || blockedBecause !== null}
+            aria-describedby={blockedBecause && !zip.uploading ? "zip-blocked-reason" : undefined}
+          >
+            Subir ZIP
+          </Button>
+          {blockedBecause && !zip.uploading && (
+            <Text id="zip-blocked-reason" textStyle="sm" color="fg.muted">
+              {blockedBecause}
+            </Text>
+          )}
+        </Stack>
         {state.phase === "uploading" && <UploadProgress state={state} onCancel={zip.cancel} />}
         <RunMessage state={state} />
         {zip.pending && (state.phase === "interrupted" || state.phase === "failed") && (

@@ -25,6 +25,8 @@ export interface UploadOutcome {
 
 export interface UploadRun {
   eventId: number;
+  /** The upload the run sent files for; null for files chosen before uploads were followed. */
+  uploadId: string | null;
   outcome: UploadOutcome;
   /** Distinct failure reasons of this run, for the error alert. */
   errors: string[];
@@ -32,7 +34,7 @@ export interface UploadRun {
 
 export interface RunOptions {
   eventId: number;
-  forceDuplicates: boolean;
+  uploadId: string;
   compress: boolean;
 }
 
@@ -124,8 +126,13 @@ export function useUploader() {
         (file) => file.error || (file.progress.uploadStarted && !file.progress.uploadComplete),
       ));
 
+  const clearDelivered = useCallback(() => {
+    const done = uppy.getFiles().filter((file) => file.progress.uploadComplete);
+    if (done.length > 0) uppy.removeFiles(done.map((file) => file.id));
+  }, [uppy]);
+
   const runUploads = useCallback(
-    async (eventId: number, start: () => Promise<unknown>): Promise<UploadRun> => {
+    async (eventId: number, uploadId: string | null, start: () => Promise<unknown>): Promise<UploadRun> => {
       const errors = new Set<string>();
       let uploaded = 0;
       let failed = 0;
@@ -154,31 +161,28 @@ export function useUploader() {
         stopRun.current = null;
         uppy.off("upload-success", onSuccess);
         uppy.off("upload-error", onError);
+        // Spec §4: what went is cleared from the selection; what failed stays, to resume.
+        clearDelivered();
         setUploading(false);
       }
-      return { eventId, outcome: { uploaded, failed, cancelled }, errors: [...errors] };
+      return { eventId, uploadId, outcome: { uploaded, failed, cancelled }, errors: [...errors] };
     },
-    [uppy],
+    [uppy, clearDelivered],
   );
 
   const start = useCallback(
     (options: RunOptions): Promise<UploadRun> => {
-      // What the last run delivered leaves the list, so this run's progress is about this run.
-      const done = uppy.getFiles().filter((file) => file.progress.uploadComplete);
-      if (done.length > 0) uppy.removeFiles(done.map((file) => file.id));
+      // A session restored after a closed tab may still list what it delivered: this run is about the rest.
+      clearDelivered();
       for (const file of uppy.getFiles()) {
-        uppy.setFileMeta(file.id, {
-          eventId: options.eventId,
-          forceDuplicates: options.forceDuplicates,
-          compress: options.compress,
-        });
+        uppy.setFileMeta(file.id, { eventId: options.eventId, uploadId: options.uploadId, compress: options.compress });
       }
-      return runUploads(options.eventId, () => {
+      return runUploads(options.eventId, options.uploadId, () => {
         const failed = uppy.getFiles().some((file) => file.error);
         return Promise.all([failed ? uppy.retryAll() : undefined, uppy.upload()]);
       });
     },
-    [uppy, runUploads],
+    [uppy, runUploads, clearDelivered],
   );
 
   /**
@@ -192,7 +196,8 @@ export function useUploader() {
       for (const file of uppy.getFiles()) {
         if (file.meta.eventId === undefined) uppy.setFileMeta(file.id, { eventId });
       }
-      return runUploads(eventId, async () => {
+      const uploadId = uppy.getFiles().find((file) => file.meta.uploadId)?.meta.uploadId ?? null;
+      return runUploads(eventId, uploadId, async () => {
         const { recoveredState, currentUploads } = uppy.getState();
         const restored = recoveredState ? Object.keys(currentUploads) : [];
         // Paused when the screen was left: their upload is still the run that started them.
@@ -222,14 +227,24 @@ export function useUploader() {
     stopRun.current?.();
   }, [uppy]);
 
+  /** The run's progress against every file it started with: the totals never grow while it runs. */
   const progress = useMemo(() => {
     let loaded = 0;
     let total = 0;
-    for (const file of Object.values(state.files)) {
+    let filesDone = 0;
+    const files = Object.values(state.files);
+    for (const file of files) {
       total += file.size ?? 0;
       loaded += file.progress.uploadComplete ? (file.size ?? 0) : file.progress.bytesUploaded || 0;
+      if (file.progress.uploadComplete) filesDone++;
     }
-    return { loaded, total, percent: total === 0 ? 0 : Math.round((loaded / total) * 100) };
+    return {
+      loaded,
+      total,
+      percent: total === 0 ? 0 : Math.round((loaded / total) * 100),
+      filesDone,
+      files: files.length,
+    };
   }, [state.files]);
 
   const ghosts = photos.some((photo) => photo.ghost);

@@ -272,6 +272,20 @@ export function useZipUpload() {
     setState({ phase: "cancelled" });
   }, [remember]);
 
+  /**
+   * Another upload started on the screen: an old refusal or failure is no longer news. An upload
+   * that can still be resumed is kept, as the unfinished upload it is.
+   */
+  const clearMessages = useCallback(() => {
+    setProblem(null);
+    setState((current) => {
+      if (current.phase === "cancelled") return { phase: "idle" };
+      if (current.phase === "failed") return pending ? { phase: "interrupted" } : { phase: "idle" };
+      if (current.phase === "watching" && current.batch?.status === "error") return { phase: "idle" };
+      return current;
+    });
+  }, [pending]);
+
   /** After the status checks gave up: starts following the batch again. */
   const recheck = useCallback(() => {
     setState((current) => (current.phase === "watching" ? { ...current, checkFailed: false } : current));
@@ -290,5 +304,6 @@ export function useZipUpload() {
     discard,
     cancel,
     recheck,
+    clearMessages,
   };
 }

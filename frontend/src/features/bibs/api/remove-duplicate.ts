@@ -1,0 +1,36 @@
+import type { RemoveDuplicateResponse } from "@dorsal/shared";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { apiFetch } from "../../../lib/api-fetch";
+import { eventPhotosKey } from "./get-event-photos";
+import type { PhotoPages } from "./photo-pages";
+
+export function removeDuplicate(eventId: number, photoId: string): Promise<RemoveDuplicateResponse> {
+  return apiFetch<RemoveDuplicateResponse>(`/api/events/${eventId}/photos/${encodeURIComponent(photoId)}`, {
+    method: "DELETE",
+  });
+}
+
+function withoutPhoto(data: PhotoPages | undefined, photoId: string): PhotoPages | undefined {
+  if (!data) return data;
+  return {
+    ...data,
+    pages: data.pages.map((page) => ({ ...page, photos: page.photos.filter((p) => p.id !== photoId) })),
+  };
+}
+
+/**
+ * Removes a duplicate record: it leaves the lists at once, and the event's figures (its total
+ * counted the copy) are read again.
+ */
+export function useRemoveDuplicate(eventId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (photoId: string) => removeDuplicate(eventId, photoId),
+    onSuccess: async ({ photoId }) => {
+      queryClient.setQueriesData<PhotoPages>({ queryKey: eventPhotosKey(eventId) }, (data) =>
+        withoutPhoto(data, photoId),
+      );
+      await queryClient.invalidateQueries({ queryKey: ["events", eventId], exact: true });
+    },
+  });
+}
