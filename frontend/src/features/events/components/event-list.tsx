@@ -32,7 +32,10 @@ function EventRow({ event }: { event: EventDto }) {
       <HStack gap="4" mt="2" textStyle="sm" color="fg.muted" wrap="wrap">
         <Text>{formatCount(event.expectedParticipants)} participantes esperados</Text>
         <Text>
-          {formatCount(event.photoCount)} de {formatCount(event.totalPhotos)} fotos procesadas
+          {/* Copies are refused, never processed: counted apart, as the dashboard does. */}
+          {formatCount(event.photoCount)} de {formatCount(event.totalPhotos - event.duplicatePhotos)} fotos procesadas
+          {event.duplicatePhotos > 0 &&
+            ` · ${formatCount(event.duplicatePhotos)} ${event.duplicatePhotos === 1 ? "repetida" : "repetidas"}`}
         </Text>
       </HStack>
       <HStack mt="3" gap="2" wrap="wrap">
