@@ -8,6 +8,8 @@ interface EmptyStateProps {
   icon?: ReactNode;
   /** What to do about it, usually one button or link. */
   action?: ReactNode;
+  /** Suggestions between the description and the action (what 'Sin resultados' says to try). */
+  children?: ReactNode;
   /**
    * `page`: a framed block under the page's title (its own title an h2); `inline`: inside a card
    * that frames and titles it already (an h3).
@@ -21,7 +23,7 @@ interface EmptyStateProps {
  * The one way a screen says it has nothing to show yet: what is missing, why it matters and, when
  * there is one, the next step. It is a named region, so assistive technology can find it.
  */
-export function EmptyState({ title, description, icon, action, variant = "page", titleAs }: EmptyStateProps) {
+export function EmptyState({ title, description, icon, action, children, variant = "page", titleAs }: EmptyStateProps) {
   const titleId = useId();
   const framed = variant === "page";
   const heading = titleAs ?? (framed ? "h2" : "h3");
@@ -47,6 +49,7 @@ export function EmptyState({ title, description, icon, action, variant = "page",
             </ChakraEmptyState.Description>
           )}
         </VStack>
+        {children}
         {action}
       </ChakraEmptyState.Content>
     </ChakraEmptyState.Root>

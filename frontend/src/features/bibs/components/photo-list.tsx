@@ -1,7 +1,9 @@
-import { Alert, Button, EmptyState, SimpleGrid, Skeleton, Stack, Text, VStack } from "@chakra-ui/react";
+import { Button, SimpleGrid, Skeleton, Stack, Text, VStack } from "@chakra-ui/react";
 import { useCallback, useState } from "react";
 import { Link as RouterLink } from "react-router";
+import { EmptyState } from "../../../components/ui/empty-state";
 import { CheckIcon, UploadIcon } from "../../../components/ui/icons";
+import { LoadError } from "../../../components/ui/load-error";
 import { formatCount } from "../../../lib/format";
 import { type PhotoFilter, useEventPhotos } from "../api/get-event-photos";
 import { photosOf } from "../api/photo-pages";
@@ -48,16 +50,12 @@ export function PhotoList({ eventId, filter }: { eventId: number; filter: PhotoF
   if (photos.isPending) return <PhotoGridSkeleton label="Cargando fotos" />;
   if (photos.isLoadingError) {
     return (
-      <Alert.Root status="error">
-        <Alert.Indicator />
-        <Alert.Content>
-          <Alert.Title>Error cargando fotos</Alert.Title>
-          <Alert.Description>{photos.error.message}</Alert.Description>
-        </Alert.Content>
-        <Button size="sm" variant="outline" alignSelf="center" onClick={() => photos.refetch()}>
-          Reintentar
-        </Button>
-      </Alert.Root>
+      <LoadError
+        title="Error cargando fotos"
+        message={photos.error.message}
+        onRetry={() => void photos.refetch()}
+        retrying={photos.isFetching}
+      />
     );
   }
 
@@ -65,20 +63,18 @@ export function PhotoList({ eventId, filter }: { eventId: number; filter: PhotoF
   if (list.length === 0) {
     const empty = emptyStates[filter];
     return (
-      <EmptyState.Root borderWidth="1px" borderStyle="dashed" borderRadius="lg" bg="white">
-        <EmptyState.Content>
-          <EmptyState.Indicator>{filter === "sin-dorsal" ? <CheckIcon /> : <UploadIcon />}</EmptyState.Indicator>
-          <VStack textAlign="center">
-            <EmptyState.Title>{empty.title}</EmptyState.Title>
-            <EmptyState.Description>{empty.description}</EmptyState.Description>
-          </VStack>
-          {filter === "todas" && (
+      <EmptyState
+        icon={filter === "sin-dorsal" ? <CheckIcon /> : <UploadIcon />}
+        title={empty.title}
+        description={empty.description}
+        action={
+          filter === "todas" && (
             <Button asChild size="sm" colorPalette="blue">
               <RouterLink to="/upload">Subir fotos</RouterLink>
             </Button>
-          )}
-        </EmptyState.Content>
-      </EmptyState.Root>
+          )
+        }
+      />
     );
   }
 

@@ -25,6 +25,7 @@ import {
 } from "@dorsal/shared";
 import { type FormEvent, useState } from "react";
 import { EventSelect } from "../../../components/ui/event-select";
+import { LoadError } from "../../../components/ui/load-error";
 import { PageHeader } from "../../../components/ui/page-header";
 import { toaster } from "../../../components/ui/toaster";
 import { ApiError } from "../../../lib/api-fetch";
@@ -137,10 +138,12 @@ export function DownloadCodesPage() {
                   {events.isPending ? (
                     <Skeleton height="16" />
                   ) : events.isError ? (
-                    <Alert.Root status="error">
-                      <Alert.Indicator />
-                      <Alert.Title>Error cargando eventos</Alert.Title>
-                    </Alert.Root>
+                    <LoadError
+                      title="Error cargando eventos"
+                      message={events.error.message}
+                      onRetry={() => void events.refetch()}
+                      retrying={events.isFetching}
+                    />
                   ) : (
                     <Box>
                       <EventSelect

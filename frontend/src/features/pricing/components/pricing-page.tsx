@@ -1,4 +1,4 @@
-import { Alert, Box, Skeleton, Stack, Text } from "@chakra-ui/react";
+import { Box, Skeleton, Stack, Text } from "@chakra-ui/react";
 import { pricingMessages } from "@dorsal/shared";
 import { useEffect, useState } from "react";
 import { EventSelect } from "../../../components/ui/event-select";
@@ -59,10 +59,12 @@ export function PricingPage() {
           <EventSelect events={list} value={eventId} onChange={setChosen} disabled={events.isPending} />
         </Box>
         {events.isError ? (
-          <Alert.Root status="error">
-            <Alert.Indicator />
-            <Alert.Title>Error cargando eventos</Alert.Title>
-          </Alert.Root>
+          <LoadError
+            title="Error cargando eventos"
+            message={events.error.message}
+            onRetry={() => void events.refetch()}
+            retrying={events.isFetching}
+          />
         ) : event ? (
           <EventPricingSection eventId={event.id} eventName={event.name} />
         ) : (

@@ -1,5 +1,6 @@
-import { Button, EmptyState, List, Skeleton } from "@chakra-ui/react";
+import { Button, List, Skeleton } from "@chakra-ui/react";
 import type { EventDto } from "@dorsal/shared";
+import { EmptyState } from "../../../components/ui/empty-state";
 import { SearchIcon } from "../../../components/ui/icons";
 import { formatCount } from "../../../lib/format";
 import { useEvents } from "../../events/api/get-events";
@@ -39,30 +40,29 @@ export function NoPhotos({
   const events = useEvents();
   const event = events.data?.find((candidate) => candidate.id === eventId);
   return (
-    <EmptyState.Root borderWidth="1px" borderStyle="dashed" borderRadius="lg" bg="white">
-      <EmptyState.Content alignItems="stretch">
-        <EmptyState.Indicator alignSelf="center">
-          <SearchIcon />
-        </EmptyState.Indicator>
-        <EmptyState.Title textAlign="center">Sin resultados</EmptyState.Title>
-        <EmptyState.Description textAlign="center">No se encontraron fotos para este dorsal</EmptyState.Description>
-        <List.Root ps="5" gap="1.5" textStyle="sm" color="fg.muted">
-          <List.Item>Revisa que {dorsalNumber} sea el número de tu dorsal (sin letras ni espacios).</List.Item>
-          {event?.freePhotosEnabled && (
-            <List.Item>
-              Las fotos de este evento son gratis: busca tu dorsal en la lista y descárgalas sin costo.
-            </List.Item>
-          )}
-          <List.Item>
-            Mira la lista de dorsales que tienen fotos: el tuyo puede estar mal leído en la foto, por ejemplo cubierto
-            por un brazo.
-          </List.Item>
-          {events.isPending ? <Skeleton height="5" /> : event && <EventState event={event} />}
-        </List.Root>
+    <EmptyState
+      icon={<SearchIcon />}
+      title="Sin resultados"
+      description="No se encontraron fotos para este dorsal"
+      action={
         <Button variant="outline" alignSelf="center" onClick={onBrowse}>
           Ver los dorsales con fotos
         </Button>
-      </EmptyState.Content>
-    </EmptyState.Root>
+      }
+    >
+      <List.Root ps="5" gap="1.5" textStyle="sm" color="fg.muted">
+        <List.Item>Revisa que {dorsalNumber} sea el número de tu dorsal (sin letras ni espacios).</List.Item>
+        {event?.freePhotosEnabled && (
+          <List.Item>
+            Las fotos de este evento son gratis: busca tu dorsal en la lista y descárgalas sin costo.
+          </List.Item>
+        )}
+        <List.Item>
+          Mira la lista de dorsales que tienen fotos: el tuyo puede estar mal leído en la foto, por ejemplo cubierto por
+          un brazo.
+        </List.Item>
+        {events.isPending ? <Skeleton height="5" /> : event && <EventState event={event} />}
+      </List.Root>
+    </EmptyState>
   );
 }

@@ -3,6 +3,7 @@ import { idParam, messages, searchQuery } from "@dorsal/shared";
 import { type FormEvent, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { EventSelect } from "../../../components/ui/event-select";
+import { LoadError } from "../../../components/ui/load-error";
 import { PageHeader } from "../../../components/ui/page-header";
 import { useEvents } from "../../events/api/get-events";
 import { FreePhotos } from "../../free-photos/components/free-photos-page";
@@ -96,10 +97,12 @@ export function SearchPage() {
                   {events.isPending ? (
                     <Skeleton height="16" />
                   ) : events.isError ? (
-                    <Alert.Root status="error">
-                      <Alert.Indicator />
-                      <Alert.Title>Error cargando eventos</Alert.Title>
-                    </Alert.Root>
+                    <LoadError
+                      title="Error cargando eventos"
+                      message={events.error.message}
+                      onRetry={() => void events.refetch()}
+                      retrying={events.isFetching}
+                    />
                   ) : (
                     <EventSelect
                       events={events.data}

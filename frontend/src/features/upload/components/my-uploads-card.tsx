@@ -1,5 +1,6 @@
-import { Badge, Card, EmptyState, Heading, HStack, Progress, Skeleton, Stack, Text, VStack } from "@chakra-ui/react";
+import { Badge, Card, Heading, HStack, Progress, Skeleton, Stack, Text } from "@chakra-ui/react";
 import type { UploadSummaryDto, ZipUploadSummaryDto } from "@dorsal/shared";
+import { EmptyState } from "../../../components/ui/empty-state";
 import { UploadIcon } from "../../../components/ui/icons";
 import { LoadError } from "../../../components/ui/load-error";
 import { formatCount, formatDateTime } from "../../../lib/format";
@@ -127,21 +128,19 @@ export function MyUploadsCard({ followed, sendingId }: { followed: FollowedUploa
         {uploads.isPending ? (
           <Skeleton height="16" />
         ) : uploads.isError ? (
-          <LoadError title="Error cargando tus subidas" message={uploads.error.message} />
+          <LoadError
+            title="Error cargando tus subidas"
+            message={uploads.error.message}
+            onRetry={() => void uploads.refetch()}
+            retrying={uploads.isFetching}
+          />
         ) : uploads.data.uploads.length === 0 ? (
-          <EmptyState.Root size="sm" borderWidth="1px" borderStyle="dashed" borderRadius="lg">
-            <EmptyState.Content>
-              <EmptyState.Indicator>
-                <UploadIcon />
-              </EmptyState.Indicator>
-              <VStack textAlign="center">
-                <EmptyState.Title>Aún no has subido fotos</EmptyState.Title>
-                <EmptyState.Description>
-                  Cada vez que subas fotos, aquí verás cuántas quedaron listas.
-                </EmptyState.Description>
-              </VStack>
-            </EmptyState.Content>
-          </EmptyState.Root>
+          <EmptyState
+            variant="inline"
+            icon={<UploadIcon />}
+            title="Aún no has subido fotos"
+            description="Cada vez que subas fotos, aquí verás cuántas quedaron listas."
+          />
         ) : (
           <Stack as="ul" gap="0" aria-label="Mis subidas recientes">
             {uploads.data.uploads.map((upload) =>

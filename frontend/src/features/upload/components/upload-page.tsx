@@ -3,6 +3,7 @@ import { type EventDto, limits, messages } from "@dorsal/shared";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { EventSelect } from "../../../components/ui/event-select";
+import { LoadError } from "../../../components/ui/load-error";
 import { PageHeader } from "../../../components/ui/page-header";
 import { formatBytes, formatCount } from "../../../lib/format";
 import { type SessionUser, useSession } from "../../../lib/session";
@@ -190,13 +191,14 @@ export function UploadPage() {
             {loadingEvents ? (
               <Skeleton height="16" />
             ) : eventsError ? (
-              <Alert.Root status="error">
-                <Alert.Indicator />
-                <Alert.Content>
-                  <Alert.Title>Error cargando eventos</Alert.Title>
-                  <Alert.Description>{eventsError.message}</Alert.Description>
-                </Alert.Content>
-              </Alert.Root>
+              <LoadError
+                title="Error cargando eventos"
+                message={eventsError.message}
+                onRetry={() => {
+                  void events.refetch();
+                  if (photographerId) void assignments.refetch();
+                }}
+              />
             ) : (
               <EventSelect
                 events={offered ?? []}
