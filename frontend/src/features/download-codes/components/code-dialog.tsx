@@ -1,6 +1,5 @@
 import {
   Alert,
-  Box,
   Button,
   CloseButton,
   Dialog,
@@ -15,7 +14,7 @@ import {
 } from "@chakra-ui/react";
 import { type DownloadPhoto, downloadCode, salesMessages } from "@dorsal/shared";
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import { ThumbnailImage } from "../../../components/ui/thumbnail";
+import { ThumbnailTile } from "../../../components/ui/thumbnail";
 import { ApiError } from "../../../lib/api-fetch";
 import { formatCount, formatDateTime } from "../../../lib/format";
 import { allowanceText, nothingLeft, remainingPerPhoto } from "../../download/api/allowance";
@@ -155,17 +154,7 @@ function OpenedCode({
           const state = states[photo.id] ?? "idle";
           return (
             <Stack as="li" key={photo.id} listStyleType="none" gap="1.5">
-              <Box
-                aspectRatio={1}
-                bg="gray.100"
-                borderRadius="md"
-                overflow="hidden"
-                display="flex"
-                alignItems="center"
-                justifyContent="center"
-              >
-                <ThumbnailImage url={photo.thumbnailUrl} />
-              </Box>
+              <ThumbnailTile url={photo.thumbnailUrl} />
               <Text textStyle="xs" color="fg.muted">
                 {formatCount(photo.remainingDownloads)}{" "}
                 {photo.remainingDownloads === 1 ? "descarga restante" : "descargas restantes"}

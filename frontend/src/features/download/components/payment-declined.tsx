@@ -1,7 +1,7 @@
-import { Alert, Box, Button, Card, HStack, SimpleGrid, Skeleton, Stack, Text } from "@chakra-ui/react";
+import { Alert, Button, Card, HStack, SimpleGrid, Skeleton, Stack, Text } from "@chakra-ui/react";
 import { type DownloadInfo, salesMessages } from "@dorsal/shared";
 import { useNavigate } from "react-router";
-import { ThumbnailImage } from "../../../components/ui/thumbnail";
+import { ThumbnailTile } from "../../../components/ui/thumbnail";
 import { ApiError } from "../../../lib/api-fetch";
 import { formatCop, formatCount } from "../../../lib/format";
 import { storePurchaseIntent } from "../../purchase/api/purchase-intent";
@@ -58,20 +58,7 @@ export function PaymentDeclined({ info, token }: { info: DownloadInfo; token: st
               cart.data.length > 0 && (
                 <SimpleGrid as="ul" columns={{ base: 3, sm: 4, md: 6 }} gap="2" aria-label="Fotos del carrito">
                   {cart.data.map((photo) => (
-                    <Box
-                      as="li"
-                      key={photo.id}
-                      listStyleType="none"
-                      aspectRatio={1}
-                      bg="gray.100"
-                      borderRadius="md"
-                      overflow="hidden"
-                      display="flex"
-                      alignItems="center"
-                      justifyContent="center"
-                    >
-                      <ThumbnailImage url={photo.thumbnailUrl} />
-                    </Box>
+                    <ThumbnailTile as="li" key={photo.id} listStyleType="none" url={photo.thumbnailUrl} />
                   ))}
                 </SimpleGrid>
               )
