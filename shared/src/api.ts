@@ -456,7 +456,9 @@ export type CreateUserRequest = z.input<typeof createUserRequest>;
 export type UserListItem = PublicUser & { latestEventName: string | null };
 
 /** The roles an admin can give in the edit dialog (spec §3 users). */
-export const editableRoles = ["admin", "photographer", "user"] as const;
+// Athletes are listed too (they sign up themselves); without their role here the edit dialog showed
+// an athlete as 'Admin', the first option, and could not save them unchanged.
+export const editableRoles = ["admin", "photographer", "user", "athlete"] as const;
 
 /** PUT /api/users/{id} (spec §5 'Edit user'): name, email and role, all required. */
 export const updateUserRequest = z.object({

@@ -210,4 +210,24 @@ describe("user management screen", () => {
     await page.screenshot({ path: "/tmp/users-phone.png", fullPage: true });
     expect(pageErrors).toEqual([]);
   });
+
+  it("shows an athlete's account as 'Deportista' and saves it without changing its role", async () => {
+    const athlete = { name: "Ana Gómez", email: "ana.gomez@example.co", password: "secreto-atleta" };
+    expect((await apiClient(dorsal.url).post("/api/auth/athlete-register", athlete)).status).toBe(201);
+    const page = await browser.openPage(desktop);
+    await openUserManagement(page);
+    await rowOf(page, athlete.email).getByText("Deportista", { exact: true }).waitFor();
+    await rowOf(page, athlete.email)
+      .getByRole("button", { name: `Editar ${athlete.name}` })
+      .click();
+    const dialog = page.getByRole("dialog", { name: "Editar usuario" });
+    // Before: the role list had no athlete, so the dialog showed 'Admin' and could not save.
+    expect(await dialog.getByLabel("Rol").inputValue()).toBe("athlete");
+    await dialog.getByLabel("Nombre Completo").fill("Ana Gómez Ruiz");
+    await dialog.getByRole("button", { name: "Guardar cambios" }).click();
+    await page.getByText("Usuario actualizado", { exact: true }).waitFor();
+    const saved = (await admin.get<UserListItem[]>("/api/users")).body.find((user) => user.email === athlete.email);
+    expect(saved).toMatchObject({ name: "Ana Gómez Ruiz", role: "athlete" });
+    expect(pageErrors).toEqual([]);
+  });
 });

@@ -1,10 +1,11 @@
 import { Badge } from "@chakra-ui/react";
 import type { AssignmentRole, Role } from "@dorsal/shared";
 
-/** Spec §2.7: admin 'Admin', photographer 'Fotógrafo', user or anything else 'Usuario'. */
+/** Spec §2.7: admin 'Admin', photographer 'Fotógrafo', user 'Usuario'; athletes (our addition) 'Deportista'. */
 export function roleLabel(role: Role): string {
   if (role === "admin") return "Admin";
   if (role === "photographer") return "Fotógrafo";
+  if (role === "athlete") return "Deportista";
   return "Usuario";
 }
 
