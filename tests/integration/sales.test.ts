@@ -483,7 +483,10 @@ describe("sales", () => {
     expect(validity).toBeGreaterThan(9.9 * 86400_000);
     expect(validity).toBeLessThanOrEqual(10 * 86400_000);
 
-    await admin.post(`/api/events/${event.id}/pricing`, { ...tiers, currency: "USD" });
+    const dollars = { basePrice: 12, tier2Price: 9, tier3Price: 8, tier4Price: 6 };
+    expect(
+      (await admin.post(`/api/events/${event.id}/pricing`, { ...tiers, ...dollars, currency: "USD" })).status,
+    ).toBe(200);
     const usd = await visitor.post<ErrorBody>("/api/sales/quote", { eventId: event.id, photoIds: bibPhotos });
     expect(usd.status).toBe(400);
     expect(usd.body.error).toBe(salesMessages.currencyNotSupported);
