@@ -210,7 +210,8 @@ describe("deleting an event", () => {
         // Four distinct contents: the duplicate shares the first photo's guard.
         contentHashes: 4,
         zipBatches: 1,
-        uploads: 0,
+        // The ZIP is also its uploader's upload ('Mis subidas'), deleted with the event.
+        uploads: 1,
         objects,
       },
     });
