@@ -236,12 +236,7 @@ export function AnalyticsPage() {
       </Stack>
 
       {analytics.isError ? (
-        <LoadError
-          title="Error cargando estadísticas"
-          message={analytics.error.message}
-          onRetry={() => void analytics.refetch()}
-          retrying={analytics.isFetching}
-        />
+        <LoadError title="Error cargando estadísticas" query={analytics} />
       ) : (
         <Stack gap="6" aria-busy={analytics.isFetching}>
           <SimpleGrid as="section" aria-label="Indicadores" columns={{ base: 1, sm: 2, xl: 4 }} gap="4">

@@ -88,12 +88,7 @@ export function ApplicationsPage() {
         </Field.Root>
 
         {applications.isError ? (
-          <LoadError
-            title="Error cargando aplicaciones"
-            message={applications.error.message}
-            onRetry={() => void applications.refetch()}
-            retrying={applications.isFetching}
-          />
+          <LoadError title="Error cargando aplicaciones" query={applications} />
         ) : applications.isPending ? (
           <Spinner aria-label="Cargando aplicaciones" />
         ) : list.length === 0 ? (

@@ -49,12 +49,7 @@ function BibReview({ eventId }: { eventId: number }) {
     return (
       <Stack gap="4">
         <PageHeader title="Revisión de Dorsales" actions={<BackToEvents />} />
-        <LoadError
-          title="Error cargando el evento"
-          message={event.error.message}
-          onRetry={() => void event.refetch()}
-          retrying={event.isFetching}
-        />
+        <LoadError title="Error cargando el evento" query={event} />
       </Stack>
     );
   }

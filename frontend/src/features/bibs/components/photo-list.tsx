@@ -49,14 +49,7 @@ export function PhotoList({ eventId, filter }: { eventId: number; filter: PhotoF
 
   if (photos.isPending) return <PhotoGridSkeleton label="Cargando fotos" />;
   if (photos.isLoadingError) {
-    return (
-      <LoadError
-        title="Error cargando fotos"
-        message={photos.error.message}
-        onRetry={() => void photos.refetch()}
-        retrying={photos.isFetching}
-      />
-    );
+    return <LoadError title="Error cargando fotos" query={photos} />;
   }
 
   const list = photosOf(photos.data);

@@ -354,12 +354,7 @@ export function RecognitionSettings({ eventId, totalPhotos }: { eventId: number;
         {config.data ? (
           <RecognitionForm eventId={eventId} config={config.data} totalPhotos={totalPhotos} reindex={reindex} />
         ) : config.isError ? (
-          <LoadError
-            title="Error cargando la configuración"
-            message={config.error.message}
-            onRetry={() => void config.refetch()}
-            retrying={config.isFetching}
-          />
+          <LoadError title="Error cargando la configuración" query={config} />
         ) : (
           <Stack gap="4" aria-busy="true" aria-label="Cargando configuración">
             <Skeleton height="16" />

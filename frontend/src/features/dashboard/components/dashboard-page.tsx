@@ -76,12 +76,7 @@ export function DashboardPage() {
             </Heading>
           </Card.Header>
           <Card.Body>
-            <LoadError
-              title="Error cargando las estadísticas del panel"
-              message={stats.error.message}
-              onRetry={() => void stats.refetch()}
-              retrying={stats.isFetching}
-            />
+            <LoadError title="Error cargando las estadísticas del panel" query={stats} />
           </Card.Body>
         </Card.Root>
       ) : (

@@ -72,12 +72,7 @@ export function ProcessingCard() {
         {events.isPending ? (
           <Skeleton height="12" />
         ) : events.isError ? (
-          <LoadError
-            title="Error cargando eventos"
-            message={events.error.message}
-            onRetry={() => void events.refetch()}
-            retrying={events.isFetching}
-          />
+          <LoadError title="Error cargando eventos" query={events} />
         ) : active.length === 0 ? (
           <EmptyState
             variant="inline"

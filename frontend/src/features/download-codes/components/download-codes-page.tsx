@@ -138,12 +138,7 @@ export function DownloadCodesPage() {
                   {events.isPending ? (
                     <Skeleton height="16" />
                   ) : events.isError ? (
-                    <LoadError
-                      title="Error cargando eventos"
-                      message={events.error.message}
-                      onRetry={() => void events.refetch()}
-                      retrying={events.isFetching}
-                    />
+                    <LoadError title="Error cargando eventos" query={events} />
                   ) : (
                     <Box>
                       <EventSelect

@@ -31,14 +31,7 @@ export function IssuedCodesTable({ eventId }: { eventId: number }) {
     );
   }
   if (codes.isError) {
-    return (
-      <LoadError
-        title="Error cargando códigos"
-        message={codes.error.message}
-        onRetry={() => void codes.refetch()}
-        retrying={codes.isFetching}
-      />
-    );
+    return <LoadError title="Error cargando códigos" query={codes} />;
   }
   if (codes.data.length === 0) {
     return (

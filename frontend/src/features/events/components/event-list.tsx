@@ -67,14 +67,7 @@ export function EventList() {
     );
   }
   if (events.isError) {
-    return (
-      <LoadError
-        title="Error cargando eventos"
-        message={events.error.message}
-        onRetry={() => void events.refetch()}
-        retrying={events.isFetching}
-      />
-    );
+    return <LoadError title="Error cargando eventos" query={events} />;
   }
   if (events.data.length === 0) {
     return (

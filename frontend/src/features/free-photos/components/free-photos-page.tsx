@@ -31,14 +31,7 @@ export function FreePhotos({ eventId, dorsal, onBrowse }: { eventId: number; dor
 
   if (photos.isPending) return <Skeleton height="48" />;
   if (photos.isError) {
-    return (
-      <LoadError
-        title="Error cargando fotos"
-        message={photos.error.message}
-        onRetry={() => void photos.refetch()}
-        retrying={photos.isFetching}
-      />
-    );
+    return <LoadError title="Error cargando fotos" query={photos} />;
   }
   const loaded = photos.data.pages.flatMap((page) => page.photos);
   const totalFound = photos.data.pages[0]?.totalFound ?? 0;

@@ -22,14 +22,7 @@ function EventPricingSection({ eventId, eventName }: { eventId: number; eventNam
     return <PricingForm key={eventId} eventId={eventId} eventName={eventName} pricing={pricing.data} />;
   }
   if (pricing.isError) {
-    return (
-      <LoadError
-        title={pricingMessages.loadFailed}
-        message={pricing.error.message}
-        onRetry={() => void pricing.refetch()}
-        retrying={pricing.isFetching}
-      />
-    );
+    return <LoadError title={pricingMessages.loadFailed} query={pricing} />;
   }
   return (
     <Stack gap="4" aria-busy="true" aria-label="Cargando precios">
@@ -59,12 +52,7 @@ export function PricingPage() {
           <EventSelect events={list} value={eventId} onChange={setChosen} disabled={events.isPending} />
         </Box>
         {events.isError ? (
-          <LoadError
-            title="Error cargando eventos"
-            message={events.error.message}
-            onRetry={() => void events.refetch()}
-            retrying={events.isFetching}
-          />
+          <LoadError title="Error cargando eventos" query={events} />
         ) : event ? (
           <EventPricingSection eventId={event.id} eventName={event.name} />
         ) : (

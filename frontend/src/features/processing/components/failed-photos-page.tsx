@@ -183,12 +183,7 @@ export function FailedPhotosPage() {
           <Text>Cargando fotos con errores...</Text>
         </HStack>
       ) : failed.isError ? (
-        <LoadError
-          title="Error cargando las fotos con errores"
-          message={failed.error.message}
-          onRetry={() => void failed.refetch()}
-          retrying={failed.isFetching}
-        />
+        <LoadError title="Error cargando las fotos con errores" query={failed} />
       ) : photos.length === 0 ? (
         <EmptyState
           icon={<CheckIcon />}

@@ -199,14 +199,7 @@ function Purchase({ intent }: { intent: PurchaseIntent & { eventId: number; dors
 
   if (photos.isPending) return <Skeleton height="64" />;
   if (photos.isError) {
-    return (
-      <LoadError
-        title="Error cargando fotos"
-        message={photos.error.message}
-        onRetry={() => void photos.refetch()}
-        retrying={photos.isFetching}
-      />
-    );
+    return <LoadError title="Error cargando fotos" query={photos} />;
   }
   const all = photos.data.photos;
   if (all.length === 0) {

@@ -40,14 +40,7 @@ export function EventCards({
     );
   }
   if (events.isError) {
-    return (
-      <LoadError
-        title="Error cargando eventos"
-        message={events.error.message}
-        onRetry={() => void events.refetch()}
-        retrying={events.isFetching}
-      />
-    );
+    return <LoadError title="Error cargando eventos" query={events} />;
   }
   if (events.data.length === 0) {
     return <EmptyState icon={<SearchIcon />} title="Aún no hay fotos" description={emptyText} />;
@@ -112,14 +105,7 @@ export function BibGrid({
   const dorsals = useDorsalPage(catalogue, eventId, page);
   if (dorsals.isPending) return <Skeleton height="48" aria-busy="true" />;
   if (dorsals.isError) {
-    return (
-      <LoadError
-        title="Error cargando fotos"
-        message={dorsals.error.message}
-        onRetry={() => void dorsals.refetch()}
-        retrying={dorsals.isFetching}
-      />
-    );
+    return <LoadError title="Error cargando fotos" query={dorsals} />;
   }
   const { dorsals: bibs, total, pageSize } = dorsals.data;
   if (total === 0) {

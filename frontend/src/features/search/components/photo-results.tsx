@@ -327,14 +327,7 @@ export function PhotoResults({
     );
   }
   if (result.isError) {
-    return (
-      <LoadError
-        title="No se pudo realizar la búsqueda"
-        message={result.error.message}
-        onRetry={() => void result.refetch()}
-        retrying={result.isFetching}
-      />
-    );
+    return <LoadError title="No se pudo realizar la búsqueda" query={result} />;
   }
   const dorsalNumber = first?.dorsalNumber ?? search.dorsalNumber;
   const photos = result.data.pages.flatMap((page) => page.photos);

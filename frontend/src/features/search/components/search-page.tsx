@@ -97,12 +97,7 @@ export function SearchPage() {
                   {events.isPending ? (
                     <Skeleton height="16" />
                   ) : events.isError ? (
-                    <LoadError
-                      title="Error cargando eventos"
-                      message={events.error.message}
-                      onRetry={() => void events.refetch()}
-                      retrying={events.isFetching}
-                    />
+                    <LoadError title="Error cargando eventos" query={events} />
                   ) : (
                     <EventSelect
                       events={events.data}

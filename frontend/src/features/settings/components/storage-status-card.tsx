@@ -28,14 +28,7 @@ export function StorageStatusCard() {
       </Card.Header>
       <Card.Body>
         {status.isPending && <Skeleton height="16" />}
-        {status.isError && (
-          <LoadError
-            title="No se pudo consultar el almacenamiento"
-            message={status.error.message}
-            onRetry={() => void status.refetch()}
-            retrying={status.isFetching}
-          />
-        )}
+        {status.isError && <LoadError title="No se pudo consultar el almacenamiento" query={status} />}
         {data?.connected && (
           <DataList.Root orientation="horizontal">
             <DataList.Item>

@@ -128,12 +128,7 @@ export function MyUploadsCard({ followed, sendingId }: { followed: FollowedUploa
         {uploads.isPending ? (
           <Skeleton height="16" />
         ) : uploads.isError ? (
-          <LoadError
-            title="Error cargando tus subidas"
-            message={uploads.error.message}
-            onRetry={() => void uploads.refetch()}
-            retrying={uploads.isFetching}
-          />
+          <LoadError title="Error cargando tus subidas" query={uploads} />
         ) : uploads.data.uploads.length === 0 ? (
           <EmptyState
             variant="inline"

@@ -187,12 +187,7 @@ function Assignments({ user, events }: { user: UserListItem; events: EventDto[] 
           <Text>Cargando eventos asignados...</Text>
         </HStack>
       ) : assignments.isError ? (
-        <LoadError
-          title="Error cargando los eventos asignados"
-          message={assignments.error.message}
-          onRetry={() => void assignments.refetch()}
-          retrying={assignments.isFetching}
-        />
+        <LoadError title="Error cargando los eventos asignados" query={assignments} />
       ) : assignments.data.length === 0 ? (
         <Text color="fg.muted">Sin eventos asignados</Text>
       ) : (

@@ -58,12 +58,7 @@ export function UserManagementPage() {
           <Text>Cargando usuarios...</Text>
         </HStack>
       ) : users.isError ? (
-        <LoadError
-          title="Error cargando usuarios"
-          message={users.error.message}
-          onRetry={() => void users.refetch()}
-          retrying={users.isFetching}
-        />
+        <LoadError title="Error cargando usuarios" query={users} />
       ) : users.data.length === 0 ? (
         <EmptyState
           icon={<UserIcon />}
