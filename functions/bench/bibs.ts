@@ -1,23 +1,28 @@
 /**
  * Bib recognition benchmark over photo sets with ground truth (shared/data/README.md), through the
- * product's own path: the local text and face engines, then the shared bib rules.
+ * product's own path: the local text and face engines, then the shared bib rules under each set's
+ * event settings (its optional event.json).
  *
  *   npm run bench:bibs -- [--data DIR]... [--cache DIR] [--rules JSON] [--ablate] [--workers N]
  *
- * --cache keeps the engines' raw output per photo, so rule experiments re-run in seconds (timings
- * then come from the run that filled the cache); --rules overrides BibRuleConfig fields; --ablate
- * adds the effect of switching each rule off. The last line is one JSON object over all sets.
+ * Without --data every set under ../shared/data runs. Each set is reported alone, then a
+ * leave-one-set-out table: the tuned rule values (tuning.ts) chosen on the other sets, scored on the
+ * held-out one. --cache keeps the engines' raw output per photo, so rule experiments re-run in seconds
+ * (timings then come from the run that filled it); --rules overrides BibRuleConfig fields for every
+ * set; --ablate adds the effect of switching each rule off. The last line is one JSON object over
+ * all sets with their own settings.
  */
-import { existsSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { existsSync, readdirSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { type BibRuleConfig, defaultBibRules } from "@dorsal/shared";
+import type { BibRuleConfig } from "@dorsal/shared";
 import { ABLATIONS, closeEngines, type PhotoRun, runSet } from "./run";
-import { addScore, emptyTotals, percentile, rates, scorePhoto, type Totals } from "./score";
+import { addScore, emptyTotals, percentile, rates, scorePhoto, sumTotals, type Totals } from "./score";
+import { leaveOneSetOut, scoreSet, type TunableSet } from "./tuning";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const DEFAULT_SETS = ["../shared/data/rbnr-dev", "../shared/data/hvv"];
+const DATA_ROOT = resolve(ROOT, "../shared/data");
 
 const { values } = parseArgs({
   options: {
@@ -33,35 +38,33 @@ const { values } = parseArgs({
 if (values.help) {
   console.log(
     "npm run bench:bibs -- [--data DIR]... [--cache DIR] [--rules JSON] [--ablate] [--workers N]\n" +
-      "Without --data: ../shared/data/rbnr-dev and ../shared/data/hvv when present.",
+      "Without --data: every set (a folder with gt.json) under ../shared/data.",
   );
   process.exit(0);
 }
 
-const rules: BibRuleConfig = { ...defaultBibRules, ...(values.rules ? JSON.parse(values.rules) : {}) };
-let dirs = values.data ?? [];
+const overrides: Partial<BibRuleConfig> = values.rules ? JSON.parse(values.rules) : {};
+const dirs = values.data ?? defaultSets();
 if (dirs.length === 0) {
-  dirs = DEFAULT_SETS.map((dir) => resolve(ROOT, dir)).filter((dir) => {
-    const present = existsSync(resolve(dir, "gt.json"));
-    if (!present) console.log(`skipping ${dir}: not present`);
-    return present;
-  });
-  if (dirs.length === 0) {
-    console.log("no benchmark sets found; pass --data DIR");
-    process.exit(0);
-  }
+  console.log(`no benchmark sets found under ${DATA_ROOT}; pass --data DIR`);
+  process.exit(0);
 }
 
 const fmt = (x: number) => x.toFixed(3);
+const prf = (totals: Totals) => {
+  const { precision, recall, f1 } = rates(totals);
+  return `P ${fmt(precision)}  R ${fmt(recall)}  F1 ${fmt(f1)}`;
+};
 const all: PhotoRun[] = [];
-let overall: Totals = emptyTotals();
+const sets: TunableSet[] = [];
+const perSet: Totals[] = [];
 let anyCached = false;
-console.log(`rules: ${JSON.stringify(rules)}`);
 for (const dir of dirs) {
   const set = await runSet(dir, {
     cache: values.cache,
     workers: values.workers ? Number(values.workers) : undefined,
   });
+  const rules = { ...set.rules, ...overrides };
   let totals = emptyTotals();
   const falsePositives: string[] = [];
   const falseNegatives: string[] = [];
@@ -71,19 +74,19 @@ for (const dir of dirs) {
     for (const bib of score.falsePositives) falsePositives.push(`${photo.path}: ${bib}`);
     for (const bib of score.falseNegatives) falseNegatives.push(`${photo.path}: ${bib}`);
   }
-  overall = {
-    photos: overall.photos + totals.photos,
-    truePositives: overall.truePositives + totals.truePositives,
-    falsePositives: overall.falsePositives + totals.falsePositives,
-    falseNegatives: overall.falseNegatives + totals.falseNegatives,
-  };
+  perSet.push(totals);
+  sets.push({ name: set.name, photos: set.photos, rules, configured: set.configured });
   all.push(...set.photos);
   anyCached ||= set.cached;
   const { precision, recall, f1 } = rates(totals);
   const ms = set.photos.map((photo) => photo.ms);
+  const partial = set.photos.filter((photo) => photo.truth.partial).length;
   console.log(
-    `\n== ${set.name} (${set.dir}): ${totals.photos} photos${set.cached ? ", engine output from cache" : ""}`,
+    `\n== ${set.name} (${set.dir}): ${totals.photos} photos` +
+      (partial > 0 ? ` (${partial} partially labelled)` : "") +
+      (set.cached ? ", engine output from cache" : ""),
   );
+  console.log(`rules: ${JSON.stringify(rules)}`);
   console.log(
     `precision ${fmt(precision)}  recall ${fmt(recall)}  f1 ${fmt(f1)}  ` +
       `(tp ${totals.truePositives}, fp ${totals.falsePositives}, fn ${totals.falseNegatives})`,
@@ -102,9 +105,7 @@ for (const dir of dirs) {
   if (values.ablate) {
     console.log("rule switched off → precision / recall / f1 (Δ against all rules on)");
     for (const [name, off] of Object.entries(ABLATIONS)) {
-      let t = emptyTotals();
-      for (const photo of set.photos) t = addScore(t, scorePhoto(photo.predict({ ...rules, ...off }), photo.truth));
-      const r = rates(t);
+      const r = rates(scoreSet(sets.at(-1) as TunableSet, { ...rules, ...off }));
       const d = (x: number, y: number) => `${x - y >= 0 ? "+" : ""}${(x - y).toFixed(3)}`;
       console.log(
         `  ${name.padEnd(22)} P ${fmt(r.precision)} (${d(r.precision, precision)})  R ${fmt(r.recall)} ` +
@@ -114,14 +115,30 @@ for (const dir of dirs) {
   }
 }
 
+if (sets.length > 1) {
+  console.log("\n== leave-one-set-out: tuned values chosen on the other sets, scored on the held-out one");
+  const table = leaveOneSetOut(sets);
+  for (const row of table) {
+    const chosen = Object.entries(row.chosen)
+      .map(([field, value]) => `${field} ${value}`)
+      .join(", ");
+    console.log(`${row.set.padEnd(16)} held out: ${prf(row.heldOut)}   with defaults: ${prf(row.withDefaults)}`);
+    console.log(`${"".padEnd(16)} chosen on the others: ${chosen}`);
+  }
+  console.log(
+    `all held-out sets pooled: ${prf(sumTotals(table.map((row) => row.heldOut)))}` +
+      `   with defaults: ${prf(sumTotals(perSet))}`,
+  );
+}
+
 if (anyCached)
   console.log("\nengine output came from --cache: peak RSS below is the scoring process's, not the engines'");
-const { precision, recall, f1 } = rates(overall);
+const { precision, recall, f1 } = rates(sumTotals(perSet));
 const ms = all.map((photo) => photo.ms);
 const round = (x: number) => Math.round(x * 1000) / 1000;
 console.log(
   JSON.stringify({
-    photos: overall.photos,
+    photos: all.length,
     precision: round(precision),
     recall: round(recall),
     f1: round(f1),
@@ -132,3 +149,11 @@ console.log(
   }),
 );
 await closeEngines();
+
+function defaultSets(): string[] {
+  if (!existsSync(DATA_ROOT)) return [];
+  return readdirSync(DATA_ROOT, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(DATA_ROOT, entry.name, "gt.json")))
+    .map((entry) => join(DATA_ROOT, entry.name))
+    .sort();
+}

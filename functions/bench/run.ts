@@ -5,6 +5,7 @@ import sharp from "sharp";
 import { createLocalFaceDetector, type LocalFaceDetector } from "../src/adapters/local/faces";
 import { createLocalTextDetector, type LocalTextDetector } from "../src/adapters/local/ocr";
 import type { FaceDetection, TextDetection } from "../src/ports/vision";
+import { rulesFor } from "../src/app/bib-index";
 import { loadSet } from "./dataset";
 import type { Truth } from "./score";
 
@@ -22,6 +23,7 @@ interface EngineOutput {
 export interface PhotoRun extends EngineOutput {
   path: string;
   truth: Truth;
+  /** The event's bibs under these rules, as the product would publish them (start lists aside). */
   predict(rules: BibRuleConfig): string[];
 }
 
@@ -77,7 +79,7 @@ export async function runSet(dir: string, options: { cache?: string | undefined;
       predict: (rules) => extractBibs(words, rules, output.faces).map((bib) => bib.number),
     };
   });
-  return { name: set.name, dir: set.dir, cached, photos };
+  return { ...set, cached, photos, rules: rulesFor({ ...set.config, eventId: 0, configurationVersion: 0, updatedAt: null }) };
 }
 
 async function detectAll(dir: string, paths: string[], workers: number | undefined) {

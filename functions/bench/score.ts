@@ -4,6 +4,11 @@ export interface Truth {
   bibs: string[];
   /** Bibs really in the photo but never labelled: reading them is neither right nor wrong. */
   ignore?: string[];
+  /**
+   * The photo shows more bibs than were labelled (crowds, starts): a read matching none of `bibs`
+   * counts neither way; every listed bib still counts for recall.
+   */
+  partial?: boolean;
 }
 
 export interface PhotoScore {
@@ -19,13 +24,19 @@ export interface Totals {
   falseNegatives: number;
 }
 
-/** RBNR stored bibs as integers, so "0891" and "891" must compare equal. */
-export const normaliseBib = (bib: string): string => bib.trim().replace(/^0+(?=\d)/, "");
+/** Bibs compare as printed but case-insensitively; RBNR stored bibs as integers, so "0891" is "891". */
+export const normaliseBib = (bib: string): string =>
+  bib
+    .trim()
+    .toUpperCase()
+    .replace(/^0+(?=\d)/, "");
 
 export function scorePhoto(predicted: readonly string[], truth: Truth): PhotoScore {
   const expected = new Set(truth.bibs.map(normaliseBib));
   const ignored = new Set((truth.ignore ?? []).map(normaliseBib));
-  const read = new Set(predicted.map(normaliseBib).filter((bib) => expected.has(bib) || !ignored.has(bib)));
+  const read = new Set(
+    predicted.map(normaliseBib).filter((bib) => expected.has(bib) || (!truth.partial && !ignored.has(bib))),
+  );
   return {
     truePositives: [...read].filter((bib) => expected.has(bib)),
     falsePositives: [...read].filter((bib) => !expected.has(bib)),
@@ -42,6 +53,18 @@ export function addScore(totals: Totals, score: PhotoScore): Totals {
     falsePositives: totals.falsePositives + score.falsePositives.length,
     falseNegatives: totals.falseNegatives + score.falseNegatives.length,
   };
+}
+
+export function sumTotals(parts: readonly Totals[]): Totals {
+  return parts.reduce(
+    (sum, part) => ({
+      photos: sum.photos + part.photos,
+      truePositives: sum.truePositives + part.truePositives,
+      falsePositives: sum.falsePositives + part.falsePositives,
+      falseNegatives: sum.falseNegatives + part.falseNegatives,
+    }),
+    emptyTotals(),
+  );
 }
 
 /** Micro-averaged; an empty denominator counts as perfect, as nothing was missed or invented. */
