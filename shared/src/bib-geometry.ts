@@ -44,3 +44,19 @@ export function wearerOf(face: Box, text: Box): boolean {
     text.top <= chin + WEARER_DROP * face.height
   );
 }
+
+/**
+ * Where the bib of the person with face `face` can be (the boxes `wearerOf` accepts, with room for a
+ * bib as wide as two faces), clipped to the photo: the region an engine reads closely for that runner.
+ */
+export function wearerRegion(face: Box): Box {
+  const centre = face.left + face.width / 2;
+  const chin = face.top + face.height;
+  const halfWidth = (WEARER_REACH + 2) * face.width;
+  const left = Math.max(0, centre - halfWidth);
+  const top = Math.max(0, chin - WEARER_RISE * face.height);
+  const right = Math.min(1, centre + halfWidth);
+  // The text's top may be WEARER_DROP face heights down; a bib's digits are at most about a face high.
+  const bottom = Math.min(1, chin + (WEARER_DROP + 1) * face.height);
+  return { left, top, width: Math.max(0, right - left), height: Math.max(0, bottom - top) };
+}

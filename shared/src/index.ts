@@ -4,6 +4,7 @@ import "./zod-messages";
 export * from "./analytics";
 export * from "./api";
 export * from "./applications";
+export { wearerRegion } from "./bib-geometry";
 export * from "./bibs";
 export * from "./constants";
 export * from "./messages";

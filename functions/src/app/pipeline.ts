@@ -230,32 +230,28 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
     },
 
     /**
-     * Text from the original (the engine downsizes as it needs) — or, for an original the engines
-     * cannot decode (HEIC), from the working copy variants made — read into bibs under the event's
-     * configuration; faces from the web copy. The raw text is kept for re-indexing.
+     * Text and faces from the original, decoded once for both (the engines downsize as they need) —
+     * or, for an original the engines cannot decode (HEIC), from the working copy variants made —
+     * read into bibs under the event's configuration. The raw text is kept for re-indexing.
      */
     async detect({ photo, variants }): Promise<Detection> {
       // Variants cannot tell (it has no table access on AWS): the first check after it is here.
       await requireEvent(photo.eventId);
       const [vision, config] = await Promise.all([deps.vision(), deps.eventConfigs.get(photo.eventId)]);
-      const textStarted = performance.now();
       const original = variants.workingKey
         ? await deps.objects.getBuffer("derived", variants.workingKey)
         : await deps.objects.getBuffer("originals", photo.originalKey);
-      const textDetections = await vision.text.detectText(original, {
+      const reading = await vision.readPhoto(original, {
         minConfidence: Math.max(0, config.ocrConfidenceThreshold - reindexConfidenceMargin),
       });
-      const textMs = performance.now() - textStarted;
-      const facesStarted = performance.now();
-      const faces = await vision.faces.detectFaces(await deps.objects.getBuffer("derived", variants.webKey));
-      const bibs = machineBibsFrom(textDetections, faces, config);
       return {
-        bibs,
-        textDetections,
-        faces,
+        bibs: machineBibsFrom(reading.text, reading.faces, config),
+        textDetections: reading.text,
+        faces: reading.faces,
         engine: vision.text.info.engine,
         version: vision.text.info.version,
-        ms: { text: Math.round(textMs), faces: Math.round(performance.now() - facesStarted) },
+        // Decoding serves both engines; it is counted with text, which needs the full resolution.
+        ms: { text: Math.round(reading.ms.decode + reading.ms.text), faces: Math.round(reading.ms.faces) },
       };
     },
 

@@ -1,6 +1,7 @@
 import { InferenceSession, Tensor } from "onnxruntime-node";
 import sharp from "sharp";
 import type { BoundingBox, FaceDetection } from "../../../ports/vision";
+import { type PhotoInput, type RawPixels, uprightPixels } from "../pixels";
 import type { FaceEngineSettings } from "./protocol";
 import { decodeFaces, loadSsdMobilenet, SSD_BOXES, SSD_CLASSES, SSD_INPUT, SSD_INPUT_SIZE } from "./ssd-mobilenet";
 
@@ -20,14 +21,8 @@ const SAME_FACE_IOU = 0.3;
  */
 const VIEWS = ["fill", "inside"] as const;
 
-interface Pixels {
-  data: Buffer;
-  width: number;
-  height: number;
-}
-
 export interface FaceEngine {
-  detectFaces(image: Uint8Array): Promise<FaceDetection[]>;
+  detectFaces(image: PhotoInput): Promise<FaceDetection[]>;
 }
 
 export async function loadFaceEngine(manifestPath: string, settings: FaceEngineSettings): Promise<FaceEngine> {
@@ -42,14 +37,7 @@ export async function loadFaceEngine(manifestPath: string, settings: FaceEngineS
 
   return {
     async detectFaces(image) {
-      const { data, info } = await sharp(image)
-        .rotate()
-        .resize(WORKING_LONG_SIDE, WORKING_LONG_SIDE, { fit: "inside", withoutEnlargement: true })
-        .removeAlpha()
-        .toColourspace("srgb")
-        .raw()
-        .toBuffer({ resolveWithObject: true });
-      const photo: Pixels = { data, width: info.width, height: info.height };
+      const photo = await uprightPixels(image, WORKING_LONG_SIDE);
       const faces: FaceDetection[] = [];
       for (const view of VIEWS)
         faces.push(...(await detectInView(session, anchors, photo, view, settings.minConfidence)));
@@ -61,7 +49,7 @@ export async function loadFaceEngine(manifestPath: string, settings: FaceEngineS
 async function detectInView(
   session: InferenceSession,
   anchors: Float32Array,
-  photo: Pixels,
+  photo: RawPixels,
   view: (typeof VIEWS)[number],
   minConfidence: number,
 ): Promise<FaceDetection[]> {

@@ -1,5 +1,6 @@
 import { Worker } from "node:worker_threads";
 import type { FaceDetection, FaceDetector } from "../../../ports/vision";
+import { type PhotoInput, transferableCopy } from "../pixels";
 import { FACE_MODEL_VERSION } from "./models";
 import type { FaceEngineSettings, FaceMessage, FaceRequest } from "./protocol";
 
@@ -15,6 +16,8 @@ export interface LocalFaceDetectorOptions {
 }
 
 export interface LocalFaceDetector extends FaceDetector {
+  /** Also takes pixels decoded once for every engine. */
+  detectFaces(image: PhotoInput): Promise<FaceDetection[]>;
   /** Rejects queued and running requests and stops the worker. */
   close(): Promise<void>;
 }
@@ -68,14 +71,13 @@ class FaceWorker {
     });
   }
 
-  detect(image: Uint8Array): Promise<FaceDetection[]> {
+  detect(image: PhotoInput): Promise<FaceDetection[]> {
     if (this.ended) return Promise.reject(this.ended);
     const id = this.nextId++;
-    // A private copy can be transferred without detaching the caller's buffer.
-    const copy = new Uint8Array(image);
+    const { photo, transfer } = transferableCopy(image);
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, image: copy } satisfies FaceRequest, [copy.buffer]);
+      this.worker.postMessage({ id, image: photo } satisfies FaceRequest, [transfer]);
     });
   }
 

@@ -1,4 +1,5 @@
 import type { FaceDetection } from "../../../ports/vision";
+import type { PhotoInput } from "../pixels";
 
 /** Given to the worker at start. */
 export interface FaceEngineSettings {
@@ -10,7 +11,7 @@ export interface FaceEngineSettings {
 /** Parent → worker: one photo; the worker answers in order, one photo at a time. */
 export interface FaceRequest {
   id: number;
-  image: Uint8Array;
+  image: PhotoInput;
 }
 
 /** Worker → parent, once per request. */

@@ -1,20 +1,24 @@
 import { readFileSync } from "node:fs";
 import { InferenceSession, Tensor } from "onnxruntime-node";
 import sharp from "sharp";
-import type { TextDetection } from "../../../ports/vision";
+import type { BoundingBox, TextDetection } from "../../../ports/vision";
+import { type PhotoInput, TEXT_SOURCE_LONG_SIDE, uprightPixels } from "../pixels";
 import { ctcGreedyDecode, type DecodedText, parseDictionary } from "./ctc";
 import { boxesFromProbabilityMap, mapQuad, type Point, type Quad } from "./db-postprocess";
 import { type RecognisedRegion, subQuad, toTextDetections } from "./detections";
 import type { OcrModelFiles } from "./models";
+import { contains, mergeOverlapping, quadBounds, type Rect, touchesInnerEdge } from "./rects";
 
 /**
  * Every photo is scaled (up or down) to this long side for detection: at 960 px small bibs on 2000+ px
  * photos are lost, and RBNR's 720-px photos unscaled lose a quarter of their bibs. 1600 px cost
  * 40% more detection time and ~170 MB more memory for a lower F1 (bench:bibs 0.925 vs 0.935).
  */
-const DETECTOR_LONG_SIDE = 1280;
-/** Crops are cut from this resolution, not the detector's: small text reads better; 24 MP would not fit. */
-const CROP_SOURCE_LONG_SIDE = 3000;
+const DETECTOR_LONG_SIDE = Number(process.env.DET_SIDE ?? 1280);
+/** Small and faint text is detected again from this many times the first pass's pixels. */
+const ZOOM = Number(process.env.ZOOM ?? 2);
+/** A runner's region wider than this many coarse-pass pixels holds text big enough for that pass. */
+const MAX_ZOOMED_REGION_WIDTH = Number(process.env.ZMAX ?? 320);
 const REC_HEIGHT = 48;
 /** PaddleOCR pads every recognition input to at least 320 px wide; the model was trained so. */
 const REC_MIN_WIDTH = 320;
@@ -39,13 +43,14 @@ const DET_MEAN = [0.485, 0.456, 0.406] as const;
 const DET_STD = [0.229, 0.224, 0.225] as const;
 
 interface RgbImage {
-  data: Buffer;
+  data: Uint8Array;
   width: number;
   height: number;
 }
 
 export interface PaddleOcr {
-  detectText(image: Uint8Array): Promise<TextDetection[]>;
+  /** `closerLook`: regions (normalised) where small text is worth a full-resolution detection. */
+  detectText(image: PhotoInput, closerLook: readonly BoundingBox[]): Promise<TextDetection[]>;
 }
 
 export async function loadPaddleOcr(files: OcrModelFiles): Promise<PaddleOcr> {
@@ -64,12 +69,21 @@ export async function loadPaddleOcr(files: OcrModelFiles): Promise<PaddleOcr> {
   ]);
   const alphabet = parseDictionary(readFileSync(files.dictionary, "utf8"));
 
-  async function detectQuads(image: RgbImage): Promise<Quad[]> {
-    const scale = DETECTOR_LONG_SIDE / Math.max(image.width, image.height);
+  /**
+   * Text regions of `window` (crop-source pixels; the whole image by default) detected at `scale`
+   * crop-source pixels per input pixel, as quads in crop-source pixels, with the probability map.
+   */
+  async function detectQuads(image: RgbImage, scale: number, window?: Rect) {
+    const area = window ?? { left: 0, top: 0, right: image.width, bottom: image.height };
+    const left = Math.floor(area.left);
+    const top = Math.floor(area.top);
+    const areaWidth = Math.max(1, Math.ceil(area.right) - left);
+    const areaHeight = Math.max(1, Math.ceil(area.bottom) - top);
     // The detector downsamples by 32.
-    const width = Math.max(32, Math.round((image.width * scale) / 32) * 32);
-    const height = Math.max(32, Math.round((image.height * scale) / 32) * 32);
+    const width = Math.max(32, Math.round((areaWidth * scale) / 32) * 32);
+    const height = Math.max(32, Math.round((areaHeight * scale) / 32) * 32);
     const resized = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
+      .extract({ left, top, width: areaWidth, height: areaHeight })
       .resize(width, height, { fit: "fill" })
       .raw()
       .toBuffer();
@@ -84,19 +98,64 @@ export async function loadPaddleOcr(files: OcrModelFiles): Promise<PaddleOcr> {
     const output = await detector.run({
       [detector.inputNames[0] as string]: new Tensor("float32", input, [1, 3, height, width]),
     });
-    const probabilities = output[detector.outputNames[0] as string] as Tensor;
-    const sx = image.width / width;
-    const sy = image.height / height;
+    const probabilities = (output[detector.outputNames[0] as string] as Tensor).data as Float32Array;
+    const sx = areaWidth / width;
+    const sy = areaHeight / height;
     // Map points are pixel centres; quads are in continuous pixel coordinates of the crop source.
-    const clampX = (x: number) => Math.min(image.width, Math.max(0, (x + 0.5) * sx));
-    const clampY = (y: number) => Math.min(image.height, Math.max(0, (y + 0.5) * sy));
-    return boxesFromProbabilityMap(probabilities.data as Float32Array, width, height)
-      .map(({ quad }) => mapQuad(quad, (p) => ({ x: clampX(p.x), y: clampY(p.y) })))
+    const toImage = (p: Point): Point => ({
+      x: Math.min(image.width, Math.max(0, left + (p.x + 0.5) * sx)),
+      y: Math.min(image.height, Math.max(0, top + (p.y + 0.5) * sy)),
+    });
+    const quads = boxesFromProbabilityMap(probabilities, width, height)
+      .map(({ quad }) => mapQuad(quad, toImage))
       .filter((quad) => {
         // PaddleOCR's filter_tag_det_res, in crop-source pixels.
         const sides = sideLengths(quad);
         return sides.width > 3 && sides.height > 3;
       });
+    const mapToImage = (rect: Rect): Rect => {
+      const a = toImage({ x: rect.left - 0.5, y: rect.top - 0.5 });
+      const b = toImage({ x: rect.right - 0.5, y: rect.bottom - 0.5 });
+      return { left: a.x, top: a.y, right: b.x, bottom: b.y };
+    };
+    return { quads, probabilities, width, height, mapToImage };
+  }
+
+  /**
+   * Two stages: the whole photo at DETECTOR_LONG_SIDE, then the regions where runners are whose text
+   * would be small at that scale, again from ZOOM times as many pixels (at most the crop source's
+   * own), so distant bibs are found without paying a full-resolution detection of the whole frame.
+   */
+  async function findText(image: RgbImage, closerLook: readonly BoundingBox[]): Promise<Quad[]> {
+    const coarseScale = DETECTOR_LONG_SIDE / Math.max(image.width, image.height);
+    const coarse = await detectQuads(image, coarseScale);
+    const fineScale = Math.min(ZOOM * coarseScale, Math.max(1, coarseScale));
+    if (fineScale <= coarseScale * 1.2) return coarse.quads;
+    const windows = mergeOverlapping(
+      closerLook
+        .filter((region) => region.width * image.width * coarseScale < MAX_ZOOMED_REGION_WIDTH)
+        .map((region) => ({
+          left: region.left * image.width,
+          top: region.top * image.height,
+          right: (region.left + region.width) * image.width,
+          bottom: (region.top + region.height) * image.height,
+        })),
+    );
+    if (process.env.DEBUG_ZOOM)
+      console.log(
+        JSON.stringify(windows.map((w) => [w.left, w.top, w.right, w.bottom].map(Math.round))),
+        coarse.quads.length,
+      );
+    const kept = coarse.quads.filter((quad) => !windows.some((window) => contains(window, quadBounds(quad))));
+    for (const window of windows) {
+      const fine = await detectQuads(image, fineScale, window);
+      for (const quad of fine.quads) {
+        // Text cut by the window's edge is the coarse pass's to read, whole.
+        if (touchesInnerEdge(quadBounds(quad), window, image.width, image.height)) continue;
+        kept.push(quad);
+      }
+    }
+    return kept;
   }
 
   async function recognise(image: RgbImage, quad: Quad): Promise<RecognisedRegion | undefined> {
@@ -161,28 +220,17 @@ export async function loadPaddleOcr(files: OcrModelFiles): Promise<PaddleOcr> {
   }
 
   return {
-    async detectText(bytes) {
-      const image = await decode(bytes);
+    async detectText(bytes, closerLook) {
+      // Crops are cut from these pixels, not the detector's: small text reads better.
+      const image = await uprightPixels(bytes, TEXT_SOURCE_LONG_SIDE);
       const regions: RecognisedRegion[] = [];
-      for (const quad of await detectQuads(image)) {
+      for (const quad of await findText(image, closerLook)) {
         const region = await recognise(image, quad);
         if (region) regions.push(region);
       }
       return toTextDetections(regions);
     },
   };
-}
-
-/** EXIF orientation applied (boxes are relative to the upright photo), at most crop resolution. */
-async function decode(bytes: Uint8Array): Promise<RgbImage> {
-  const { data, info } = await sharp(bytes)
-    .rotate()
-    .resize({ width: CROP_SOURCE_LONG_SIDE, height: CROP_SOURCE_LONG_SIDE, fit: "inside", withoutEnlargement: true })
-    .removeAlpha()
-    .toColourspace("srgb")
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { data, width: info.width, height: info.height };
 }
 
 function sideLengths(quad: Quad): { width: number; height: number } {

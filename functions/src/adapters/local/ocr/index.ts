@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import type { TextDetection, TextDetector } from "../../../ports/vision";
+import type { BoundingBox, TextDetection, TextDetector, TextFilters } from "../../../ports/vision";
+import { type PhotoInput, transferableCopy } from "../pixels";
 import { OCR_MODELS_VERSION } from "./models";
 import type { OcrMessage, OcrReply, OcrRequest } from "./protocol";
 
@@ -10,12 +11,15 @@ export interface LocalTextDetectorOptions {
 }
 
 export interface LocalTextDetector extends TextDetector {
+  /** Also takes pixels decoded once for every engine. */
+  detectText(image: PhotoInput, filters?: TextFilters): Promise<TextDetection[]>;
   /** Rejects queued and running requests and stops the workers. */
   close(): Promise<void>;
 }
 
 interface Job {
-  image: Uint8Array;
+  image: PhotoInput;
+  closerLook: BoundingBox[];
   resolve(detections: TextDetection[]): void;
   reject(error: Error): void;
 }
@@ -44,9 +48,8 @@ export async function createLocalTextDetector(options: LocalTextDetectorOptions 
       const job = slot.job ? undefined : queue.shift();
       if (!job) continue;
       slot.job = job;
-      // A private copy can be transferred without detaching the caller's buffer.
-      const image = new Uint8Array(job.image);
-      slot.worker.postMessage({ image } satisfies OcrRequest, [image.buffer]);
+      const { photo, transfer } = transferableCopy(job.image);
+      slot.worker.postMessage({ image: photo, closerLook: job.closerLook } satisfies OcrRequest, [transfer]);
     }
   }
 
@@ -98,11 +101,11 @@ export async function createLocalTextDetector(options: LocalTextDetectorOptions 
 
   return {
     info: { engine: "paddleocr-ppocrv4-onnx", version: OCR_MODELS_VERSION },
-    detectText(image) {
+    detectText(image, filters) {
       if (closed) return Promise.reject(new Error("text detector is closed"));
       if (broken) return Promise.reject(broken);
       return new Promise<TextDetection[]>((resolve, reject) => {
-        queue.push({ image, resolve, reject });
+        queue.push({ image, closerLook: filters?.closerLook ?? [], resolve, reject });
         dispatch();
       });
     },

@@ -97,6 +97,31 @@ describe("local PaddleOCR text detector", { timeout: 30_000 }, () => {
     expect(word(detections, "1234").confidence).toBeGreaterThan(95);
   });
 
+  it("reads a distant runner's tiny bib when asked to look closer where the runner is", async () => {
+    // A 6 MP frame: the coarse pass sees it at 1280 px, where these 7-px digits shrink to 3 px.
+    const [width, height] = [3000, 2000];
+    const tiny = await sharp(
+      Buffer.from(
+        `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+          <rect width="100%" height="100%" fill="#3a7bd5"/>
+          <rect x="1400" y="1200" width="33" height="15" fill="#ffffff"/>
+          <text x="1416" y="1210" font-family="DejaVu Sans" font-weight="bold" font-size="9" text-anchor="middle"
+            fill="#111111">4821</text>
+        </svg>`,
+      ),
+    )
+      .png()
+      .toBuffer();
+    const words = (detections: TextDetection[]) => detections.filter((d) => d.type === "WORD").map((d) => d.text);
+    expect(words(await detector.detectText(tiny))).toEqual([]);
+    const runner = { left: 0.4, top: 0.5, width: 0.2, height: 0.2 };
+    const closer = await detector.detectText(tiny, { closerLook: [runner] });
+    expect(words(closer)).toEqual(["4821"]);
+    const read = word(closer, "4821");
+    expect(read.box.left * width).toBeGreaterThan(1395);
+    expect((read.box.left + read.box.width) * width).toBeLessThan(1440);
+  });
+
   it("names the engine and its model version", () => {
     expect(detector.info).toEqual({
       engine: "paddleocr-ppocrv4-onnx",

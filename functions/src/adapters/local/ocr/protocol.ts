@@ -1,8 +1,10 @@
-import type { TextDetection } from "../../../ports/vision";
+import type { BoundingBox, TextDetection } from "../../../ports/vision";
+import type { PhotoInput } from "../pixels";
 
 /** Parent → worker: one photo; the worker handles one at a time. */
 export interface OcrRequest {
-  image: Uint8Array;
+  image: PhotoInput;
+  closerLook?: BoundingBox[];
 }
 
 /** Worker → parent, once per request. */

@@ -9,9 +9,9 @@ if (!port) throw new Error("worker.ts must run in a worker thread");
 const ocr = await loadPaddleOcr(OCR_MODEL_FILES);
 const reply = (message: OcrMessage) => port.postMessage(message);
 
-port.on("message", async ({ image }: OcrRequest) => {
+port.on("message", async ({ image, closerLook }: OcrRequest) => {
   try {
-    reply({ type: "result", detections: await ocr.detectText(image) });
+    reply({ type: "result", detections: await ocr.detectText(image, closerLook ?? []) });
   } catch (error) {
     // A bad photo fails its own request; the worker and its loaded models stay up.
     reply({ type: "error", message: error instanceof Error ? error.message : String(error) });

@@ -1,0 +1,43 @@
+import sharp from "sharp";
+
+/**
+ * The text engine reads from at most this many pixels on the long side: crops for recognition are cut
+ * from them, so small text reads better than at the detector's size; a 24 MP photo would not fit.
+ */
+export const TEXT_SOURCE_LONG_SIDE = 3000;
+
+/** A photo already decoded: upright (EXIF orientation applied), 3-channel sRGB, row-major. */
+export interface RawPixels {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/** What the local engines accept: encoded bytes (JPEG, PNG, WebP…) or pixels decoded once for all. */
+export type PhotoInput = Uint8Array | RawPixels;
+
+/**
+ * Upright sRGB pixels of at most `longSide` px. JPEG shrink-on-load makes a 24 MP decode to 3000 px
+ * cheap; pixels that already fit are returned as they are, not copied.
+ */
+export async function uprightPixels(input: PhotoInput, longSide: number): Promise<RawPixels> {
+  if (!(input instanceof Uint8Array) && Math.max(input.width, input.height) <= longSide) return input;
+  const image =
+    input instanceof Uint8Array
+      ? sharp(input).rotate()
+      : sharp(input.data, { raw: { width: input.width, height: input.height, channels: 3 } });
+  const { data, info } = await image
+    .resize({ width: longSide, height: longSide, fit: "inside", withoutEnlargement: true })
+    .removeAlpha()
+    .toColourspace("srgb")
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
+}
+
+/** A private copy a worker can take over without detaching the caller's buffer. */
+export function transferableCopy(input: PhotoInput): { photo: PhotoInput; transfer: ArrayBuffer } {
+  const data = new Uint8Array(input instanceof Uint8Array ? input : input.data);
+  const photo = input instanceof Uint8Array ? data : { data, width: input.width, height: input.height };
+  return { photo, transfer: data.buffer };
+}
