@@ -4,6 +4,7 @@ import "./zod-messages";
 export * from "./analytics";
 export * from "./api";
 export * from "./applications";
+export * from "./bib-format";
 export * from "./bibs";
 export * from "./constants";
 export * from "./messages";

@@ -28,6 +28,7 @@ export function rulesFor(config: EventConfigDto): BibRuleConfig {
     minDigits: config.minDigits,
     maxDigits: config.maxDigits,
     allowLeadingZeros: config.allowLeadingZeros,
+    bibPattern: config.bibPattern,
   };
 }
 

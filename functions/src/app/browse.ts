@@ -3,6 +3,7 @@ import {
   type DorsalPage,
   limits,
   messages,
+  normaliseBib,
   type PublicEventDto,
   salesMessages,
 } from "@dorsal/shared";
@@ -81,7 +82,7 @@ export async function bibPhotoPage(
   options: { free: boolean; session: SessionClaims | undefined },
 ): Promise<BibPhotoPage> {
   const event = await browsableEvent(deps, eventId, options);
-  const bib = dorsalNumber.replace(/^0+(?=\d)/, "");
+  const bib = normaliseBib(dorsalNumber);
   const photos = (await deps.photos.getMany(await deps.photos.photoIdsForBib(eventId, bib)))
     .filter((photo) => photo.processingStatus === "successful")
     .sort((a, b) => a.uploadedAt.localeCompare(b.uploadedAt) || a.id.localeCompare(b.id));

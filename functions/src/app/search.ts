@@ -1,4 +1,4 @@
-import { messages, type SearchResponse } from "@dorsal/shared";
+import { messages, normaliseBib, type SearchResponse } from "@dorsal/shared";
 import { athleteSeesClean } from "./athletes";
 import type { Deps } from "./deps";
 import { notFound } from "./errors";
@@ -17,7 +17,7 @@ export async function searchByBib(
 ): Promise<SearchResponse> {
   const event = await deps.events.get(eventId);
   if (!event) throw notFound(messages.eventNotFound);
-  const bib = dorsalNumber.replace(/^0+(?=\d)/, "");
+  const bib = normaliseBib(dorsalNumber);
   const photos = (await deps.photos.getMany(await deps.photos.photoIdsForBib(eventId, bib)))
     .filter((photo) => photo.processingStatus === "successful")
     .sort((a, b) => a.uploadedAt.localeCompare(b.uploadedAt));
