@@ -18,6 +18,8 @@ const browser = createBrowserHarness();
 const pageErrors = browser.pageErrors;
 let admin: ReturnType<typeof apiClient>;
 let event: EventDto;
+/** An event whose bibs are a letter and 5 digits, left on the default digits-only format. */
+let letterEvent: EventDto;
 
 const { desktop, phone } = viewports;
 const bibFile = "corredor-4821.jpg";
@@ -53,6 +55,22 @@ beforeAll(async () => {
     },
     90_000,
     "two processed photos",
+  );
+
+  letterEvent = (await admin.post<EventDto>("/api/events", { name: "Carrera de Letras", date: "2026-08-02" })).body;
+  const letterPhoto = await makeBibPhoto("M10380", { width: 1200, height: 900 });
+  const [slot] = (
+    await admin.post<PresignResponse>("/api/photos/presign", {
+      eventId: letterEvent.id,
+      files: [{ filename: "corredor-m10380.jpg", contentType: "image/jpeg", size: letterPhoto.length }],
+    })
+  ).body.uploads;
+  if (!slot) throw new Error("no upload slot");
+  await fetch(slot.url, { method: "PUT", headers: slot.headers, body: new Uint8Array(letterPhoto) });
+  await waitFor(
+    async () => ((await admin.get<EventDto>(`/api/events/${letterEvent.id}`)).body.photoCount === 1 ? true : undefined),
+    90_000,
+    "the letter bib photo processed",
   );
 });
 
@@ -215,6 +233,60 @@ describe("bib review", () => {
       allowLeadingZeros: false,
     });
     await settings.getByText(/^Versión 1 · /).waitFor();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("lets the organizer pick a letter bib format with a live example; saved and re-indexed, the letter bib is found", async () => {
+    const searchLetter = async (bib: string) =>
+      (await admin.get<SearchResponse>(`/api/photos/search?eventId=${letterEvent.id}&dorsalNumber=${bib}`)).body;
+    expect((await searchLetter("M10380")).totalFound).toBe(0);
+
+    const page = await openPage(desktop);
+    await signInAsAdmin(page, dorsal);
+    await page.goto(`${dorsal.url}/events/${letterEvent.id}/dorsales`);
+    const settings = page.getByRole("region", { name: "Reconocimiento" });
+    const digitsOnly = settings.getByRole("radio", { name: "Solo números" });
+    await digitsOnly.waitFor();
+    expect(await digitsOnly.isChecked()).toBe(true);
+    await settings.getByText("Ejemplo: 103804 · solo números, de 2 a 6 dígitos").waitFor();
+
+    await settings.getByText("Letra antes del número").click();
+    await settings.getByRole("textbox", { name: "Mínimo de dígitos" }).fill("5");
+    await settings.getByRole("textbox", { name: "Máximo de dígitos" }).fill("5");
+    await settings.getByText("Ejemplo: M10380 · una letra y 5 dígitos").waitFor();
+    const letter = settings.getByRole("textbox", { name: "Letra" });
+    await letter.fill("m");
+    await settings.getByText("Ejemplo: M10380 · la letra M y 5 dígitos").waitFor();
+    await letter.fill("");
+    await settings.getByText("Ejemplo: M10380 · una letra y 5 dígitos").waitFor();
+    await settings.screenshot({ path: "/tmp/bibs-desktop-letter-format.png" });
+
+    await settings.getByRole("button", { name: "Guardar" }).click();
+    await page.getByText("Configuración guardada", { exact: true }).waitFor();
+    expect((await admin.get(`/api/events/${letterEvent.id}/config`)).body).toMatchObject({
+      bibPattern: "^[A-Z]\\d+$",
+      minDigits: 5,
+      maxDigits: 5,
+    });
+
+    await page.getByRole("button", { name: "Re-indexar dorsales" }).click();
+    await page
+      .getByRole("alertdialog", { name: "¿Re-indexar los dorsales?" })
+      .getByRole("button", { name: "Re-indexar ahora" })
+      .click();
+    await page.getByText("Dorsales re-indexados").waitFor();
+    expect(await searchLetter("m10380")).toMatchObject({ totalFound: 1, dorsalNumber: "M10380" });
+    await page.getByRole("tab", { name: /Todas/ }).click();
+    await card(page, "corredor-m10380.jpg").getByRole("button", { name: "Quitar dorsal M10380" }).waitFor();
+
+    // The same screen on a phone, with the saved format read back as picked.
+    await page.setViewportSize(phone);
+    await page.reload();
+    await page.getByRole("radio", { name: "Letra antes del número" }).waitFor();
+    expect(await page.getByRole("radio", { name: "Letra antes del número" }).isChecked()).toBe(true);
+    await page
+      .getByRole("region", { name: "Reconocimiento" })
+      .screenshot({ path: "/tmp/bibs-phone-letter-format.png" });
     expect(pageErrors).toEqual([]);
   });
 
