@@ -1,4 +1,4 @@
-import type { EventDto, PhotoPage, PresignResponse, SearchResponse } from "@dorsal/shared";
+import type { EventConfigDto, EventDto, PhotoPage, PresignResponse, SearchResponse } from "@dorsal/shared";
 import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -287,6 +287,18 @@ describe("bib review", () => {
     await page
       .getByRole("region", { name: "Reconocimiento" })
       .screenshot({ path: "/tmp/bibs-phone-letter-format.png" });
+
+    // A pattern set through the API that the choices cannot say is shown as it is, not lost.
+    const saved = (await admin.get<EventConfigDto>(`/api/events/${letterEvent.id}/config`)).body;
+    await admin.put(`/api/events/${letterEvent.id}/config`, { ...saved, bibPattern: "^(AB|CD)\\d+$" });
+    await page.reload();
+    const custom = page.getByRole("radio", { name: "Formato personalizado" });
+    await custom.waitFor();
+    expect(await custom.isChecked()).toBe(true);
+    await page.getByText("Formato guardado: ^(AB|CD)\\d+$. Elige otra opción para reemplazarlo.").waitFor();
+    await page
+      .getByRole("region", { name: "Reconocimiento" })
+      .screenshot({ path: "/tmp/bibs-phone-custom-format.png" });
     expect(pageErrors).toEqual([]);
   });
 
