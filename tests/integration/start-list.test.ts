@@ -68,6 +68,16 @@ describe("start list: imported participants decide which reads are published", (
     expect(refused.body.details).toEqual([{ path: "línea 3", message: "Línea 3: falta el nombre" }]);
     const list = await admin.get<ParticipantPage>(`/api/events/${event.id}/participants`);
     expect(list.body).toEqual({ startList: null, participants: [], cursor: null });
+
+    const huge = `dorsal;nombre\n${"1;Nombre muy largo para llenar el archivo\n".repeat(90_000)}`;
+    expect(await admin.post(`/api/events/${event.id}/participants/import`, csvForm(huge))).toEqual({
+      status: 413,
+      body: { success: false, error: "El archivo supera el máximo de 3 MB" },
+    });
+    expect(await admin.post(`/api/events/${event.id}/participants/import`, new FormData())).toMatchObject({
+      status: 400,
+      body: { error: "Elige el archivo CSV de la lista de inscritos" },
+    });
   });
 
   it("lets only organizers import, list or delete a start list", async () => {

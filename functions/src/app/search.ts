@@ -1,8 +1,9 @@
-import { canonicalBib, messages, type SearchResponse } from "@dorsal/shared";
+import { messages, type SearchResponse } from "@dorsal/shared";
 import { athleteSeesClean } from "./athletes";
 import type { Deps } from "./deps";
 import { notFound } from "./errors";
 import { toPhotoDto, toPublicPhotoDto } from "./photo-view";
+import { participantNameOf } from "./start-lists";
 import type { SessionClaims } from "./tokens";
 
 /**
@@ -21,12 +22,11 @@ export async function searchByBib(
   const photos = (await deps.photos.getMany(await deps.photos.photoIdsForBib(eventId, bib)))
     .filter((photo) => photo.processingStatus === "successful")
     .sort((a, b) => a.uploadedAt.localeCompare(b.uploadedAt));
-  const participant = (await deps.startLists.entries(eventId, [canonicalBib(bib)])).get(canonicalBib(bib));
   return {
     totalFound: photos.length,
     dorsalNumber: bib,
     // The name the organizer's start list gives the bib, so the athlete sees these are their photos.
-    participantName: participant?.name ?? null,
+    participantName: await participantNameOf(deps, eventId, bib),
     // Public: the watermarked or GRATIS/DEMO copy, as the event stands right now; clean for a
     // signed-in athlete when the event opens its photos to athletes.
     photos: await Promise.all(

@@ -1,4 +1,5 @@
 import {
+  canonicalBib,
   decodeCsvBytes,
   messages,
   type ParticipantPage,
@@ -80,4 +81,10 @@ export async function listParticipants(
 export async function deleteStartList(deps: Deps, eventId: number): Promise<StartListDeleteResponse> {
   const event = await getEvent(deps, eventId);
   return { deleted: await deps.startLists.remove(eventId), processedPhotos: event.photoCount };
+}
+
+/** The name the event's start list gives a bib, shown to the athlete beside their photos; null without one. */
+export async function participantNameOf(deps: Deps, eventId: number, bib: string): Promise<string | null> {
+  const bibOnList = canonicalBib(bib);
+  return (await deps.startLists.entries(eventId, [bibOnList])).get(bibOnList)?.name ?? null;
 }
