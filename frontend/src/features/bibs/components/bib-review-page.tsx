@@ -3,7 +3,7 @@ import { idParam } from "@dorsal/shared";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { Link as RouterLink, useParams } from "react-router";
-import { ArrowLeftIcon, RefreshIcon } from "../../../components/ui/icons";
+import { ArrowLeftIcon, RefreshIcon, UserIcon } from "../../../components/ui/icons";
 import { LoadError } from "../../../components/ui/load-error";
 import { PageHeader } from "../../../components/ui/page-header";
 import { formatCount, formatEventDate } from "../../../lib/format";
@@ -67,7 +67,16 @@ function BibReview({ eventId }: { eventId: number }) {
       <PageHeader
         title="Revisión de Dorsales"
         subtitle={data ? `${data.name} · ${formatEventDate(data.date)}` : undefined}
-        actions={<BackToEvents />}
+        actions={
+          <HStack gap="2" wrap="wrap">
+            <BackToEvents />
+            <Button asChild variant="outline" size="sm">
+              <RouterLink to={`/events/${eventId}/inscritos`}>
+                <UserIcon /> Lista de inscritos
+              </RouterLink>
+            </Button>
+          </HStack>
+        }
       />
       <Grid templateColumns={{ base: "minmax(0, 1fr)", lg: "minmax(0, 1fr) 20rem" }} gap="6" alignItems="start">
         <Box as="section" aria-label="Fotos del evento" minW="0">
