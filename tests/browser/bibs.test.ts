@@ -318,6 +318,14 @@ describe("bib review", () => {
       .filter({ has: page.getByRole("cell", { name: "1", exact: true }) })
       .waitFor();
     await page.screenshot({ path: "/tmp/start-list-desktop.png", fullPage: true });
+
+    // The athlete's results name whose bib it is.
+    await browser.closePage();
+    const athletePage = await openPage(phone);
+    await athletePage.goto(`${dorsal.url}/search?eventId=${event.id}&dorsal=5058`);
+    await athletePage.getByRole("heading", { name: "1 foto del dorsal 5058" }).waitFor();
+    await athletePage.getByText("Dorsal 5058 · Luis Pérez").waitFor();
+    await athletePage.screenshot({ path: "/tmp/start-list-phone-athlete.png" });
     expect(pageErrors).toEqual([]);
   });
 });

@@ -139,7 +139,12 @@ function BibReview({ eventId }: { eventId: number }) {
               <Text as="span" color="purple.700" fontWeight="semibold">
                 Morado
               </Text>
-              : agregado a mano. Las correcciones manuales se mantienen al re-indexar.
+              : agregado a mano.{" "}
+              <Text as="span" color="orange.700" fontWeight="semibold">
+                Naranja
+              </Text>
+              : leído pero fuera de la lista de inscritos, sin publicar. Las correcciones manuales se mantienen al
+              re-indexar.
             </Text>
             <Tabs.Content value="sin-dorsal" p="0">
               <PhotoList eventId={eventId} filter="sin-dorsal" />
