@@ -2,6 +2,7 @@ import { z } from "zod";
 import { bibPatternProblem, bibTextMessage, isBibText, normaliseBib } from "./bib-format";
 import { defaultEventConfig, limits } from "./constants";
 import { messages } from "./messages";
+import type { BibSuggestionDto } from "./participants";
 import { roles } from "./roles";
 
 /** API contracts shared by the handlers (validation) and the browser (types). */
@@ -276,6 +277,8 @@ export interface PhotoDto {
    * (public, paid event) or the copy with the GRATIS/DEMO overlay (public, free photos enabled).
    */
   previewKind: PreviewKind;
+  /** Admin review only: reads not on the event's start list, with the listed bibs they may be. */
+  suggestions?: BibSuggestionDto[];
   /**
    * Admin lists only, for a `duplicate`: the photo of the event with the same content. The images
    * above are then that photo's, since the bytes are the same.
@@ -303,6 +306,8 @@ export const searchQuery = z.object({
 export interface SearchResponse {
   totalFound: number;
   dorsalNumber: string;
+  /** The bib's participant on the event's start list, when it has one. */
+  participantName?: string | null;
   photos: PhotoDto[];
 }
 

@@ -315,6 +315,8 @@ export interface DorsalPage {
 export interface BibPhotoPage {
   eventId: number;
   dorsalNumber: string;
+  /** The bib's participant on the event's start list, when it has one. */
+  participantName: string | null;
   totalFound: number;
   photos: PhotoDto[];
   nextCursor: string | null;

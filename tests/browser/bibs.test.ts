@@ -325,4 +325,91 @@ describe("bib review", () => {
     await page.screenshot({ path: "/tmp/bibs-phone-dialog.png" });
     expect(pageErrors).toEqual([]);
   });
+
+  // Issue 18: a start list decides which reads are published; a read off it is proposed, on a phone.
+  it("imports a start list, and a read off the list is accepted as its listed bib in one click", async () => {
+    const page = await openPage(phone);
+    await signInAsAdmin(page, dorsal);
+    await page.goto(`${dorsal.url}/events`);
+    await page.getByRole("link", { name: `Lista de inscritos de ${event.name}` }).click();
+    await page.getByRole("heading", { name: "Lista de inscritos", level: 1 }).waitFor();
+    await page.getByRole("heading", { name: "Este evento no tiene lista de inscritos" }).waitFor();
+    await page.screenshot({ path: "/tmp/start-list-phone-empty.png", fullPage: true });
+
+    const fileInput = page.getByLabel("Archivo CSV de inscritos");
+    const csv = (text: string) => ({ name: "inscritos.csv", mimeType: "text/csv", buffer: Buffer.from(text) });
+    // One bad line: nothing is imported, and the line says why.
+    await fileInput.setInputFiles(csv("Dorsal;Nombre;Categoría\n4821;Ana Gómez;F30\n5058;;M40\n"));
+    await page.getByText("Línea 3: falta el nombre").waitFor();
+    await page.getByText(/1 línea tiene un error: no se importó nada/).waitFor();
+    await page.getByRole("heading", { name: "Este evento no tiene lista de inscritos" }).waitFor();
+
+    await fileInput.setInputFiles(
+      csv("Dorsal;Nombre;Categoría\n4821;Ana Gómez;F30\n5058;Luis Pérez;M40\n300;Íngrid Díaz;F20\n"),
+    );
+    await page.getByText("3 participantes importados").waitFor();
+    // Photos processed before the list keep their bibs until a re-index: the screen offers it.
+    await page.getByRole("button", { name: "Re-indexar dorsales ahora" }).waitFor();
+    const table = page.getByRole("region", { name: "Inscritos" });
+    await table.getByRole("cell", { name: "Luis Pérez" }).waitFor();
+    expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(phone.width);
+    await page.screenshot({ path: "/tmp/start-list-phone.png", fullPage: true });
+
+    // A runner whose bib reads 5050, one digit off the listed 5058.
+    const offList = "corredor-5050.jpg";
+    const photo = await makeBibPhoto("5050");
+    const presigned = await admin.post<PresignResponse>("/api/photos/presign", {
+      eventId: event.id,
+      files: [{ filename: offList, contentType: "image/jpeg", size: photo.length }],
+    });
+    const [upload] = presigned.body.uploads;
+    if (!upload) throw new Error("no upload slot");
+    await fetch(upload.url, { method: "PUT", headers: upload.headers, body: new Uint8Array(photo) });
+    await waitFor(
+      async () => ((await admin.get<EventDto>(`/api/events/${event.id}`)).body.photoCount === 3 ? true : undefined),
+      90_000,
+      "the third photo processed",
+    );
+    expect((await search("5050")).totalFound).toBe(0);
+
+    await page.getByRole("link", { name: "Revisar dorsales" }).click();
+    const suggested = card(page, offList);
+    const accept = suggested.getByRole("button", { name: "Aceptar el dorsal 5058 de Luis Pérez en lugar de 5050" });
+    await accept.waitFor();
+    expect(await accept.textContent()).toBe("¿Es el 5058? · Luis Pérez");
+    await thumbnailsLoaded(page);
+    expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(phone.width);
+    await page.screenshot({ path: "/tmp/start-list-phone-suggestion.png", fullPage: true });
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.screenshot({ path: "/tmp/start-list-desktop-suggestion.png" });
+    await page.setViewportSize(phone);
+
+    // From the keyboard: one press accepts it.
+    await accept.focus();
+    await page.keyboard.press("Enter");
+    await suggested.getByRole("button", { name: "Quitar dorsal 5058" }).waitFor();
+    await page.getByText("Dorsal 5058 agregado").waitFor();
+    await accept.waitFor({ state: "detached" });
+    expect((await search("5058")).photos.map((found) => found.originalFilename)).toEqual([offList]);
+    expect((await search("5058")).participantName).toBe("Luis Pérez");
+
+    await page.getByRole("link", { name: "Lista de inscritos" }).click();
+    await page.setViewportSize({ width: 1366, height: 900 });
+    // The accepted bib's photo counts on the list.
+    await table
+      .getByRole("row")
+      .filter({ hasText: "Luis Pérez" })
+      .filter({ has: page.getByRole("cell", { name: "1", exact: true }) })
+      .waitFor();
+    await page.screenshot({ path: "/tmp/start-list-desktop.png", fullPage: true });
+
+    // The athlete's results name whose bib it is.
+    await browser.closePage();
+    const athletePage = await openPage(phone);
+    await athletePage.goto(`${dorsal.url}/search?eventId=${event.id}&dorsal=5058`);
+    await athletePage.getByRole("heading", { name: "1 foto del dorsal 5058" }).waitFor();
+    await athletePage.getByText("Dorsal 5058 · Luis Pérez").waitFor();
+    await athletePage.screenshot({ path: "/tmp/start-list-phone-athlete.png" });
+    expect(pageErrors).toEqual([]);
+  });
 });

@@ -13,6 +13,7 @@ import type { Deps } from "./deps";
 import { forbidden, notFound } from "./errors";
 import { listEvents } from "./events";
 import { toPhotoDto, toPublicPhotoDto } from "./photo-view";
+import { participantNameOf } from "./start-lists";
 import type { SessionClaims } from "./tokens";
 
 /**
@@ -92,6 +93,7 @@ export async function bibPhotoPage(
   return {
     eventId,
     dorsalNumber: bib,
+    participantName: await participantNameOf(deps, eventId, bib),
     totalFound: photos.length,
     photos: await Promise.all(
       slice.map((photo) => (clean ? toPhotoDto(deps, photo) : toPublicPhotoDto(deps, photo, event))),

@@ -3,6 +3,7 @@ import { athleteSeesClean } from "./athletes";
 import type { Deps } from "./deps";
 import { notFound } from "./errors";
 import { toPhotoDto, toPublicPhotoDto } from "./photo-view";
+import { participantNameOf } from "./start-lists";
 import type { SessionClaims } from "./tokens";
 
 /**
@@ -24,6 +25,8 @@ export async function searchByBib(
   return {
     totalFound: photos.length,
     dorsalNumber: bib,
+    // The name the organizer's start list gives the bib, so the athlete sees these are their photos.
+    participantName: await participantNameOf(deps, eventId, bib),
     // Public: the watermarked or GRATIS/DEMO copy, as the event stands right now; clean for a
     // signed-in athlete when the event opens its photos to athletes.
     photos: await Promise.all(
