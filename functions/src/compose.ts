@@ -33,6 +33,7 @@ import { createPhotoRepository } from "./data/photos";
 import { createPricingRepository } from "./data/pricing";
 import { createSalesRepository } from "./data/sales";
 import { createSettingsRepository } from "./data/settings";
+import { createStartListRepository } from "./data/start-lists";
 import { createUploadRepository } from "./data/uploads";
 import { createUserRepository } from "./data/users";
 import { createZipBatchRepository } from "./data/zip-batches";
@@ -280,6 +281,7 @@ async function assemble(parts: {
     assignments: createAssignmentRepository(parts.table, ids, clock),
     events: createEventRepository(parts.table),
     eventConfigs: createEventConfigRepository(parts.table),
+    startLists: createStartListRepository(parts.table),
     eventDeletion: createEventDeletionRepository(parts.table),
     photos: createPhotoRepository(parts.table),
     zipBatches: createZipBatchRepository(parts.table),

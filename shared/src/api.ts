@@ -1,6 +1,8 @@
 import { z } from "zod";
-import { limits } from "./constants";
+import { bibPatternProblem, bibTextMessage, isBibText, normaliseBib } from "./bib-format";
+import { defaultEventConfig, limits } from "./constants";
 import { messages } from "./messages";
+import type { BibSuggestionDto } from "./participants";
 import { roles } from "./roles";
 
 /** API contracts shared by the handlers (validation) and the browser (types). */
@@ -204,11 +206,8 @@ export interface ManualBibs {
   removed: string[];
 }
 
-export const bibNumber = z
-  .string()
-  .trim()
-  .regex(/^\d{1,10}$/, "El dorsal debe tener solo dígitos")
-  .transform((bib) => bib.replace(/^0+(?=\d)/, ""));
+/** A bib as typed (search, codes, removal): letters and digits, stored and compared as printed. */
+export const bibNumber = z.string().trim().refine(isBibText, bibTextMessage).transform(normaliseBib);
 
 /** The recognition settings of an event (spec §3 event_configs) an organizer can change. */
 export const eventRecognitionConfig = z
@@ -223,6 +222,14 @@ export const eventRecognitionConfig = z
     maxDigits: z.coerce.number().int().min(1).max(10),
     /** For zero-padded bibs ("0891"); otherwise a leading zero means a hidden first digit. */
     allowLeadingZeros: z.boolean(),
+    /** What a whole read must look like (bib-format.ts); stored configs from before it read as digits only. */
+    bibPattern: z
+      .string()
+      .default(defaultEventConfig.bibPattern)
+      .superRefine((pattern, context) => {
+        const problem = bibPatternProblem(pattern);
+        if (problem) context.addIssue({ code: "custom", message: problem });
+      }),
   })
   .refine((config) => config.minDigits <= config.maxDigits, {
     message: "El mínimo de dígitos no puede superar el máximo",
@@ -270,6 +277,8 @@ export interface PhotoDto {
    * (public, paid event) or the copy with the GRATIS/DEMO overlay (public, free photos enabled).
    */
   previewKind: PreviewKind;
+  /** Admin review only: reads not on the event's start list, with the listed bibs they may be. */
+  suggestions?: BibSuggestionDto[];
   /**
    * Admin lists only, for a `duplicate`: the photo of the event with the same content. The images
    * above are then that photo's, since the bytes are the same.
@@ -291,15 +300,14 @@ export interface UploadResponse {
 
 export const searchQuery = z.object({
   eventId: idParam,
-  dorsalNumber: z
-    .string()
-    .trim()
-    .regex(/^\d{1,10}$/, messages.incompleteSearch),
+  dorsalNumber: z.string().trim().refine(isBibText, messages.incompleteSearch),
 });
 
 export interface SearchResponse {
   totalFound: number;
   dorsalNumber: string;
+  /** The bib's participant on the event's start list, when it has one. */
+  participantName?: string | null;
   photos: PhotoDto[];
 }
 

@@ -54,10 +54,27 @@ describe("bib rules: every rejection", () => {
     expect(judge(word("1234"))).toBeUndefined();
   });
 
-  it("rejects words that are not only digits", () => {
-    expect(judge(word("12a4"))).toBe("not-digits");
-    expect(judge(word("1:33:04"))).toBe("not-digits");
-    expect(judge(word(""))).toBe("not-digits");
+  it("rejects words that are not only digits, by default", () => {
+    expect(judge(word("12a4"))).toBe("pattern");
+    expect(judge(word("1:33:04"))).toBe("pattern");
+    expect(judge(word(""))).toBe("pattern");
+    expect(judge(word("M10380"))).toBe("pattern");
+  });
+
+  it("takes the event's letter bibs as printed, in capitals, and counts only their digits", () => {
+    const lettered = { ...rules, bibPattern: "^[A-Z]\\d+$", minDigits: 5, maxDigits: 5 };
+    expect(judge(word("M10380"), [face], lettered)).toBeUndefined();
+    expect(judge(word(" m10380 "), [face], lettered)).toBeUndefined();
+    expect(judge(word("10380"), [face], lettered)).toBe("pattern");
+    expect(judge(word("M1038"), [face], lettered)).toBe("length");
+    expect(judge(word("MX10380"), [face], lettered)).toBe("pattern");
+    // The pattern is a whole-read test even when written without anchors.
+    expect(judge(word("2M10380"), [face], { ...lettered, bibPattern: "[A-Z]\\d+" })).toBe("pattern");
+    // A leading zero marks a lost first digit only on reads that start with it.
+    expect(judge(word("M01380"), [face], lettered)).toBeUndefined();
+    expect(extractBibs([word("m10380", 95), word("M10380", 97), word("10380")], lettered, [face])).toEqual([
+      { number: "M10380", confidence: 97, box: onChest },
+    ]);
   });
 
   it("rejects numbers shorter or longer than the configured digits", () => {
@@ -125,7 +142,7 @@ describe("bib rules: every rejection", () => {
 });
 
 describe("checkManualBib", () => {
-  const event = { minDigits: 2, maxDigits: 6, allowLeadingZeros: false };
+  const event = { minDigits: 2, maxDigits: 6, allowLeadingZeros: false, bibPattern: defaultBibRules.bibPattern };
 
   it("takes a bib the event can have, without its leading zeros", () => {
     expect(checkManualBib(" 4821 ", event)).toEqual({ number: "4821" });
@@ -146,9 +163,24 @@ describe("checkManualBib", () => {
   });
 
   it("lets a zero-padded event's bib be typed without its zeros", () => {
-    const padded = { minDigits: 4, maxDigits: 4, allowLeadingZeros: true };
+    const padded = { ...event, minDigits: 4, maxDigits: 4, allowLeadingZeros: true };
     expect(checkManualBib("0891", padded)).toEqual({ number: "891" });
     expect(checkManualBib("891", padded)).toEqual({ number: "891" });
     expect(checkManualBib("00891", padded)).toMatchObject({ error: expect.any(String) });
+  });
+
+  it("judges a letter event's bib by its format and says what its bibs look like", () => {
+    const lettered = { ...event, bibPattern: "^[A-Z]\\d+$", minDigits: 5, maxDigits: 5 };
+    expect(checkManualBib(" m10380 ", lettered)).toEqual({ number: "M10380" });
+    const format = { error: "Los dorsales de este evento son una letra y 5 dígitos, p. ej. M10380" };
+    expect(checkManualBib("10380", lettered)).toEqual(format);
+    expect(checkManualBib("M1038", lettered)).toEqual(format);
+    expect(checkManualBib("10380M", { ...lettered, bibPattern: "^\\d+[MF]$" })).toEqual({ number: "10380M" });
+    expect(checkManualBib("10380X", { ...lettered, bibPattern: "^\\d+[MF]$" })).toEqual({
+      error: "Los dorsales de este evento son 5 dígitos y una letra (M o F), p. ej. 10380M",
+    });
+    expect(checkManualBib("AB12", { ...lettered, bibPattern: "^(AB|CD)\\d{2}$" })).toEqual({
+      error: "Ese dorsal no sigue el formato personalizado de los dorsales de este evento (^(AB|CD)\\d{2}$)",
+    });
   });
 });

@@ -1,4 +1,5 @@
 import type { EventRecognitionConfig } from "./api";
+import { bibExample, bibFormatOf, describeBibFormat, digitCount, matchesBibPattern, normaliseBib } from "./bib-format";
 import { type Box, touchesEdge, wearerOf } from "./bib-geometry";
 import { defaultEventConfig } from "./constants";
 
@@ -21,7 +22,12 @@ export interface BibRuleConfig {
    * prices and sponsor print on the same person are far smaller.
    */
   dorsalSizeThreshold: number;
-  /** Digits as read, leading zeros included. */
+  /**
+   * What a whole read must look like (event_configs.bibPattern, see bib-format.ts), tested
+   * case-insensitively on the read trimmed and upper-cased.
+   */
+  bibPattern: string;
+  /** The read's digits (letters aside), leading zeros included. */
   minDigits: number;
   maxDigits: number;
   /**
@@ -63,6 +69,7 @@ export const defaultBibRules: BibRuleConfig = {
   maxDorsalsPerPhoto: defaultEventConfig.maxDorsalsPerPhoto,
   enableMultiDorsalSupport: defaultEventConfig.enableMultiDorsalSupport,
   dorsalSizeThreshold: defaultEventConfig.dorsalSizeThreshold,
+  bibPattern: defaultEventConfig.bibPattern,
   minDigits: 2,
   maxDigits: 6,
   allowLeadingZeros: false,
@@ -71,7 +78,7 @@ export const defaultBibRules: BibRuleConfig = {
 };
 
 /** Why a digit word was not taken as a bib; `undefined` when it was. */
-export type BibRejection = "not-digits" | "length" | "leading-zero" | "confidence" | "edge" | "no-wearer" | "too-small";
+export type BibRejection = "pattern" | "length" | "leading-zero" | "confidence" | "edge" | "no-wearer" | "too-small";
 
 /**
  * `faces` are the photo's detected faces (DetectFaces or the local detector); pass `[]` when faces
@@ -85,8 +92,8 @@ export function extractBibs(
   const best = new Map<string, BibCandidate>();
   for (const word of words) {
     if (judgeWord(word, rules, faces)) continue;
-    // Leading zeros are print style, not identity: "0891" and "891" are one runner.
-    const number = word.text.trim().replace(/^0+(?=\d)/, "");
+    // Leading zeros and case are print style, not identity: "0891" and "891" are one runner.
+    const number = normaliseBib(word.text);
     const seen = best.get(number);
     if (!seen || seen.confidence < word.confidence)
       best.set(number, { number, confidence: word.confidence, box: word.box });
@@ -101,9 +108,10 @@ export function judgeWord(
   rules: BibRuleConfig,
   faces: readonly FaceCandidate[],
 ): BibRejection | undefined {
-  const text = word.text.trim();
-  if (!/^\d+$/.test(text)) return "not-digits";
-  if (text.length < rules.minDigits || text.length > rules.maxDigits) return "length";
+  const text = word.text.trim().toUpperCase();
+  if (!matchesBibPattern(text, rules.bibPattern)) return "pattern";
+  const digits = digitCount(text);
+  if (digits < rules.minDigits || digits > rules.maxDigits) return "length";
   if (!rules.allowLeadingZeros && text.startsWith("0")) return "leading-zero";
   if (word.confidence < rules.ocrConfidenceThreshold) return "confidence";
   if (touchesEdge(word.box, text.length, rules.edgeMargin)) return "edge";
@@ -116,6 +124,8 @@ export function judgeWord(
   return undefined;
 }
 
+type BibSettings = Pick<EventRecognitionConfig, "minDigits" | "maxDigits" | "allowLeadingZeros" | "bibPattern">;
+
 export const manualBibMessages = {
   required: "Escribe el número de dorsal",
   digitsOnly: "Los dorsales de este evento solo tienen números",
@@ -123,23 +133,30 @@ export const manualBibMessages = {
     minDigits === maxDigits
       ? `Los dorsales de este evento tienen ${minDigits} dígitos`
       : `Los dorsales de este evento tienen de ${minDigits} a ${maxDigits} dígitos`,
+  /** For events whose bibs carry letters: one message says the whole format, with an example. */
+  format: (config: BibSettings) => {
+    const format = bibFormatOf(config.bibPattern, config);
+    return format
+      ? `Los dorsales de este evento son ${describeBibFormat(format, config)}, p. ej. ${bibExample(format, config)}`
+      : `Ese dorsal no sigue el formato personalizado de los dorsales de este evento (${config.bibPattern})`;
+  },
 } as const;
 
 /**
- * A bib an organizer types, judged by the event's own bib settings (the digits its bibs have) rather
- * than a generic limit: anything the event cannot have is refused with the reason, never cut or
- * changed into another runner's number. Bibs are numbers only, as recognition, search and codes
- * read them, so a letter bib ('M10380') is refused too. Leading zeros are print style and dropped
- * (as `extractBibs` does); a zero-padded event (allowLeadingZeros) may be typed without them.
+ * A bib an organizer types, judged by the event's own bib settings (its format and the digits its
+ * bibs have) rather than a generic limit: anything the event cannot have is refused with the reason,
+ * never cut or changed into another runner's number. Stored as `extractBibs` stores reads
+ * (`normaliseBib`); a zero-padded event (allowLeadingZeros) may be typed without the zeros.
  */
-export function checkManualBib(
-  typed: string,
-  config: Pick<EventRecognitionConfig, "minDigits" | "maxDigits" | "allowLeadingZeros">,
-): { number: string } | { error: string } {
-  const text = typed.trim();
+export function checkManualBib(typed: string, config: BibSettings): { number: string } | { error: string } {
+  const text = typed.trim().toUpperCase();
   if (text === "") return { error: manualBibMessages.required };
-  if (!/^\d+$/.test(text)) return { error: manualBibMessages.digitsOnly };
+  const digitsOnly = config.bibPattern === defaultEventConfig.bibPattern;
+  if (!matchesBibPattern(text, config.bibPattern))
+    return { error: digitsOnly ? manualBibMessages.digitsOnly : manualBibMessages.format(config) };
+  const digits = digitCount(text);
   const shortest = config.allowLeadingZeros ? 1 : config.minDigits;
-  if (text.length < shortest || text.length > config.maxDigits) return { error: manualBibMessages.length(config) };
-  return { number: text.replace(/^0+(?=\d)/, "") };
+  if (digits < shortest || digits > config.maxDigits)
+    return { error: digitsOnly ? manualBibMessages.length(config) : manualBibMessages.format(config) };
+  return { number: normaliseBib(text) };
 }

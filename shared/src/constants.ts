@@ -67,6 +67,8 @@ export const defaultEventConfig = {
   minDigits: 2,
   maxDigits: 6,
   allowLeadingZeros: false,
+  /** Digits only (bib-format.ts); letter bibs like "M10380" are an event's choice. */
+  bibPattern: "^\\d+$",
   signedUrlExpirySeconds: 86400,
 } as const;
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { EventDto, PhotoDto } from "./api";
 import { idParam, newPassword } from "./api";
+import { bibTextMessage, isBibText, normaliseBib } from "./bib-format";
 
 /**
  * The athlete's side (spec §2.6, §3 sales and download_codes, §5, §7, §9): browsing by bib, the
@@ -43,7 +44,7 @@ export const salesMessages = {
   codeLimit: "Este código ya alcanzó su límite de descargas",
   codeValidateFailed: "Error al validar el código. Por favor intenta de nuevo",
   codeFieldsRequired: "Por favor selecciona un evento e ingresa el número de dorsal",
-  codeDorsalNumeric: "El dorsal debe ser numérico",
+  codeDorsalNumeric: bibTextMessage,
   codeEventNotEligible: "Solo se generan códigos para eventos activos sin fotos gratis",
   codeGenerateFailed: "No se pudo generar el código de descarga",
   codeBibWithoutPhotos: (bib: string) => `El dorsal ${bib} no tiene fotos en este evento`,
@@ -70,11 +71,7 @@ export const customerEmail = z
   .refine((email) => email.includes("@"), salesMessages.emailNeedsAt)
   .refine((email) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email), salesMessages.emailInvalid);
 
-export const dorsalNumber = z
-  .string()
-  .trim()
-  .regex(/^\d{1,10}$/, salesMessages.noValidDorsal)
-  .transform((bib) => bib.replace(/^0+(?=\d)/, ""));
+export const dorsalNumber = z.string().trim().refine(isBibText, salesMessages.noValidDorsal).transform(normaliseBib);
 
 const maxPhotosPerSale = 200;
 
@@ -212,8 +209,8 @@ export const generateDownloadCodeRequest = z.object({
     .string({ error: salesMessages.codeFieldsRequired })
     .trim()
     .min(1, salesMessages.codeFieldsRequired)
-    .regex(/^\d{1,10}$/, salesMessages.codeDorsalNumeric)
-    .transform((bib) => bib.replace(/^0+(?=\d)/, "")),
+    .refine(isBibText, salesMessages.codeDorsalNumeric)
+    .transform(normaliseBib),
   expiresInDays: z.coerce
     .number()
     .refine((days) => (codeValidityDays as readonly number[]).includes(days), "Validez: 7, 15, 30 o 60 días")
@@ -318,6 +315,8 @@ export interface DorsalPage {
 export interface BibPhotoPage {
   eventId: number;
   dorsalNumber: string;
+  /** The bib's participant on the event's start list, when it has one. */
+  participantName: string | null;
   totalFound: number;
   photos: PhotoDto[];
   nextCursor: string | null;

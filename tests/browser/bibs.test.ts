@@ -1,4 +1,4 @@
-import type { EventDto, PhotoPage, PresignResponse, SearchResponse } from "@dorsal/shared";
+import type { EventConfigDto, EventDto, PhotoPage, PresignResponse, SearchResponse } from "@dorsal/shared";
 import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -18,6 +18,8 @@ const browser = createBrowserHarness();
 const pageErrors = browser.pageErrors;
 let admin: ReturnType<typeof apiClient>;
 let event: EventDto;
+/** An event whose bibs are a letter and 5 digits, left on the default digits-only format. */
+let letterEvent: EventDto;
 
 const { desktop, phone } = viewports;
 const bibFile = "corredor-4821.jpg";
@@ -53,6 +55,22 @@ beforeAll(async () => {
     },
     90_000,
     "two processed photos",
+  );
+
+  letterEvent = (await admin.post<EventDto>("/api/events", { name: "Carrera de Letras", date: "2026-08-02" })).body;
+  const letterPhoto = await makeBibPhoto("M10380", { width: 1200, height: 900 });
+  const [slot] = (
+    await admin.post<PresignResponse>("/api/photos/presign", {
+      eventId: letterEvent.id,
+      files: [{ filename: "corredor-m10380.jpg", contentType: "image/jpeg", size: letterPhoto.length }],
+    })
+  ).body.uploads;
+  if (!slot) throw new Error("no upload slot");
+  await fetch(slot.url, { method: "PUT", headers: slot.headers, body: new Uint8Array(letterPhoto) });
+  await waitFor(
+    async () => ((await admin.get<EventDto>(`/api/events/${letterEvent.id}`)).body.photoCount === 1 ? true : undefined),
+    90_000,
+    "the letter bib photo processed",
   );
 });
 
@@ -218,6 +236,72 @@ describe("bib review", () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it("lets the organizer pick a letter bib format with a live example; saved and re-indexed, the letter bib is found", async () => {
+    const searchLetter = async (bib: string) =>
+      (await admin.get<SearchResponse>(`/api/photos/search?eventId=${letterEvent.id}&dorsalNumber=${bib}`)).body;
+    expect((await searchLetter("M10380")).totalFound).toBe(0);
+
+    const page = await openPage(desktop);
+    await signInAsAdmin(page, dorsal);
+    await page.goto(`${dorsal.url}/events/${letterEvent.id}/dorsales`);
+    const settings = page.getByRole("region", { name: "Reconocimiento" });
+    const digitsOnly = settings.getByRole("radio", { name: "Solo números" });
+    await digitsOnly.waitFor();
+    expect(await digitsOnly.isChecked()).toBe(true);
+    await settings.getByText("Ejemplo: 103804 · solo números, de 2 a 6 dígitos").waitFor();
+
+    await settings.getByText("Letra antes del número").click();
+    await settings.getByRole("textbox", { name: "Mínimo de dígitos" }).fill("5");
+    await settings.getByRole("textbox", { name: "Máximo de dígitos" }).fill("5");
+    await settings.getByText("Ejemplo: M10380 · una letra y 5 dígitos").waitFor();
+    const letter = settings.getByRole("textbox", { name: "Letra" });
+    await letter.fill("m");
+    await settings.getByText("Ejemplo: M10380 · la letra M y 5 dígitos").waitFor();
+    await letter.fill("");
+    await settings.getByText("Ejemplo: M10380 · una letra y 5 dígitos").waitFor();
+    await settings.screenshot({ path: "/tmp/bibs-desktop-letter-format.png" });
+
+    await settings.getByRole("button", { name: "Guardar" }).click();
+    await page.getByText("Configuración guardada", { exact: true }).waitFor();
+    expect((await admin.get(`/api/events/${letterEvent.id}/config`)).body).toMatchObject({
+      bibPattern: "^[A-Z]\\d+$",
+      minDigits: 5,
+      maxDigits: 5,
+    });
+
+    await page.getByRole("button", { name: "Re-indexar dorsales" }).click();
+    await page
+      .getByRole("alertdialog", { name: "¿Re-indexar los dorsales?" })
+      .getByRole("button", { name: "Re-indexar ahora" })
+      .click();
+    await page.getByText("Dorsales re-indexados").waitFor();
+    expect(await searchLetter("m10380")).toMatchObject({ totalFound: 1, dorsalNumber: "M10380" });
+    await page.getByRole("tab", { name: /Todas/ }).click();
+    await card(page, "corredor-m10380.jpg").getByRole("button", { name: "Quitar dorsal M10380" }).waitFor();
+
+    // The same screen on a phone, with the saved format read back as picked.
+    await page.setViewportSize(phone);
+    await page.reload();
+    await page.getByRole("radio", { name: "Letra antes del número" }).waitFor();
+    expect(await page.getByRole("radio", { name: "Letra antes del número" }).isChecked()).toBe(true);
+    await page
+      .getByRole("region", { name: "Reconocimiento" })
+      .screenshot({ path: "/tmp/bibs-phone-letter-format.png" });
+
+    // A pattern set through the API that the choices cannot say is shown as it is, not lost.
+    const saved = (await admin.get<EventConfigDto>(`/api/events/${letterEvent.id}/config`)).body;
+    await admin.put(`/api/events/${letterEvent.id}/config`, { ...saved, bibPattern: "^(AB|CD)\\d+$" });
+    await page.reload();
+    const custom = page.getByRole("radio", { name: "Formato personalizado" });
+    await custom.waitFor();
+    expect(await custom.isChecked()).toBe(true);
+    await page.getByText("Formato guardado: ^(AB|CD)\\d+$. Elige otra opción para reemplazarlo.").waitFor();
+    await page
+      .getByRole("region", { name: "Reconocimiento" })
+      .screenshot({ path: "/tmp/bibs-phone-custom-format.png" });
+    expect(pageErrors).toEqual([]);
+  });
+
   it("works on a phone", async () => {
     const page = await openPage(phone);
     await signInAsAdmin(page, dorsal);
@@ -239,6 +323,93 @@ describe("bib review", () => {
     await page.getByRole("dialog", { name: blankFile }).getByRole("button", { name: "Quitar dorsal 77" }).waitFor();
     await animationsDone(page);
     await page.screenshot({ path: "/tmp/bibs-phone-dialog.png" });
+    expect(pageErrors).toEqual([]);
+  });
+
+  // Issue 18: a start list decides which reads are published; a read off it is proposed, on a phone.
+  it("imports a start list, and a read off the list is accepted as its listed bib in one click", async () => {
+    const page = await openPage(phone);
+    await signInAsAdmin(page, dorsal);
+    await page.goto(`${dorsal.url}/events`);
+    await page.getByRole("link", { name: `Lista de inscritos de ${event.name}` }).click();
+    await page.getByRole("heading", { name: "Lista de inscritos", level: 1 }).waitFor();
+    await page.getByRole("heading", { name: "Este evento no tiene lista de inscritos" }).waitFor();
+    await page.screenshot({ path: "/tmp/start-list-phone-empty.png", fullPage: true });
+
+    const fileInput = page.getByLabel("Archivo CSV de inscritos");
+    const csv = (text: string) => ({ name: "inscritos.csv", mimeType: "text/csv", buffer: Buffer.from(text) });
+    // One bad line: nothing is imported, and the line says why.
+    await fileInput.setInputFiles(csv("Dorsal;Nombre;Categoría\n4821;Ana Gómez;F30\n5058;;M40\n"));
+    await page.getByText("Línea 3: falta el nombre").waitFor();
+    await page.getByText(/1 línea tiene un error: no se importó nada/).waitFor();
+    await page.getByRole("heading", { name: "Este evento no tiene lista de inscritos" }).waitFor();
+
+    await fileInput.setInputFiles(
+      csv("Dorsal;Nombre;Categoría\n4821;Ana Gómez;F30\n5058;Luis Pérez;M40\n300;Íngrid Díaz;F20\n"),
+    );
+    await page.getByText("3 participantes importados").waitFor();
+    // Photos processed before the list keep their bibs until a re-index: the screen offers it.
+    await page.getByRole("button", { name: "Re-indexar dorsales ahora" }).waitFor();
+    const table = page.getByRole("region", { name: "Inscritos" });
+    await table.getByRole("cell", { name: "Luis Pérez" }).waitFor();
+    expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(phone.width);
+    await page.screenshot({ path: "/tmp/start-list-phone.png", fullPage: true });
+
+    // A runner whose bib reads 5050, one digit off the listed 5058.
+    const offList = "corredor-5050.jpg";
+    const photo = await makeBibPhoto("5050");
+    const presigned = await admin.post<PresignResponse>("/api/photos/presign", {
+      eventId: event.id,
+      files: [{ filename: offList, contentType: "image/jpeg", size: photo.length }],
+    });
+    const [upload] = presigned.body.uploads;
+    if (!upload) throw new Error("no upload slot");
+    await fetch(upload.url, { method: "PUT", headers: upload.headers, body: new Uint8Array(photo) });
+    await waitFor(
+      async () => ((await admin.get<EventDto>(`/api/events/${event.id}`)).body.photoCount === 3 ? true : undefined),
+      90_000,
+      "the third photo processed",
+    );
+    expect((await search("5050")).totalFound).toBe(0);
+
+    await page.getByRole("link", { name: "Revisar dorsales" }).click();
+    const suggested = card(page, offList);
+    const accept = suggested.getByRole("button", { name: "Aceptar el dorsal 5058 de Luis Pérez en lugar de 5050" });
+    await accept.waitFor();
+    expect(await accept.textContent()).toBe("¿Es el 5058? · Luis Pérez");
+    await thumbnailsLoaded(page);
+    expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(phone.width);
+    await page.screenshot({ path: "/tmp/start-list-phone-suggestion.png", fullPage: true });
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.screenshot({ path: "/tmp/start-list-desktop-suggestion.png" });
+    await page.setViewportSize(phone);
+
+    // From the keyboard: one press accepts it.
+    await accept.focus();
+    await page.keyboard.press("Enter");
+    await suggested.getByRole("button", { name: "Quitar dorsal 5058" }).waitFor();
+    await page.getByText("Dorsal 5058 agregado").waitFor();
+    await accept.waitFor({ state: "detached" });
+    expect((await search("5058")).photos.map((found) => found.originalFilename)).toEqual([offList]);
+    expect((await search("5058")).participantName).toBe("Luis Pérez");
+
+    await page.getByRole("link", { name: "Lista de inscritos" }).click();
+    await page.setViewportSize({ width: 1366, height: 900 });
+    // The accepted bib's photo counts on the list.
+    await table
+      .getByRole("row")
+      .filter({ hasText: "Luis Pérez" })
+      .filter({ has: page.getByRole("cell", { name: "1", exact: true }) })
+      .waitFor();
+    await page.screenshot({ path: "/tmp/start-list-desktop.png", fullPage: true });
+
+    // The athlete's results name whose bib it is.
+    await browser.closePage();
+    const athletePage = await openPage(phone);
+    await athletePage.goto(`${dorsal.url}/search?eventId=${event.id}&dorsal=5058`);
+    await athletePage.getByRole("heading", { name: "1 foto del dorsal 5058" }).waitFor();
+    await athletePage.getByText("Dorsal 5058 · Luis Pérez").waitFor();
+    await athletePage.screenshot({ path: "/tmp/start-list-phone-athlete.png" });
     expect(pageErrors).toEqual([]);
   });
 });

@@ -187,14 +187,16 @@ describe("search form", () => {
     await incomplete.waitFor({ state: "detached" });
 
     await bibInput(page).fill("abc");
-    await page.getByText("El dorsal solo lleva números").waitFor();
+    await page.getByText("El dorsal solo lleva letras y números, con al menos un número").waitFor();
     expect(await bibInput(page).getAttribute("aria-invalid")).toBe("true");
     await page.screenshot({ path: `${screenshots}/form-invalid-phone.png`, fullPage: true });
     await page.getByRole("button", { name: "Buscar fotos" }).click();
     expect(page.url()).not.toContain("dorsal=");
 
     await bibInput(page).fill("5173");
-    await page.getByText("El dorsal solo lleva números").waitFor({ state: "detached" });
+    await page
+      .getByText("El dorsal solo lleva letras y números, con al menos un número")
+      .waitFor({ state: "detached" });
     expect(await bibInput(page).getAttribute("aria-invalid")).toBeNull();
     await page.getByRole("button", { name: "Buscar fotos" }).click();
     await page.getByRole("heading", { name: "4 fotos del dorsal 5173" }).waitFor();

@@ -28,17 +28,18 @@ describe("bib index: manual correction and re-indexing", () => {
     (await admin.get<SearchResponse>(`/api/photos/search?eventId=${event.id}&dorsalNumber=${bib}`)).body;
   const photosOf = async (filter: string) =>
     (await admin.get<PhotoPage>(`/api/events/${event.id}/photos?filter=${filter}`)).body.photos;
-  const reindexAll = async () => {
+  const reindexAllOf = async (eventId: number) => {
     let cursor: string | null = null;
     let changed = 0;
     do {
-      const page: ReindexResponse = (await admin.post<ReindexResponse>(`/api/events/${event.id}/reindex`, { cursor }))
+      const page: ReindexResponse = (await admin.post<ReindexResponse>(`/api/events/${eventId}/reindex`, { cursor }))
         .body;
       changed += page.changed;
       cursor = page.cursor;
     } while (cursor);
     return changed;
   };
+  const reindexAll = () => reindexAllOf(event.id);
   const detectedDorsals = async () =>
     (await admin.get<{ detectedDorsals: number }>("/api/dashboard/stats")).body.detectedDorsals;
 
@@ -140,6 +141,88 @@ describe("bib index: manual correction and re-indexing", () => {
     expect((await search("4821")).totalFound).toBe(0);
     expect((await search("77")).totalFound).toBe(1);
     expect(await detectedDorsals()).toBe(2);
+  });
+
+  it("reads letter bibs on an event whose format says so, stored and searched as printed", async () => {
+    const upload = async (eventId: number, bib: string) => {
+      const body = await makeBibPhoto(bib, { width: 1200, height: 900 });
+      const presigned = await admin.post<PresignResponse>("/api/photos/presign", {
+        eventId,
+        files: [{ filename: `${bib}.jpg`, contentType: "image/jpeg", size: body.length }],
+      });
+      const [slot] = presigned.body.uploads;
+      if (!slot) throw new Error("no upload slot");
+      await fetch(slot.url, { method: "PUT", headers: slot.headers, body });
+      await waitFor(
+        async () => ((await admin.get<EventDto>(`/api/events/${eventId}`)).body.photoCount === 1 ? true : undefined),
+        90_000,
+        `the ${bib} photo processed`,
+      );
+      return slot.photoId;
+    };
+    const searchIn = async (eventId: number, bib: string) =>
+      (await admin.get<SearchResponse>(`/api/photos/search?eventId=${eventId}&dorsalNumber=${bib}`)).body.photos.map(
+        (photo) => photo.id,
+      );
+    const letterFormat = { bibPattern: "^[A-Z]\\d+$", minDigits: 5, maxDigits: 5 };
+
+    // A digits-only event (the default) does not publish the letter bib; its read text is kept.
+    const digits = (await admin.post<EventDto>("/api/events", { name: "Media de Bogotá", date: "2026-12-20" })).body;
+    const unpublished = await upload(digits.id, "M10380");
+    expect(await searchIn(digits.id, "M10380")).toEqual([]);
+    const listed = (await admin.get<PhotoPage>(`/api/events/${digits.id}/photos?filter=sin-dorsal`)).body.photos;
+    expect(listed.map((photo) => photo.id)).toEqual([unpublished]);
+
+    // The settings API refuses, in Spanish, a pattern that could hang recognition or match nothing.
+    const settings = (await admin.get<EventConfigDto>(`/api/events/${digits.id}/config`)).body;
+    expect(settings.bibPattern).toBe("^\\d+$");
+    const hanging = await admin.put(`/api/events/${digits.id}/config`, { ...settings, bibPattern: "^(\\d+)+$" });
+    expect(hanging).toMatchObject({
+      status: 400,
+      body: { details: [expect.objectContaining({ path: "bibPattern" })] },
+    });
+    expect(JSON.stringify(hanging.body)).toContain("repite un grupo");
+    const empty = await admin.put(`/api/events/${digits.id}/config`, { ...settings, bibPattern: "\\d*" });
+    expect(JSON.stringify(empty.body)).toContain("El formato de dorsal no puede aceptar una lectura vacía");
+
+    // Switched to a letter and 5 digits, the re-index applies the pattern to the stored text.
+    const switched = await admin.put<EventConfigDto>(`/api/events/${digits.id}/config`, {
+      ...settings,
+      ...letterFormat,
+    });
+    expect(switched.body).toMatchObject(letterFormat);
+    expect(await reindexAllOf(digits.id)).toBe(1);
+    expect(await searchIn(digits.id, "M10380")).toEqual([unpublished]);
+    expect(await searchIn(digits.id, "m10380")).toEqual([unpublished]);
+
+    // An event set to letter bibs before its upload publishes the read straight from the pipeline.
+    const lettered = (await admin.post<EventDto>("/api/events", { name: "Maratón de Letras", date: "2026-12-27" }))
+      .body;
+    await admin.put(`/api/events/${lettered.id}/config`, { ...settings, ...letterFormat });
+    const published = await upload(lettered.id, "M10380");
+    const found = (await admin.get<SearchResponse>(`/api/photos/search?eventId=${lettered.id}&dorsalNumber=m10380`))
+      .body;
+    expect(found).toMatchObject({ totalFound: 1, dorsalNumber: "M10380" });
+    expect(found.photos[0]?.bibs).toEqual([expect.objectContaining({ number: "M10380", source: "machine" })]);
+
+    // A manual tag is judged by the format, and the message says what the bibs look like.
+    const refused = await admin.post(`/api/events/${lettered.id}/photos/${published}/bibs`, { dorsalNumber: "10380" });
+    expect(refused).toMatchObject({
+      status: 400,
+      body: { error: "Los dorsales de este evento son una letra y 5 dígitos, p. ej. M10380" },
+    });
+
+    // A download code takes the bib whatever its case and opens that bib's photo.
+    const code = await admin.post<{ code: string; dorsalNumber: string }>("/api/admin/generate-download-code", {
+      eventId: lettered.id,
+      dorsalNumber: "m10380",
+    });
+    expect(code).toMatchObject({ status: 201, body: { dorsalNumber: "M10380" } });
+    const validation = await apiClient(dorsal.url).post<{ valid: boolean; photos: { id: string }[] }>(
+      "/api/download-codes/validate",
+      { code: code.body.code, eventId: lettered.id, dorsalNumber: "M10380" },
+    );
+    expect(validation.body).toMatchObject({ valid: true, photos: [{ id: published }] });
   });
 
   it("keeps these tools for admins", async () => {

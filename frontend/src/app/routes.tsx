@@ -27,6 +27,9 @@ const EventsPage = lazy(() =>
 const BibReviewPage = lazy(() =>
   import("../features/bibs/components/bib-review-page").then((module) => ({ default: module.BibReviewPage })),
 );
+const StartListPage = lazy(() =>
+  import("../features/participants/components/start-list-page").then((module) => ({ default: module.StartListPage })),
+);
 const FailedPhotosPage = lazy(() =>
   import("../features/processing/components/failed-photos-page").then((module) => ({
     default: module.FailedPhotosPage,
@@ -172,6 +175,7 @@ function roleRoutes(user: SessionUser | null) {
           <Route path="dashboard" element={<DashboardPage />} />
           <Route path="events" element={<EventsPage />} />
           <Route path="events/:eventId/dorsales" element={<BibReviewPage />} />
+          <Route path="events/:eventId/inscritos" element={<StartListPage />} />
           <Route path="upload" element={<UploadPage />} />
           <Route path="bulk-upload" element={<UploadPage />} />
           <Route path="processing" element={<FailedPhotosPage />} />

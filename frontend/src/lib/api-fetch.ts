@@ -70,7 +70,9 @@ export async function apiFetch<T>(path: string, options: ApiFetchOptions = {}): 
   const { method = "GET", body, signal, anonymous = false } = options;
   const token = anonymous ? undefined : session.get()?.token;
   const headers: Record<string, string> = { Accept: "application/json" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
+  // Spec §7: FormData bodies are sent as is (the browser writes their boundary); others as JSON.
+  const form = body instanceof FormData;
+  if (body !== undefined && !form) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
 
   let response: Response;
@@ -78,7 +80,7 @@ export async function apiFetch<T>(path: string, options: ApiFetchOptions = {}): 
     response = await fetch(path, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: form ? body : body === undefined ? undefined : JSON.stringify(body),
       signal,
       credentials: "same-origin",
     });

@@ -7,8 +7,12 @@ import {
   extractBibs,
   type ManualBibs,
   messages,
+  normaliseBib,
+  type PhotoDto,
   type PhotoPage,
   type ReindexResponse,
+  splitByStartList,
+  startListMessages,
 } from "@dorsal/shared";
 import type { PhotoRecord } from "../data/photos";
 import type { FaceDetection, TextDetection } from "../ports/vision";
@@ -28,6 +32,7 @@ export function rulesFor(config: EventConfigDto): BibRuleConfig {
     minDigits: config.minDigits,
     maxDigits: config.maxDigits,
     allowLeadingZeros: config.allowLeadingZeros,
+    bibPattern: config.bibPattern,
   };
 }
 
@@ -52,11 +57,35 @@ export function effectiveBibs(machine: DetectedBib[], manual: ManualBibs): Detec
   return [...kept, ...added];
 }
 
+/**
+ * What a photo is found under, with a start list: only machine reads on the list (every read
+ * without one) — then the manual corrections as ever. A read off the list waits as a suggestion
+ * until the organizer accepts a listed bib for it, adds it by hand or removes it.
+ */
+export function publishedBibs(
+  machine: DetectedBib[],
+  manual: ManualBibs,
+  listed: ReadonlySet<string> | undefined,
+): { bibs: DetectedBib[]; suggestions: NonNullable<PhotoRecord["bibSuggestions"]> } {
+  const split = splitByStartList(
+    machine.map((bib) => bib.number),
+    listed,
+  );
+  const onList = new Set(split.published);
+  const bibs = effectiveBibs(
+    machine.filter((bib) => onList.has(bib.number)),
+    manual,
+  );
+  const settled = new Set([...manual.removed, ...bibs.map((bib) => bib.number)]);
+  return { bibs, suggestions: split.suggestions.filter((suggestion) => !settled.has(suggestion.number)) };
+}
+
 const sameNumbers = (a: string[], b: string[]) => a.length === b.length && a.every((n, i) => n === b[i]);
 
 /**
  * Sets a photo's bibs and makes search agree:
- * 1. derive the effective bibs from the machine's and the organizer's;
+ * 1. derive the effective bibs from the machine's and the organizer's, under the event's start
+ *    list when it has one (both first processing and the re-index come through here);
  * 2. write them to the photo under its version (a concurrent change makes us re-read and retry);
  * 3. reconcile the photo's bib links with them — only new links and real removals move the
  *    participants' and the event's counts, so repeating this changes nothing.
@@ -73,12 +102,13 @@ export async function setPhotoBibs(
     const requested = change(photo);
     const machineBibs = requested.machineBibs ?? photo.machineBibs ?? [];
     const manualBibs = requested.manualBibs ?? photo.manualBibs ?? { added: [], removed: [] };
-    const bibs = effectiveBibs(machineBibs, manualBibs);
+    const { bibs, suggestions } = publishedBibs(machineBibs, manualBibs, await deps.startLists.bibs(photo.eventId));
     const detectedDorsals = bibs.map((bib) => bib.number);
-    const next = { machineBibs, manualBibs, bibs, detectedDorsals };
+    const next = { machineBibs, manualBibs, bibs, detectedDorsals, bibSuggestions: suggestions };
     const changed =
       !sameNumbers(detectedDorsals, photo.detectedDorsals ?? []) ||
-      JSON.stringify(bibs) !== JSON.stringify(photo.bibs ?? []);
+      JSON.stringify(bibs) !== JSON.stringify(photo.bibs ?? []) ||
+      JSON.stringify(suggestions) !== JSON.stringify(photo.bibSuggestions ?? []);
     const listedAsUnbibbed = deps.photos.isListedAsUnbibbed(photo);
     const shouldBeListed = detectedDorsals.length === 0 && photo.processingStatus === "successful";
     const needsWrite = changed || listedAsUnbibbed !== shouldBeListed;
@@ -99,6 +129,32 @@ async function reconcileLinks(deps: Deps, photo: PhotoRecord): Promise<void> {
   for (const bib of linked) {
     if (!wanted.has(bib)) await deps.photos.unlinkBib(photo.eventId, bib, photo.id);
   }
+}
+
+/**
+ * The review screen's view of photos: each one's suggestions with the names the start list gives
+ * the bibs they point to (one batch read for the whole page). Admins only: names stay off public views.
+ */
+export async function toReviewPhotoDtos(deps: Deps, eventId: number, photos: PhotoRecord[]): Promise<PhotoDto[]> {
+  const suggested = photos.flatMap((photo) => (photo.bibSuggestions ?? []).flatMap((suggestion) => suggestion.nearest));
+  const participants = await deps.startLists.entries(eventId, suggested);
+  return Promise.all(
+    photos.map(async (photo) => ({
+      ...(await toPhotoDto(deps, photo)),
+      suggestions: (photo.bibSuggestions ?? []).map((suggestion) => ({
+        number: suggestion.number,
+        nearest: suggestion.nearest.map((dorsalNumber) => ({
+          dorsalNumber,
+          name: participants.get(dorsalNumber)?.name ?? null,
+        })),
+      })),
+    })),
+  );
+}
+
+async function toReviewPhotoDto(deps: Deps, photo: PhotoRecord): Promise<PhotoDto> {
+  const [dto] = await toReviewPhotoDtos(deps, photo.eventId, [photo]);
+  return dto as PhotoDto;
 }
 
 async function processedPhotoOfEvent(deps: Deps, eventId: number, photoId: string): Promise<PhotoRecord> {
@@ -123,7 +179,7 @@ export async function addManualBib(deps: Deps, eventId: number, photoId: string,
       removed: current.manualBibs.removed.filter((n) => n !== bib),
     },
   }));
-  return toPhotoDto(deps, photo);
+  return toReviewPhotoDto(deps, photo);
 }
 
 /** An organizer removes a bib: a machine read stays removed on every re-run. */
@@ -137,7 +193,26 @@ export async function removeBib(deps: Deps, eventId: number, photoId: string, bi
         : current.manualBibs.removed,
     },
   }));
-  return toPhotoDto(deps, photo);
+  return toReviewPhotoDto(deps, photo);
+}
+
+/**
+ * An organizer accepts one of a suggestion's listed bibs: it becomes a manual bib, and the read it
+ * replaces is removed, so the suggestion is settled for good (re-runs included).
+ */
+export async function acceptSuggestion(deps: Deps, eventId: number, photoId: string, read: string, chosen: string) {
+  const photo = await processedPhotoOfEvent(deps, eventId, photoId);
+  const suggestion = (photo.bibSuggestions ?? []).find((candidate) => candidate.number === read);
+  if (!suggestion) throw conflict(startListMessages.suggestionGone);
+  const bib = normaliseBib(chosen);
+  if (!suggestion.nearest.includes(bib)) throw invalid(startListMessages.notNearest);
+  const { photo: updated } = await setPhotoBibs(deps, photoId, (current) => ({
+    manualBibs: {
+      added: [...new Set([...current.manualBibs.added, bib])],
+      removed: [...new Set([...current.manualBibs.removed.filter((n) => n !== bib), read])],
+    },
+  }));
+  return toReviewPhotoDto(deps, updated);
 }
 
 export async function listEventPhotos(
@@ -155,12 +230,21 @@ export async function listEventPhotos(
     photo.processingStatus === "duplicate" && photo.duplicateOf ? [photo.duplicateOf] : [],
   );
   const holders = new Map((await deps.photos.getMany([...new Set(holderIds)])).map((photo) => [photo.id, photo]));
+  const reviewed = new Map(
+    (
+      await toReviewPhotoDtos(
+        deps,
+        eventId,
+        page.photos.filter((photo) => photo.processingStatus !== "duplicate"),
+      )
+    ).map((dto) => [dto.id, dto]),
+  );
   return {
     photos: await Promise.all(
-      page.photos.map((photo) =>
-        photo.processingStatus === "duplicate"
-          ? toDuplicateDto(deps, photo, photo.duplicateOf ? holders.get(photo.duplicateOf) : undefined)
-          : toPhotoDto(deps, photo),
+      page.photos.map(
+        (photo) =>
+          reviewed.get(photo.id) ??
+          toDuplicateDto(deps, photo, photo.duplicateOf ? holders.get(photo.duplicateOf) : undefined),
       ),
     ),
     cursor: encodeCursor(page.cursor),

@@ -3,6 +3,7 @@ import {
   type DorsalPage,
   limits,
   messages,
+  normaliseBib,
   type PublicEventDto,
   salesMessages,
 } from "@dorsal/shared";
@@ -12,6 +13,7 @@ import type { Deps } from "./deps";
 import { forbidden, notFound } from "./errors";
 import { listEvents } from "./events";
 import { toPhotoDto, toPublicPhotoDto } from "./photo-view";
+import { participantNameOf } from "./start-lists";
 import type { SessionClaims } from "./tokens";
 
 /**
@@ -81,7 +83,7 @@ export async function bibPhotoPage(
   options: { free: boolean; session: SessionClaims | undefined },
 ): Promise<BibPhotoPage> {
   const event = await browsableEvent(deps, eventId, options);
-  const bib = dorsalNumber.replace(/^0+(?=\d)/, "");
+  const bib = normaliseBib(dorsalNumber);
   const photos = (await deps.photos.getMany(await deps.photos.photoIdsForBib(eventId, bib)))
     .filter((photo) => photo.processingStatus === "successful")
     .sort((a, b) => a.uploadedAt.localeCompare(b.uploadedAt) || a.id.localeCompare(b.id));
@@ -91,6 +93,7 @@ export async function bibPhotoPage(
   return {
     eventId,
     dorsalNumber: bib,
+    participantName: await participantNameOf(deps, eventId, bib),
     totalFound: photos.length,
     photos: await Promise.all(
       slice.map((photo) => (clean ? toPhotoDto(deps, photo) : toPublicPhotoDto(deps, photo, event))),

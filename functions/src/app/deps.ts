@@ -12,6 +12,7 @@ import type { PhotoRepository } from "../data/photos";
 import type { PricingRepository } from "../data/pricing";
 import type { SalesRepository } from "../data/sales";
 import type { SettingsRepository } from "../data/settings";
+import type { StartListRepository } from "../data/start-lists";
 import type { UploadRepository } from "../data/uploads";
 import type { UserRepository } from "../data/users";
 import type { ZipBatchRepository } from "../data/zip-batches";
@@ -45,6 +46,7 @@ export interface Deps {
   assignments: AssignmentRepository;
   events: EventRepository;
   eventConfigs: EventConfigRepository;
+  startLists: StartListRepository;
   eventDeletion: EventDeletionRepository;
   photos: PhotoRepository;
   zipBatches: ZipBatchRepository;

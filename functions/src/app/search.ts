@@ -1,8 +1,9 @@
-import { messages, type SearchResponse } from "@dorsal/shared";
+import { messages, normaliseBib, type SearchResponse } from "@dorsal/shared";
 import { athleteSeesClean } from "./athletes";
 import type { Deps } from "./deps";
 import { notFound } from "./errors";
 import { toPhotoDto, toPublicPhotoDto } from "./photo-view";
+import { participantNameOf } from "./start-lists";
 import type { SessionClaims } from "./tokens";
 
 /**
@@ -17,13 +18,15 @@ export async function searchByBib(
 ): Promise<SearchResponse> {
   const event = await deps.events.get(eventId);
   if (!event) throw notFound(messages.eventNotFound);
-  const bib = dorsalNumber.replace(/^0+(?=\d)/, "");
+  const bib = normaliseBib(dorsalNumber);
   const photos = (await deps.photos.getMany(await deps.photos.photoIdsForBib(eventId, bib)))
     .filter((photo) => photo.processingStatus === "successful")
     .sort((a, b) => a.uploadedAt.localeCompare(b.uploadedAt));
   return {
     totalFound: photos.length,
     dorsalNumber: bib,
+    // The name the organizer's start list gives the bib, so the athlete sees these are their photos.
+    participantName: await participantNameOf(deps, eventId, bib),
     // Public: the watermarked or GRATIS/DEMO copy, as the event stands right now; clean for a
     // signed-in athlete when the event opens its photos to athletes.
     photos: await Promise.all(

@@ -11,6 +11,7 @@ const defaults = (eventId: number): EventConfigDto => ({
   minDigits: defaultEventConfig.minDigits,
   maxDigits: defaultEventConfig.maxDigits,
   allowLeadingZeros: defaultEventConfig.allowLeadingZeros,
+  bibPattern: defaultEventConfig.bibPattern,
   configurationVersion: 0,
   updatedAt: null,
 });
@@ -30,6 +31,7 @@ export function createEventConfigRepository(table: Table) {
         minDigits: merged.minDigits,
         maxDigits: merged.maxDigits,
         allowLeadingZeros: merged.allowLeadingZeros,
+        bibPattern: merged.bibPattern,
         configurationVersion: merged.configurationVersion,
         updatedAt: merged.updatedAt,
       };

@@ -140,6 +140,20 @@ export const keys = {
     gsi2sk: `${createdAt}#${uploadId}`,
   }),
 
+  /**
+   * The event's start list (spec §3 participants: names and emails): which import is current, with
+   * its size. Recognition reads it for every photo, so it stays small; the import's bibs and rows
+   * live in items of their own under the import's id, never changed once written.
+   */
+  startList: (eventId: number) => ({ pk: `EVENT#${eventId}`, sk: "STARTLIST" }),
+  /** One import's bibs, all in one item, so a photo's recognition reads the list at once (and caches it). */
+  startListBibs: (eventId: number, importId: string) => ({ pk: `EVENT#${eventId}`, sk: `STARTBIBS#${importId}` }),
+  /** One row of an import, in bib order. */
+  startListEntry: (eventId: number, importId: string, bib: string) => ({
+    pk: `EVENT#${eventId}`,
+    sk: `${startListEntriesPrefix(importId)}${bibSortKey(bib)}`,
+  }),
+
   /** The participant (bib) of an event with its photo count; the event partition lists them in bib order. */
   participant: (eventId: number, bib: string) => ({ pk: `EVENT#${eventId}`, sk: `BIB#${bibSortKey(bib)}` }),
 
@@ -202,6 +216,11 @@ export const keys = {
 export function loginPartition(subject: string): string {
   return `LOGIN#${subject.toLowerCase()}`;
 }
+
+/** Sort-key prefix of one import's rows (see keys.startListEntry); without the id, every import's. */
+export const startListEntriesPrefix = (importId = "") => (importId ? `STARTLIST#${importId}#` : "STARTLIST#");
+/** Sort-key prefix of every import's bibs item. */
+export const startListBibsPrefix = "STARTBIBS#";
 
 export const usersIndexPartition = "USERS";
 export const userPartition = (userId: string) => `USER#${userId}`;

@@ -23,6 +23,11 @@ export interface PhotoRecord {
   /** What the bib rules made of the engine's text, before manual corrections. */
   machineBibs: DetectedBib[];
   manualBibs: ManualBibs;
+  /**
+   * Machine reads not on the event's start list (so not among `bibs`), each with the listed bibs it
+   * is one misread away from; absent or empty when the event has no list.
+   */
+  bibSuggestions?: { number: string; nearest: string[] }[];
   /** Bumped on every bib change: concurrent editors retry instead of overwriting each other. */
   bibsVersion: number;
   /** The engine's raw text, kept so bibs can be re-derived under new rules without reading the photo again. */
@@ -328,7 +333,7 @@ export function createPhotoRepository(table: Table) {
     async writeBibs(
       photo: PhotoRecord,
       expectedVersion: number,
-      next: Pick<PhotoRecord, "machineBibs" | "manualBibs" | "bibs" | "detectedDorsals">,
+      next: Pick<PhotoRecord, "machineBibs" | "manualBibs" | "bibs" | "detectedDorsals" | "bibSuggestions">,
     ): Promise<boolean> {
       const unbibbed = next.detectedDorsals.length === 0 && photo.processingStatus === "successful";
       const updated = await table.update({
@@ -385,6 +390,14 @@ export function createPhotoRepository(table: Table) {
         partition: keys.event(eventId).pk,
         sortPrefix: "BIB#",
       });
+      return new Map(participants.map((participant) => [participant.dorsalNumber, participant.photoCount ?? 0]));
+    },
+
+    /** The stored photo counts of some of an event's bibs (a bib with no photo is absent). */
+    async participantCountsOf(eventId: number, bibs: readonly string[]): Promise<Map<string, number>> {
+      const participants = await table.batchGet<{ dorsalNumber: string; photoCount?: number }>(
+        bibs.map((bib) => keys.participant(eventId, bib)),
+      );
       return new Map(participants.map((participant) => [participant.dorsalNumber, participant.photoCount ?? 0]));
     },
 

@@ -55,4 +55,6 @@ export interface Table {
   batchGet<T extends object>(keys: Key[]): Promise<T[]>;
   /** Deletes many items in batches, unconditionally: for sweeps that need no count of what was there. */
   batchDelete(keys: Key[]): Promise<void>;
+  /** Writes many new items in batches, unconditionally: for bulk imports nobody else writes to yet. */
+  batchPut(items: (Item & Key)[]): Promise<void>;
 }

@@ -2,6 +2,7 @@ import { ConditionalCheckFailedException, type DynamoDBClient } from "@aws-sdk/c
 import {
   BatchGetCommand,
   BatchWriteCommand,
+  type BatchWriteCommandInput,
   type BatchWriteCommandOutput,
   DeleteCommand,
   DynamoDBDocumentClient,
@@ -36,6 +37,24 @@ export function createDynamoTable(client: DynamoDBClient, tableName: string): Ta
     error instanceof Error &&
     error.name === "ValidationException" &&
     /starting key|exclusive ?start ?key/i.test(error.message);
+
+  type WriteRequest = NonNullable<BatchWriteCommandInput["RequestItems"]>[string][number];
+  /** BatchWriteItem takes 25 requests; the chunks of one call go out together. */
+  const batchWrite = async (requests: WriteRequest[]) => {
+    const writeChunk = async (chunk: WriteRequest[]) => {
+      let pending: WriteRequest[] | undefined = chunk;
+      // As with batchGet: throttled writes come back unprocessed and are sent again.
+      while (pending && pending.length > 0) {
+        const out: BatchWriteCommandOutput = await doc.send(
+          new BatchWriteCommand({ RequestItems: { [tableName]: pending } }),
+        );
+        pending = out.UnprocessedItems?.[tableName];
+      }
+    };
+    const chunks: WriteRequest[][] = [];
+    for (let i = 0; i < requests.length; i += 25) chunks.push(requests.slice(i, i + 25));
+    await Promise.all(chunks.map(writeChunk));
+  };
 
   return {
     async get<T extends object>(key: Key) {
@@ -181,25 +200,8 @@ export function createDynamoTable(client: DynamoDBClient, tableName: string): Ta
       return results;
     },
 
-    async batchDelete(keys) {
-      const deleteChunk = async (chunk: Key[]) => {
-        let pending: Key[] | undefined = chunk;
-        // As with batchGet: throttled deletes come back unprocessed and are sent again.
-        while (pending && pending.length > 0) {
-          const out: BatchWriteCommandOutput = await doc.send(
-            new BatchWriteCommand({
-              RequestItems: { [tableName]: pending.map((key) => ({ DeleteRequest: { Key: key } })) },
-            }),
-          );
-          pending = out.UnprocessedItems?.[tableName]?.flatMap((request) =>
-            request.DeleteRequest?.Key ? [request.DeleteRequest.Key as Key] : [],
-          );
-        }
-      };
-      // BatchWriteItem takes 25 items; the chunks of one call go out together.
-      const chunks: Key[][] = [];
-      for (let i = 0; i < keys.length; i += 25) chunks.push(keys.slice(i, i + 25));
-      await Promise.all(chunks.map(deleteChunk));
-    },
+    batchDelete: (keys) => batchWrite(keys.map((key) => ({ DeleteRequest: { Key: key } }))),
+
+    batchPut: (items) => batchWrite(items.map((item) => ({ PutRequest: { Item: item } }))),
   };
 }

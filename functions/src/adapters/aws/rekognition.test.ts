@@ -5,8 +5,10 @@ import {
   type DetectTextResponse,
   type RekognitionClient,
 } from "@aws-sdk/client-rekognition";
+import { defaultEventConfig, type EventConfigDto } from "@dorsal/shared";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import { machineBibsFrom } from "../../app/bib-index";
 import { createRekognitionVision, REKOGNITION_MAX_IMAGE_BYTES } from "./rekognition";
 
 // From the Rekognition Developer Guide's DetectText example response (the "but keep" line).
@@ -86,8 +88,52 @@ const DETECT_FACES: DetectFacesResponse = {
   ],
 };
 
+/**
+ * A race photo's DetectText answer in the documented shape (LINEs, then their WORDs by ParentId): a
+ * letter bib on the runner's chest, and distractors a race photo always has — the race's name and
+ * distance on a banner, the year printed under the bib.
+ */
+const box = (Left: number, Top: number, Width: number, Height: number) => ({
+  BoundingBox: { Left, Top, Width, Height },
+  Polygon: [
+    { X: Left, Y: Top },
+    { X: Left + Width, Y: Top },
+    { X: Left + Width, Y: Top + Height },
+    { X: Left, Y: Top + Height },
+  ],
+});
+const LETTER_BIB_TEXT: DetectTextResponse = {
+  TextDetections: [
+    { Confidence: 99.1, DetectedText: "BOGOTA 10K", Geometry: box(0.05, 0.04, 0.3, 0.06), Id: 0, Type: "LINE" },
+    { Confidence: 98.7, DetectedText: "M10380", Geometry: box(0.41, 0.46, 0.18, 0.07), Id: 1, Type: "LINE" },
+    { Confidence: 97.9, DetectedText: "2026", Geometry: box(0.46, 0.55, 0.08, 0.03), Id: 2, Type: "LINE" },
+    {
+      Confidence: 99.2,
+      DetectedText: "BOGOTA",
+      Geometry: box(0.05, 0.04, 0.18, 0.06),
+      Id: 3,
+      ParentId: 0,
+      Type: "WORD",
+    },
+    { Confidence: 99.0, DetectedText: "10K", Geometry: box(0.25, 0.04, 0.1, 0.06), Id: 4, ParentId: 0, Type: "WORD" },
+    {
+      Confidence: 98.7,
+      DetectedText: "M10380",
+      Geometry: box(0.41, 0.46, 0.18, 0.07),
+      Id: 5,
+      ParentId: 1,
+      Type: "WORD",
+    },
+    { Confidence: 97.9, DetectedText: "2026", Geometry: box(0.46, 0.55, 0.08, 0.03), Id: 6, ParentId: 2, Type: "WORD" },
+  ],
+  TextModelVersion: "3.0",
+};
+const RUNNER_FACE: DetectFacesResponse = {
+  FaceDetails: [{ BoundingBox: { Left: 0.44, Top: 0.2, Width: 0.12, Height: 0.16 }, Confidence: 99.9 }],
+};
+
 /** A stand-in for the SDK client: answers each command with the documented example, keeps the inputs. */
-function fakeClient() {
+function fakeClient(text = DETECT_TEXT, faces = DETECT_FACES) {
   const sent: { command: string; bytes: Uint8Array | undefined; filters?: unknown }[] = [];
   const client = {
     async send(command: DetectTextCommand | DetectFacesCommand) {
@@ -97,8 +143,8 @@ function fakeClient() {
         bytes: command.input.Image?.Bytes,
         ...(filters ? { filters } : {}),
       });
-      if (command instanceof DetectTextCommand) return DETECT_TEXT;
-      if (command instanceof DetectFacesCommand) return DETECT_FACES;
+      if (command instanceof DetectTextCommand) return text;
+      if (command instanceof DetectFacesCommand) return faces;
       throw new Error("unexpected command");
     },
   };
@@ -226,5 +272,33 @@ describe("createRekognitionVision", () => {
     const bytes = sent[0]?.bytes as Uint8Array;
     expect(bytes.byteLength).toBeLessThanOrEqual(40_000);
     expect((await sharp(bytes).metadata()).format).toBe("jpeg");
+  });
+});
+
+describe("Rekognition's reads under the event's bib rules", () => {
+  const config = (changes: Partial<EventConfigDto>): EventConfigDto => ({
+    eventId: 1,
+    ...defaultEventConfig,
+    configurationVersion: 1,
+    updatedAt: null,
+    ...changes,
+  });
+  const bibsOf = async (event: EventConfigDto) => {
+    const { client } = fakeClient(LETTER_BIB_TEXT, RUNNER_FACE);
+    const vision = createRekognitionVision(client);
+    const image = await noisyJpeg(120, 80);
+    const words = await vision.text.detectText(image);
+    return machineBibsFrom(words, await vision.faces.detectFaces(image), event).map((bib) => bib.number);
+  };
+
+  it("keeps a letter bib on an event whose bibs are a letter and 5 digits, and none of the distractors", async () => {
+    expect(await bibsOf(config({ bibPattern: "^[A-Z]\\d+$", minDigits: 5, maxDigits: 5 }))).toEqual(["M10380"]);
+    expect(await bibsOf(config({ bibPattern: "^M\\d{5}$" }))).toEqual(["M10380"]);
+  });
+
+  it("drops the letter bib on a digits-only event, as the local engine does", async () => {
+    // The year under the bib is all digits: only the letter format tells it from a bib.
+    expect(await bibsOf(config({}))).toEqual(["2026"]);
+    expect(await bibsOf(config({ bibPattern: "^\\d+[A-Z]$" }))).toEqual([]);
   });
 });

@@ -18,6 +18,7 @@ import {
   setFreePhotos,
   updateEventConfig,
 } from "../../app/events";
+import { deleteStartList, importStartList, listParticipants } from "../../app/start-lists";
 import { getContainer } from "../../compose";
 import { createHttpHandler, reply, route } from "../../http/handler";
 
@@ -52,6 +53,28 @@ export const handler = createHttpHandler(
       params: z.object({ id: idParam }),
       body: eventRecognitionConfig,
       run: ({ deps, params, body }) => updateEventConfig(deps, params.id, body),
+    }),
+    // The event's start list (spec §3 participants): organizers only, as its other settings.
+    "GET /api/events/{id}/participants": route({
+      access: ["admin"],
+      params: z.object({ id: idParam }),
+      query: z.object({
+        cursor: z.string().max(2000).optional(),
+        limit: z.coerce.number().int().min(1).max(200).default(50),
+      }),
+      run: ({ deps, params, query }) => listParticipants(deps, params.id, query),
+    }),
+    "POST /api/events/{id}/participants/import": route({
+      access: ["admin"],
+      params: z.object({ id: idParam }),
+      multipart: true,
+      run: ({ deps, params, form, session }) =>
+        importStartList(deps, params.id, form, (session as NonNullable<typeof session>).userId),
+    }),
+    "DELETE /api/events/{id}/participants": route({
+      access: ["admin"],
+      params: z.object({ id: idParam }),
+      run: ({ deps, params }) => deleteStartList(deps, params.id),
     }),
     "POST /api/events/{id}/enable-free-photos": route({
       access: ["admin"],

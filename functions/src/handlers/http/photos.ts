@@ -1,4 +1,5 @@
 import {
+  acceptSuggestionRequest,
   bibNumber,
   idParam,
   manualBibMessages,
@@ -14,7 +15,7 @@ import {
 } from "@dorsal/shared";
 import { z } from "zod";
 import { athleteDownload } from "../../app/athletes";
-import { addManualBib, listEventPhotos, reindexEvent, removeBib } from "../../app/bib-index";
+import { acceptSuggestion, addManualBib, listEventPhotos, reindexEvent, removeBib } from "../../app/bib-index";
 import { signUploadStep, startDirectUpload } from "../../app/direct-uploads";
 import { removeDuplicatePhoto } from "../../app/duplicates";
 import { invalid } from "../../app/errors";
@@ -167,6 +168,13 @@ export const handler = createHttpHandler(
       // Judged against the event's own bib settings in addManualBib; here only bounded.
       body: z.object({ dorsalNumber: z.string({ error: manualBibMessages.required }).max(200) }),
       run: ({ deps, params, body }) => addManualBib(deps, params.id, params.photoId, body.dorsalNumber),
+    }),
+    // One of the listed bibs a read off the start list may be; it becomes a manual bib.
+    "POST /api/events/{id}/photos/{photoId}/suggestions": route({
+      access: ["admin"],
+      params: z.object({ id: idParam, photoId }),
+      body: acceptSuggestionRequest,
+      run: ({ deps, params, body }) => acceptSuggestion(deps, params.id, params.photoId, body.read, body.dorsalNumber),
     }),
     // Only a copy of a photo the event already has; anything else is 409.
     "DELETE /api/events/{id}/photos/{photoId}": route({

@@ -1,4 +1,15 @@
-import { type EventConfigDto, type EventRecognitionConfig, eventRecognitionConfig } from "@dorsal/shared";
+import {
+  type BibLetterPlacement,
+  bibExample,
+  bibFormatOf,
+  bibPatternOf,
+  cleanLetters,
+  defaultEventConfig,
+  describeBibFormat,
+  type EventConfigDto,
+  type EventRecognitionConfig,
+  eventRecognitionConfig,
+} from "@dorsal/shared";
 
 /** The recognition settings form: its text fields and how they become the API's numbers. */
 
@@ -8,8 +19,18 @@ export type NumberField =
   | "dorsalSizeThreshold"
   | "minDigits"
   | "maxDigits";
-export type Draft = Record<NumberField, string> & { enableMultiDorsalSupport: boolean; allowLeadingZeros: boolean };
-export type FieldErrors = Partial<Record<NumberField, string>>;
+/** The bib format as picked; "custom" is a stored pattern the choices cannot express, kept as is. */
+export type FormatChoice = BibLetterPlacement | "custom";
+export type Draft = Record<NumberField, string> & {
+  enableMultiDorsalSupport: boolean;
+  allowLeadingZeros: boolean;
+  format: FormatChoice;
+  /** The letters the bibs may carry; empty for any letter. */
+  letters: string;
+  /** The stored pattern, sent back unchanged while "custom" is picked. */
+  storedPattern: string;
+};
+export type FieldErrors = Partial<Record<NumberField | "bibPattern", string>>;
 
 /** The schema's texts are generic English; these say what each field accepts. */
 export const fieldMessages: Record<NumberField, string> = {
@@ -24,6 +45,7 @@ export const fieldMessages: Record<NumberField, string> = {
 const decimalText = (value: number) => String(value).replace(".", ",");
 
 export function toDraft(config: EventConfigDto): Draft {
+  const format = bibFormatOf(config.bibPattern, config);
   return {
     ocrConfidenceThreshold: decimalText(config.ocrConfidenceThreshold),
     maxDorsalsPerPhoto: String(config.maxDorsalsPerPhoto),
@@ -32,7 +54,31 @@ export function toDraft(config: EventConfigDto): Draft {
     minDigits: String(config.minDigits),
     maxDigits: String(config.maxDigits),
     allowLeadingZeros: config.allowLeadingZeros,
+    format: format?.placement ?? "custom",
+    letters: format?.letters ?? "",
+    storedPattern: config.bibPattern,
   };
+}
+
+/** The pattern the picked choices stand for. */
+export function draftPattern(draft: Pick<Draft, "format" | "letters" | "storedPattern">): string {
+  return draft.format === "custom"
+    ? draft.storedPattern
+    : bibPatternOf({ placement: draft.format, letters: draft.letters });
+}
+
+/**
+ * What a valid bib looks like under the picked choices ('M10380', 'una letra y 5 dígitos'), or
+ * null while the digit count is not a valid range or the format is custom.
+ */
+export function draftExample(draft: Draft): { example: string; description: string } | null {
+  if (draft.format === "custom") return null;
+  const minDigits = numberOf(draft.minDigits);
+  const maxDigits = numberOf(draft.maxDigits);
+  const digits = eventRecognitionConfig.safeParse({ ...defaultEventConfig, minDigits, maxDigits });
+  if (!digits.success) return null;
+  const format = { placement: draft.format, letters: cleanLetters(draft.letters) };
+  return { example: bibExample(format, digits.data), description: describeBibFormat(format, digits.data) };
 }
 
 /** Plain decimals only: `Number` would also take '0x10' or '1e2', which nobody means here. */
@@ -51,12 +97,15 @@ export function parseDraft(draft: Draft): { config: EventRecognitionConfig } | {
     minDigits: numberOf(draft.minDigits),
     maxDigits: numberOf(draft.maxDigits),
     allowLeadingZeros: draft.allowLeadingZeros,
+    bibPattern: draftPattern(draft),
   });
   if (parsed.success) return { config: parsed.data };
   const errors: FieldErrors = {};
   for (const issue of parsed.error.issues) {
-    const field = issue.path[0] as NumberField;
-    if (field in fieldMessages) errors[field] = fieldMessages[field];
+    const field = issue.path[0];
+    if (field === "bibPattern") errors.bibPattern = issue.message;
+    else if (typeof field === "string" && field in fieldMessages)
+      errors[field as NumberField] = fieldMessages[field as NumberField];
   }
   return { errors };
 }

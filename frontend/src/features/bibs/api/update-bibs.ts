@@ -19,6 +19,14 @@ export function removeBib(eventId: number, photoId: string, dorsalNumber: string
   );
 }
 
+/** One of a read's suggested listed bibs becomes a manual bib, and the read is set aside. */
+export function acceptSuggestion(eventId: number, photoId: string, read: string, dorsalNumber: string) {
+  return apiFetch<PhotoDto>(`/api/events/${eventId}/photos/${encodeURIComponent(photoId)}/suggestions`, {
+    method: "POST",
+    body: { read, dorsalNumber },
+  });
+}
+
 /**
  * The card shows the server's answer at once. The lists are only marked stale, not reloaded:
  * a photo just tagged under 'Sin dorsal' stays in view (with its new bib) until the organizer
@@ -48,6 +56,15 @@ export function useRemoveBib(eventId: number, photoId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (dorsalNumber: string) => removeBib(eventId, photoId, dorsalNumber),
+    onSuccess: (photo) => showUpdatedPhoto(queryClient, photo),
+  });
+}
+
+export function useAcceptSuggestion(eventId: number, photoId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ read, dorsalNumber }: { read: string; dorsalNumber: string }) =>
+      acceptSuggestion(eventId, photoId, read, dorsalNumber),
     onSuccess: (photo) => showUpdatedPhoto(queryClient, photo),
   });
 }

@@ -46,7 +46,7 @@ export function AddBibForm({ photoName, pending, onAdd }: AddBibFormProps) {
               setValue(change.currentTarget.value);
               setError(undefined);
             }}
-            inputMode="numeric"
+            autoCapitalize="characters"
             autoComplete="off"
             placeholder="Dorsal"
             aria-label={`Agregar dorsal a ${photoName}`}

@@ -3,7 +3,7 @@ import { idParam } from "@dorsal/shared";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { Link as RouterLink, useParams } from "react-router";
-import { ArrowLeftIcon, RefreshIcon } from "../../../components/ui/icons";
+import { ArrowLeftIcon, RefreshIcon, UserIcon } from "../../../components/ui/icons";
 import { LoadError } from "../../../components/ui/load-error";
 import { PageHeader } from "../../../components/ui/page-header";
 import { formatCount, formatEventDate } from "../../../lib/format";
@@ -67,7 +67,16 @@ function BibReview({ eventId }: { eventId: number }) {
       <PageHeader
         title="Revisión de Dorsales"
         subtitle={data ? `${data.name} · ${formatEventDate(data.date)}` : undefined}
-        actions={<BackToEvents />}
+        actions={
+          <HStack gap="2" wrap="wrap">
+            <BackToEvents />
+            <Button asChild variant="outline" size="sm">
+              <RouterLink to={`/events/${eventId}/inscritos`}>
+                <UserIcon /> Lista de inscritos
+              </RouterLink>
+            </Button>
+          </HStack>
+        }
       />
       <Grid templateColumns={{ base: "minmax(0, 1fr)", lg: "minmax(0, 1fr) 20rem" }} gap="6" alignItems="start">
         <Box as="section" aria-label="Fotos del evento" minW="0">
@@ -130,7 +139,12 @@ function BibReview({ eventId }: { eventId: number }) {
               <Text as="span" color="purple.700" fontWeight="semibold">
                 Morado
               </Text>
-              : agregado a mano. Las correcciones manuales se mantienen al re-indexar.
+              : agregado a mano.{" "}
+              <Text as="span" color="orange.700" fontWeight="semibold">
+                Naranja
+              </Text>
+              : leído pero fuera de la lista de inscritos, sin publicar. Las correcciones manuales se mantienen al
+              re-indexar.
             </Text>
             <Tabs.Content value="sin-dorsal" p="0">
               <PhotoList eventId={eventId} filter="sin-dorsal" />

@@ -6,9 +6,10 @@ import { CheckIcon, TrashIcon } from "../../../components/ui/icons";
 import { ThumbnailImage } from "../../../components/ui/thumbnail";
 import { toaster } from "../../../components/ui/toaster";
 import { useRemoveDuplicate } from "../api/remove-duplicate";
-import { useAddBib, useRemoveBib } from "../api/update-bibs";
+import { useAcceptSuggestion, useAddBib, useRemoveBib } from "../api/update-bibs";
 import { AddBibForm } from "./add-bib-form";
 import { BibChips } from "./bib-chips";
+import { BibSuggestions } from "./bib-suggestions";
 
 const statusBadges: Record<string, { label: string; palette: string }> = {
   pending: { label: "Pendiente", palette: "gray" },
@@ -138,6 +139,7 @@ function NotEditable({ photo }: { photo: PhotoDto }) {
 export function BibEditor({ photo }: { photo: PhotoDto }) {
   const add = useAddBib(photo.eventId, photo.id);
   const remove = useRemoveBib(photo.eventId, photo.id);
+  const accept = useAcceptSuggestion(photo.eventId, photo.id);
   const bibs = photo.bibs ?? [];
   const editable = photo.processingStatus === "successful";
 
@@ -175,6 +177,28 @@ export function BibEditor({ photo }: { photo: PhotoDto }) {
         toaster.create({ type: "error", title: "No se pudo quitar el dorsal", description: messageOf(error) }),
     });
 
+  const acceptSuggestion = (read: string, dorsalNumber: string) =>
+    accept.mutate(
+      { read, dorsalNumber },
+      {
+        onSuccess: () =>
+          toaster.create({
+            type: "success",
+            title: `Dorsal ${dorsalNumber} agregado`,
+            description: "La búsqueda ya muestra esta foto para ese dorsal.",
+          }),
+        onError: (error) =>
+          toaster.create({ type: "error", title: "No se pudo aceptar la sugerencia", description: messageOf(error) }),
+      },
+    );
+
+  const dismissSuggestion = (read: string) =>
+    remove.mutate(read, {
+      onSuccess: () => toaster.create({ type: "success", title: `Lectura ${read} descartada` }),
+      onError: (error) =>
+        toaster.create({ type: "error", title: "No se pudo descartar la lectura", description: messageOf(error) }),
+    });
+
   // A copy has no bibs of its own: "Sin dorsal" would send the organizer to tag it for nothing.
   if (photo.processingStatus === "duplicate") return <DuplicateNote photo={photo} />;
   return (
@@ -184,6 +208,14 @@ export function BibEditor({ photo }: { photo: PhotoDto }) {
         removing={remove.isPending ? remove.variables : undefined}
         onRemove={editable ? removeBib : undefined}
       />
+      {editable && (
+        <BibSuggestions
+          suggestions={photo.suggestions ?? []}
+          busyRead={accept.isPending ? accept.variables.read : remove.isPending ? remove.variables : undefined}
+          onAccept={acceptSuggestion}
+          onDismiss={dismissSuggestion}
+        />
+      )}
       {editable ? (
         <AddBibForm photoName={photo.originalFilename} pending={add.isPending} onAdd={addBib} />
       ) : (

@@ -3,6 +3,7 @@ import {
   Box,
   Button,
   Card,
+  Code,
   Dialog,
   Field,
   Heading,
@@ -11,13 +12,14 @@ import {
   InputGroup,
   Portal,
   Progress,
+  RadioGroup,
   Separator,
   Skeleton,
   Stack,
   Switch,
   Text,
 } from "@chakra-ui/react";
-import type { EventConfigDto } from "@dorsal/shared";
+import { cleanLetters, type EventConfigDto } from "@dorsal/shared";
 import { type FormEvent, useState } from "react";
 import { LoadError } from "../../../components/ui/load-error";
 import { toaster } from "../../../components/ui/toaster";
@@ -26,7 +28,9 @@ import { formatCount, formatDateTime } from "../../../lib/format";
 import { useEventConfig, useUpdateEventConfig } from "../api/event-config";
 import {
   type Draft,
+  draftExample,
   type FieldErrors,
+  type FormatChoice,
   fieldMessages,
   type NumberField,
   parseDraft,
@@ -175,7 +179,8 @@ function RecognitionForm({ eventId, config, totalPhotos, reindex }: RecognitionF
           const fromServer: FieldErrors = {};
           for (const detail of error.details) {
             const field = detail.path as NumberField;
-            if (field in fieldMessages) fromServer[field] = fieldMessages[field];
+            if (detail.path === "bibPattern") fromServer.bibPattern = detail.message;
+            else if (field in fieldMessages) fromServer[field] = fieldMessages[field];
           }
           setErrors(fromServer);
         }
@@ -243,6 +248,17 @@ function RecognitionForm({ eventId, config, totalPhotos, reindex }: RecognitionF
             </Field.HelperText>
             <Field.ErrorText>{errors.dorsalSizeThreshold}</Field.ErrorText>
           </Field.Root>
+
+          <BibFormatField
+            draft={draft}
+            customStored={saved.format === "custom"}
+            error={errors.bibPattern}
+            disabled={running}
+            onChange={(changes) => {
+              setDraft((current) => ({ ...current, ...changes }));
+              setErrors((current) => ({ ...current, bibPattern: undefined }));
+            }}
+          />
 
           <Field.Root invalid={Boolean(errors.minDigits || errors.maxDigits)} disabled={running}>
             <Field.Label>Dígitos del dorsal</Field.Label>
@@ -334,6 +350,90 @@ function RecognitionForm({ eventId, config, totalPhotos, reindex }: RecognitionF
         }}
       />
     </Stack>
+  );
+}
+
+const formatChoices: { value: FormatChoice; label: string }[] = [
+  { value: "none", label: "Solo números" },
+  { value: "before", label: "Letra antes del número" },
+  { value: "after", label: "Letra después del número" },
+];
+
+/**
+ * The organizer picks what the bibs look like; the pattern is built from it (recognition-draft.ts).
+ * A stored pattern the choices cannot say stays as 'Formato personalizado' until another is picked.
+ */
+function BibFormatField({
+  draft,
+  customStored,
+  error,
+  disabled,
+  onChange,
+}: {
+  draft: Draft;
+  /** The saved pattern is one the choices cannot express: it stays on offer until saved over. */
+  customStored: boolean;
+  error: string | undefined;
+  disabled: boolean;
+  onChange: (changes: Partial<Draft>) => void;
+}) {
+  const example = draftExample(draft);
+  const choices = customStored
+    ? [...formatChoices, { value: "custom" as const, label: "Formato personalizado" }]
+    : formatChoices;
+  return (
+    <Field.Root invalid={Boolean(error)} disabled={disabled}>
+      <RadioGroup.Root
+        value={draft.format}
+        onValueChange={(details) => onChange({ format: details.value as FormatChoice })}
+        disabled={disabled}
+        colorPalette="blue"
+        size="sm"
+      >
+        <RadioGroup.Label fontWeight="medium" textStyle="sm" mb="2">
+          Formato del dorsal
+        </RadioGroup.Label>
+        <Stack gap="2">
+          {choices.map((choice) => (
+            <RadioGroup.Item key={choice.value} value={choice.value}>
+              <RadioGroup.ItemHiddenInput />
+              <RadioGroup.ItemIndicator />
+              <RadioGroup.ItemText>{choice.label}</RadioGroup.ItemText>
+            </RadioGroup.Item>
+          ))}
+        </Stack>
+      </RadioGroup.Root>
+      {(draft.format === "before" || draft.format === "after") && (
+        <Box mt="2" width="full">
+          <Text asChild textStyle="sm" fontWeight="medium">
+            <label htmlFor="bib-letters">Letra</label>
+          </Text>
+          <Input
+            id="bib-letters"
+            value={draft.letters}
+            onChange={(event) => onChange({ letters: cleanLetters(event.currentTarget.value) })}
+            placeholder="Cualquiera"
+            autoComplete="off"
+            maxLength={26}
+            bg="white"
+            mt="1"
+          />
+          <Text textStyle="xs" color="fg.muted" mt="1">
+            Vacío acepta cualquier letra; escribe «M», o «MF» si los dorsales llevan M o F.
+          </Text>
+        </Box>
+      )}
+      {draft.format === "custom" ? (
+        <Text textStyle="sm" mt="2">
+          Formato guardado: <Code>{draft.storedPattern}</Code>. Elige otra opción para reemplazarlo.
+        </Text>
+      ) : example ? (
+        <Text textStyle="sm" mt="2" aria-live="polite">
+          Ejemplo: <Code>{example.example}</Code> · {example.description}
+        </Text>
+      ) : null}
+      <Field.ErrorText>{error}</Field.ErrorText>
+    </Field.Root>
   );
 }
 

@@ -16,6 +16,7 @@ import {
   Text,
 } from "@chakra-ui/react";
 import {
+  bibTextMaxLength,
   codeMaxDownloads,
   codeValidityDays,
   type DownloadCodeResult,
@@ -163,14 +164,13 @@ export function DownloadCodesPage() {
                     <Input
                       value={dorsal}
                       onChange={(change) => {
-                        // Spec §5: the dorsal is numeric, so anything else never reaches the field.
-                        setDorsal(change.currentTarget.value.replace(/\D/g, ""));
+                        // Bibs are letters and digits as printed ('M10380'); anything else never reaches the field.
+                        setDorsal(change.currentTarget.value.replace(/[^A-Za-z0-9]/g, "").toUpperCase());
                         setMissing(false);
                         setUnconfirmed(null);
                       }}
-                      inputMode="numeric"
-                      pattern="[0-9]*"
-                      maxLength={10}
+                      autoCapitalize="characters"
+                      maxLength={bibTextMaxLength}
                       placeholder="Ej. 1234"
                       autoComplete="off"
                       bg="white"

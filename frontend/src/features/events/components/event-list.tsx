@@ -2,7 +2,7 @@ import { Badge, Box, Button, HStack, Skeleton, Stack, Text } from "@chakra-ui/re
 import type { EventDto } from "@dorsal/shared";
 import { Link as RouterLink } from "react-router";
 import { EmptyState } from "../../../components/ui/empty-state";
-import { CalendarIcon, TagIcon } from "../../../components/ui/icons";
+import { CalendarIcon, TagIcon, UserIcon } from "../../../components/ui/icons";
 import { LoadError } from "../../../components/ui/load-error";
 import { formatCount, formatEventDate } from "../../../lib/format";
 import { AthleteAccessSwitch } from "../../athletes/components/athlete-access-switch";
@@ -42,6 +42,11 @@ function EventRow({ event }: { event: EventDto }) {
         <Button asChild size="xs" variant="outline" colorPalette="blue">
           <RouterLink to={`/events/${event.id}/dorsales`} aria-label={`Revisar dorsales de ${event.name}`}>
             <TagIcon /> Revisar dorsales
+          </RouterLink>
+        </Button>
+        <Button asChild size="xs" variant="outline">
+          <RouterLink to={`/events/${event.id}/inscritos`} aria-label={`Lista de inscritos de ${event.name}`}>
+            <UserIcon /> Lista de inscritos
           </RouterLink>
         </Button>
         <FreePhotosButton event={event} />

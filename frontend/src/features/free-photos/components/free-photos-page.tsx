@@ -11,6 +11,7 @@ import { formatCount } from "../../../lib/format";
 import { useBibPhotos } from "../../search/api/browse";
 import { BibGrid, EventCards } from "../../search/components/browse";
 import { NoPhotos } from "../../search/components/no-photos";
+import { ParticipantName } from "../../search/components/participant-name";
 
 /** Spec §9: free photos are downloaded one after another, 800 ms apart. */
 const freeSpacingMs = 800;
@@ -64,9 +65,12 @@ export function FreePhotos({ eventId, dorsal, onBrowse }: { eventId: number; dor
   return (
     <Stack as="section" gap="4" aria-labelledby="free-results">
       <HStack justify="space-between" wrap="wrap" gap="3">
-        <Heading as="h2" size="lg" id="free-results">
-          {formatCount(totalFound)} {totalFound === 1 ? "foto" : "fotos"} gratis del dorsal {dorsal}
-        </Heading>
+        <Box minW="0">
+          <Heading as="h2" size="lg" id="free-results">
+            {formatCount(totalFound)} {totalFound === 1 ? "foto" : "fotos"} gratis del dorsal {dorsal}
+          </Heading>
+          <ParticipantName dorsalNumber={dorsal} name={photos.data.pages[0]?.participantName} />
+        </Box>
         <Button colorPalette="green" onClick={() => void downloadAll()} loading={running}>
           Descargar todas
         </Button>

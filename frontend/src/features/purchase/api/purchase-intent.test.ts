@@ -29,6 +29,10 @@ describe("purchase intent", () => {
     storage.setItem("eventId", "3");
     const fromQuery = consumePurchaseIntent(new URLSearchParams({ dorsal: "42", eventId: "9" }), storage);
     expect(fromQuery).toMatchObject({ eventId: 9, dorsalNumber: "42" });
+    // A letter bib as printed, whatever the case the link carries.
+    expect(consumePurchaseIntent(new URLSearchParams({ dorsal: "m10380" }), memoryStorage())).toMatchObject({
+      dorsalNumber: "M10380",
+    });
     const invalid = consumePurchaseIntent(new URLSearchParams({ dorsal: "abc" }), memoryStorage());
     expect(invalid).toMatchObject({ eventId: null, dorsalNumber: null, selectedPhotoIds: [] });
   });

@@ -1,3 +1,5 @@
+import { isBibText, normaliseBib } from "@dorsal/shared";
+
 /**
  * What the purchase screen starts from (spec §2.6): the `dorsal` and `eventId` query values and the
  * local-storage keys the search left behind, which are consumed (read once, then removed) so a
@@ -11,8 +13,6 @@ export interface PurchaseIntent {
 }
 
 export const purchaseStorageKeys = ["selectedPhotoIds", "eventId", "userInfo", "dorsalNumber"] as const;
-
-const bibPattern = /^\d{1,10}$/;
 
 function parseJson(text: string | null): unknown {
   if (!text) return null;
@@ -37,7 +37,7 @@ export function consumePurchaseIntent(params: URLSearchParams, storage: Storage)
   const dorsal = params.get("dorsal") ?? parseJson(stored.dorsalNumber ?? null) ?? stored.dorsalNumber;
   return {
     eventId: positiveInt(params.get("eventId")) ?? positiveInt(parseJson(stored.eventId ?? null)),
-    dorsalNumber: typeof dorsal === "string" && bibPattern.test(dorsal.trim()) ? dorsal.trim() : null,
+    dorsalNumber: typeof dorsal === "string" && isBibText(dorsal) ? normaliseBib(dorsal) : null,
     selectedPhotoIds: Array.isArray(ids) ? ids.filter((id): id is string => typeof id === "string") : [],
     userInfo:
       user && typeof user.name === "string" && typeof user.email === "string"

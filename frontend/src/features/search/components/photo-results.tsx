@@ -37,6 +37,7 @@ import {
 } from "../api/prices";
 import type { PhotoSearch } from "../api/search-photos";
 import { NoPhotos } from "./no-photos";
+import { ParticipantName } from "./participant-name";
 
 const photoCount = (count: number) => `${formatCount(count)} ${count === 1 ? "foto" : "fotos"}`;
 
@@ -376,9 +377,12 @@ export function PhotoResults({
   return (
     <Stack as="section" gap="4" aria-labelledby="results-title">
       <HStack justify="space-between" wrap="wrap" gap="3">
-        <Heading as="h2" size="lg" id="results-title">
-          {photoCount(totalFound)} del dorsal {dorsalNumber}
-        </Heading>
+        <Box minW="0">
+          <Heading as="h2" size="lg" id="results-title">
+            {photoCount(totalFound)} del dorsal {dorsalNumber}
+          </Heading>
+          <ParticipantName dorsalNumber={dorsalNumber} name={first?.participantName} />
+        </Box>
         {!freeForAthlete && (
           <Button variant="outline" size="sm" onClick={() => setCodeOpen(true)}>
             Tengo un código de descarga

@@ -1,5 +1,5 @@
 import { Alert, Box, Button, Card, Field, Input, SimpleGrid, Skeleton, Stack } from "@chakra-ui/react";
-import { idParam, messages, searchQuery } from "@dorsal/shared";
+import { bibTextMaxLength, bibTextMessage, idParam, isBibText, messages, searchQuery } from "@dorsal/shared";
 import { type FormEvent, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { EventSelect } from "../../../components/ui/event-select";
@@ -18,13 +18,15 @@ function searchFromParams(params: URLSearchParams): PhotoSearch | null {
   return parsed.success ? parsed.data : null;
 }
 
-/** Spec §5: a bib is digits only; said as it is typed rather than after a search that cannot run. */
-const bibMaxDigits = 10;
+/**
+ * A bib is letters and digits as printed ('4821', 'M10380'); said as it is typed rather than after
+ * a search that cannot run. Nothing typed yet is the missing-field message's job.
+ */
 function bibProblem(typed: string): string | null {
   const bib = typed.trim();
-  if (/\D/.test(bib)) return "El dorsal solo lleva números";
-  if (bib.length > bibMaxDigits) return `El dorsal tiene como máximo ${bibMaxDigits} dígitos`;
-  return null;
+  if (bib === "" || isBibText(bib)) return null;
+  if (bib.length > bibTextMaxLength) return `El dorsal tiene como máximo ${bibTextMaxLength} caracteres`;
+  return bibTextMessage;
 }
 
 export function SearchPage() {
@@ -113,9 +115,9 @@ export function SearchPage() {
                   <Input
                     value={dorsal}
                     onChange={(event) => setDorsal(event.currentTarget.value)}
-                    inputMode="numeric"
+                    autoCapitalize="characters"
                     autoComplete="off"
-                    maxLength={bibMaxDigits + 1}
+                    maxLength={bibTextMaxLength + 1}
                     placeholder="Ej. 1234"
                     bg="white"
                   />

@@ -1,0 +1,50 @@
+import type { ParticipantPage, StartListDeleteResponse, StartListImportResponse } from "@dorsal/shared";
+import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import { apiFetch } from "../../../lib/api-fetch";
+
+export const participantsPageSize = 50;
+
+/** Under the event's key: a re-index or an event change refreshes it too. */
+export const participantsKey = (eventId: number) => ["events", eventId, "participants"] as const;
+
+export const participantsQueryOptions = (eventId: number) =>
+  infiniteQueryOptions({
+    queryKey: participantsKey(eventId),
+    queryFn: ({ pageParam, signal }) => {
+      const query = new URLSearchParams({ limit: String(participantsPageSize) });
+      if (pageParam) query.set("cursor", pageParam);
+      return apiFetch<ParticipantPage>(`/api/events/${eventId}/participants?${query}`, { signal });
+    },
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.cursor,
+    // Photo counts move with processing and every bib edit: opening the screen reloads them.
+    staleTime: 0,
+  });
+
+export function useParticipants(eventId: number) {
+  return useInfiniteQuery(participantsQueryOptions(eventId));
+}
+
+/** The file goes as it is: the server reads its encoding (UTF-8 or Excel's Windows-1252) and every line. */
+export function useImportStartList(eventId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (file: File) => {
+      const form = new FormData();
+      form.append("file", file, file.name);
+      return apiFetch<StartListImportResponse>(`/api/events/${eventId}/participants/import`, {
+        method: "POST",
+        body: form,
+      });
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: participantsKey(eventId) }),
+  });
+}
+
+export function useDeleteStartList(eventId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiFetch<StartListDeleteResponse>(`/api/events/${eventId}/participants`, { method: "DELETE" }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: participantsKey(eventId) }),
+  });
+}
