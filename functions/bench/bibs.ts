@@ -9,8 +9,8 @@
  * leave-one-set-out table: the tuned rule values (tuning.ts) chosen on the other sets, scored on the
  * held-out one. --cache keeps the engines' raw output per photo, so rule experiments re-run in seconds
  * (timings then come from the run that filled it); --rules overrides BibRuleConfig fields for every
- * set; --ablate adds the effect of switching each rule off. The last line is one JSON object over
- * all sets with their own settings.
+ * set; --ablate adds the effect of switching each rule off. A start list's effect (start-lists.ts) is
+ * reported apart. The last line is one JSON object over all sets with their own settings, no lists.
  */
 import { existsSync, readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -19,6 +19,7 @@ import { parseArgs } from "node:util";
 import type { BibRuleConfig } from "@dorsal/shared";
 import { ABLATIONS, closeEngines, type PhotoRun, runSet } from "./run";
 import { addScore, emptyTotals, percentile, rates, scorePhoto, sumTotals, type Totals } from "./score";
+import { scoreWithStartList, startListFor } from "./start-lists";
 import { leaveOneSetOut, scoreSet, type TunableSet } from "./tuning";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -130,6 +131,15 @@ if (sets.length > 1) {
       `   with defaults: ${prf(sumTotals(perSet))}`,
   );
 }
+
+console.log(
+  "\n== with a start list (every labelled bib plus as many numbers nobody wears): not part of the figures above",
+);
+const withLists = sets.map((set) => scoreWithStartList(set.photos, set.rules, startListFor(set.photos)));
+sets.forEach((set, index) => {
+  console.log(`${set.name.padEnd(16)} ${prf(withLists[index] as Totals)}   without: ${prf(perSet[index] as Totals)}`);
+});
+console.log(`all sets pooled: ${prf(sumTotals(withLists))}   without: ${prf(sumTotals(perSet))}`);
 
 if (anyCached)
   console.log("\nengine output came from --cache: peak RSS below is the scoring process's, not the engines'");

@@ -1,4 +1,8 @@
-/** Scoring exactly as ../shared/data/README.md prescribes. */
+/**
+ * Scoring exactly as ../shared/data/README.md prescribes; bibs compare as the product stores them
+ * (normaliseBib: case-insensitive, leading zeros stripped, as RBNR stored bibs as integers).
+ */
+import { normaliseBib } from "@dorsal/shared";
 
 export interface Truth {
   bibs: string[];
@@ -23,13 +27,6 @@ export interface Totals {
   falsePositives: number;
   falseNegatives: number;
 }
-
-/** Bibs compare as printed but case-insensitively; RBNR stored bibs as integers, so "0891" is "891". */
-export const normaliseBib = (bib: string): string =>
-  bib
-    .trim()
-    .toUpperCase()
-    .replace(/^0+(?=\d)/, "");
 
 export function scorePhoto(predicted: readonly string[], truth: Truth): PhotoScore {
   const expected = new Set(truth.bibs.map(normaliseBib));

@@ -10,7 +10,6 @@ import { addScore, emptyTotals, rates, scorePhoto, type Totals } from "./score";
 export const TUNED_VALUES = {
   ocrConfidenceThreshold: [80, 85, 90, 95],
   dorsalSizeThreshold: [0, 0.1, 0.15, 0.2],
-  edgeMargin: [0, 0.25, 0.5],
   requireWearer: [true, false],
   minDigits: [1, 2],
 } as const satisfies { [K in keyof BibRuleConfig]?: readonly BibRuleConfig[K][] };

@@ -16,24 +16,6 @@ const WEARER_DROP = 7;
 /** A bib may start this much of a face height above the chin: the head leans forward over the chest. */
 const WEARER_RISE = 0.5;
 
-/**
- * Whether the box comes closer to the photo's border than `margin` characters: character widths
- * sideways, character heights up and down. Measured in characters rather than in photo fractions
- * because the boxes are normalised per axis and a digit's size, not the photo's, says whether a
- * whole digit could still be hidden beyond the border.
- */
-export function touchesEdge(box: Box, chars: number, margin: number): boolean {
-  if (margin <= 0) return false;
-  const sideways = (margin * box.width) / Math.max(1, chars);
-  const upright = margin * box.height;
-  return (
-    box.left < sideways ||
-    1 - box.left - box.width < sideways ||
-    box.top < upright ||
-    1 - box.top - box.height < upright
-  );
-}
-
 /** Whether text in `text` could be printed on the torso or shorts of the person with face `face`. */
 export function wearerOf(face: Box, text: Box): boolean {
   const chin = face.top + face.height;

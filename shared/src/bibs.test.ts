@@ -93,19 +93,6 @@ describe("bib rules: every rejection", () => {
     expect(judge(word("1234", 90))).toBeUndefined();
   });
 
-  it("rejects reads cut by the photo's border, measured in characters", () => {
-    // Four digits 0.12 wide: a character is 0.03 wide, so a quarter of one is 0.0075.
-    const atRightEdge = { ...onChest, left: 1 - 0.12 - 0.005 };
-    const nearRightEdge = { ...onChest, left: 1 - 0.12 - 0.01 };
-    expect(judge(word("1234", 99, atRightEdge), [])).toBe("edge");
-    expect(judge(word("1234", 99, nearRightEdge), [])).toBeUndefined();
-    expect(judge(word("1234", 99, { ...onChest, left: 0 }), [])).toBe("edge");
-    // Up and down the unit is the character's height, 0.048: a quarter is 0.012.
-    expect(judge(word("1234", 99, { ...onChest, top: 1 - 0.048 - 0.01 }))).toBe("edge");
-    expect(judge(word("1234", 99, { ...onChest, top: 0.005 }), [])).toBe("edge");
-    expect(judge(word("1234", 99, atRightEdge), [], { ...rules, edgeMargin: 0 })).toBeUndefined();
-  });
-
   it("rejects text that hangs below no detected face: banners, clocks, signs", () => {
     const aboveHeads = { ...onChest, top: 0.05 };
     const besideRunner = { ...onChest, left: 0.8 };
@@ -125,19 +112,24 @@ describe("bib rules: every rejection", () => {
     expect(judge(word("1234", 99, { ...onChest, top: 0.28 }))).toBeUndefined();
   });
 
-  it("rejects text on a person that is too small for a bib, relative to the face", () => {
+  it("takes small text on a person by default: the size rule is an event's choice", () => {
+    expect(judge(word("2011", 99, { ...onChest, height: 0.005, width: 0.02 }))).toBeUndefined();
+  });
+
+  it("when an event sets a size, rejects text on a person too small for a bib, relative to the face", () => {
+    const sized = { ...rules, dorsalSizeThreshold: 0.15 };
     // 0.15 × the face's 0.12 = 0.018.
     const tiny = { ...onChest, height: 0.017, width: 0.04 };
-    expect(judge(word("2011", 99, tiny))).toBe("too-small");
-    expect(judge(word("2011", 99, { ...tiny, height: 0.019 }))).toBeUndefined();
-    expect(judge(word("2011", 99, tiny), [face], { ...rules, dorsalSizeThreshold: 0 })).toBeUndefined();
+    expect(judge(word("2011", 99, tiny), [face], sized)).toBe("too-small");
+    expect(judge(word("2011", 99, { ...tiny, height: 0.019 }), [face], sized)).toBeUndefined();
   });
 
   it("judges size against the largest face the bib could belong to", () => {
+    const sized = { ...rules, dorsalSizeThreshold: 0.15 };
     const child = { box: { left: 0.47, top: 0.3, width: 0.04, height: 0.05 } };
     const small = { ...onChest, height: 0.015, width: 0.04 };
-    expect(judge(word("1234", 99, small), [child])).toBeUndefined();
-    expect(judge(word("1234", 99, small), [child, face])).toBe("too-small");
+    expect(judge(word("1234", 99, small), [child], sized)).toBeUndefined();
+    expect(judge(word("1234", 99, small), [child, face], sized)).toBe("too-small");
   });
 });
 

@@ -1,6 +1,6 @@
 import type { EventRecognitionConfig } from "./api";
 import { bibExample, bibFormatOf, describeBibFormat, digitCount, matchesBibPattern, normaliseBib } from "./bib-format";
-import { type Box, touchesEdge, wearerOf } from "./bib-geometry";
+import { type Box, wearerOf } from "./bib-geometry";
 import { defaultEventConfig } from "./constants";
 
 /**
@@ -18,8 +18,8 @@ export interface BibRuleConfig {
   enableMultiDorsalSupport: boolean;
   /**
    * Minimum digit height as a fraction of the wearer's face height (event_configs.dorsalSizeThreshold);
-   * 0 turns it off. Printed bib digits are a third to a half of a face high at any distance; dates,
-   * prices and sponsor print on the same person are far smaller.
+   * 0 (the default) turns it off. Tuned on rbnr-dev (0.15), it cost recall on every other set
+   * (docs/recognition.md), so it is left to events whose bibs are known to be large.
    */
   dorsalSizeThreshold: number;
   /**
@@ -36,11 +36,6 @@ export interface BibRuleConfig {
    * ("0891") turn it on.
    */
   allowLeadingZeros: boolean;
-  /**
-   * A read whose box comes within this many characters of the photo's border is dropped as probably
-   * cut off (a bib half out of frame reads as a shorter, wrong number); 0 turns it off.
-   */
-  edgeMargin: number;
   /**
    * When faces were detected, a bib must hang below one of them (see bib-geometry.ts): banners,
    * clocks and signs are above or beside people. Photos without a detected face skip this rule.
@@ -73,12 +68,11 @@ export const defaultBibRules: BibRuleConfig = {
   minDigits: 2,
   maxDigits: 6,
   allowLeadingZeros: false,
-  edgeMargin: 0.25,
   requireWearer: true,
 };
 
 /** Why a digit word was not taken as a bib; `undefined` when it was. */
-export type BibRejection = "pattern" | "length" | "leading-zero" | "confidence" | "edge" | "no-wearer" | "too-small";
+export type BibRejection = "pattern" | "length" | "leading-zero" | "confidence" | "no-wearer" | "too-small";
 
 /**
  * `faces` are the photo's detected faces (DetectFaces or the local detector); pass `[]` when faces
@@ -114,7 +108,6 @@ export function judgeWord(
   if (digits < rules.minDigits || digits > rules.maxDigits) return "length";
   if (!rules.allowLeadingZeros && text.startsWith("0")) return "leading-zero";
   if (word.confidence < rules.ocrConfidenceThreshold) return "confidence";
-  if (touchesEdge(word.box, text.length, rules.edgeMargin)) return "edge";
   if (faces.length === 0) return undefined;
   const wearers = faces.filter((face) => wearerOf(face.box, word.box));
   if (rules.requireWearer && wearers.length === 0) return "no-wearer";

@@ -62,7 +62,7 @@ export function imageContentType(file: { name: string; type: string }): Accepted
 export const defaultEventConfig = {
   ocrConfidenceThreshold: 90,
   maxDorsalsPerPhoto: 10,
-  dorsalSizeThreshold: 0.15,
+  dorsalSizeThreshold: 0,
   enableMultiDorsalSupport: true,
   minDigits: 2,
   maxDigits: 6,
