@@ -85,6 +85,7 @@ const screensByRole: Record<Role, Screen[]> = {
     { name: "events-nuevo", path: () => "/events?new=1" },
     { name: "events-eliminar", path: () => "/events", open: dialog(/^Eliminar evento/) },
     { name: "events-dorsales", path: () => `/events/${event.id}/dorsales` },
+    { name: "events-inscritos", path: () => `/events/${event.id}/inscritos` },
     { name: "upload", path: () => "/upload" },
     { name: "bulk-upload", path: () => "/bulk-upload" },
     { name: "processing", path: () => "/processing" },
