@@ -9,7 +9,7 @@ export interface PhotoSet {
   /** Photo path relative to `dir` → its ground truth, in the file's order. */
   truth: Map<string, Truth>;
   /** The event's recognition settings: the defaults, overridden by the set's optional event.json. */
-  config: EventRecognitionConfig;
+  config: EventRecognitionConfig & { bibPattern: string };
   /** The fields event.json set: event knowledge that tuning must not override. */
   configured: ReadonlySet<string>;
 }
@@ -35,7 +35,7 @@ export function loadSet(dir: string): PhotoSet {
     name: basename(absolute),
     dir: absolute,
     truth: new Map(Object.entries(raw)),
-    config: parsed.data,
+    config: { ...parsed.data, bibPattern: parsed.data.bibPattern ?? defaultEventConfig.bibPattern },
     configured: new Set(Object.keys(event)),
   };
 }

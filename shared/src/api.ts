@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { bibPatternProblem, bibTextMessage, isBibText, normaliseBib } from "./bib-format";
-import { defaultEventConfig, limits } from "./constants";
+import { limits } from "./constants";
 import { messages } from "./messages";
 import type { BibSuggestionDto } from "./participants";
 import { roles } from "./roles";
@@ -222,11 +222,15 @@ export const eventRecognitionConfig = z
     maxDigits: z.coerce.number().int().min(1).max(10),
     /** For zero-padded bibs ("0891"); otherwise a leading zero means a hidden first digit. */
     allowLeadingZeros: z.boolean(),
-    /** What a whole read must look like (bib-format.ts); stored configs from before it read as digits only. */
+    /**
+     * What a whole read must look like (bib-format.ts). Optional so a client that predates it (or
+     * leaves it out) keeps the event's stored format; stored configs from before it read as digits only.
+     */
     bibPattern: z
       .string()
-      .default(defaultEventConfig.bibPattern)
+      .optional()
       .superRefine((pattern, context) => {
+        if (pattern === undefined) return;
         const problem = bibPatternProblem(pattern);
         if (problem) context.addIssue({ code: "custom", message: problem });
       }),
@@ -237,7 +241,8 @@ export const eventRecognitionConfig = z
   });
 export type EventRecognitionConfig = z.infer<typeof eventRecognitionConfig>;
 
-export interface EventConfigDto extends EventRecognitionConfig {
+export interface EventConfigDto extends Omit<EventRecognitionConfig, "bibPattern"> {
+  bibPattern: string;
   eventId: number;
   configurationVersion: number;
   updatedAt: string | null;

@@ -93,10 +93,11 @@ describe("bibPatternProblem", () => {
     expect(bibPatternProblem("^((\\d)+)?\\d$")).toBeUndefined();
   });
 
-  it("is the settings API's rule, and a stored config from before the field reads as digits only", () => {
+  it("is the settings API's rule; a save without the field leaves the stored format alone", () => {
     const base = { ...defaultEventConfig };
     const { bibPattern: _omitted, ...legacy } = base;
-    expect(eventRecognitionConfig.parse(legacy).bibPattern).toBe(digitsOnlyPattern);
+    expect(eventRecognitionConfig.parse(legacy).bibPattern).toBeUndefined();
+    expect(eventRecognitionConfig.parse(base).bibPattern).toBe(digitsOnlyPattern);
     const refused = eventRecognitionConfig.safeParse({ ...base, bibPattern: "^(\\d+)+$" });
     expect(refused.error?.issues).toEqual([
       expect.objectContaining({ path: ["bibPattern"], message: bibPatternMessages.nestedQuantifiers }),

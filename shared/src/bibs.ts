@@ -1,4 +1,4 @@
-import type { EventRecognitionConfig } from "./api";
+import type { EventConfigDto, EventRecognitionConfig } from "./api";
 import { bibExample, bibFormatOf, describeBibFormat, digitCount, matchesBibPattern, normaliseBib } from "./bib-format";
 import { type Box, wearerOf } from "./bib-geometry";
 import { defaultEventConfig } from "./constants";
@@ -117,7 +117,7 @@ export function judgeWord(
   return undefined;
 }
 
-type BibSettings = Pick<EventRecognitionConfig, "minDigits" | "maxDigits" | "allowLeadingZeros" | "bibPattern">;
+type BibSettings = Pick<EventConfigDto, "minDigits" | "maxDigits" | "allowLeadingZeros" | "bibPattern">;
 
 export const manualBibMessages = {
   required: "Escribe el número de dorsal",

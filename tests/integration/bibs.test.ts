@@ -185,6 +185,13 @@ describe("bib index: manual correction and re-indexing", () => {
     const empty = await admin.put(`/api/events/${digits.id}/config`, { ...settings, bibPattern: "\\d*" });
     expect(JSON.stringify(empty.body)).toContain("El formato de dorsal no puede aceptar una lectura vacía");
 
+    // A save that leaves the format out (an older client) keeps the stored one.
+    const { bibPattern: _leftOut, ...withoutFormat } = settings;
+    await admin.put(`/api/events/${digits.id}/config`, { ...settings, bibPattern: "^[A-Z]\\d+$" });
+    const keptFormat = await admin.put<EventConfigDto>(`/api/events/${digits.id}/config`, withoutFormat);
+    expect(keptFormat.body.bibPattern).toBe("^[A-Z]\\d+$");
+    await admin.put(`/api/events/${digits.id}/config`, settings);
+
     // Switched to a letter and 5 digits, the re-index applies the pattern to the stored text.
     const switched = await admin.put<EventConfigDto>(`/api/events/${digits.id}/config`, {
       ...settings,
