@@ -10,15 +10,15 @@ import type { OcrModelFiles } from "./models";
 import { contains, mergeOverlapping, quadBounds, type Rect, touchesInnerEdge } from "./rects";
 
 /**
- * Every photo is scaled (up or down) to this long side for detection: at 960 px small bibs on 2000+ px
- * photos are lost, and RBNR's 720-px photos unscaled lose a quarter of their bibs. 1600 px cost
- * 40% more detection time and ~170 MB more memory for a lower F1 (bench:bibs 0.925 vs 0.935).
+ * The coarse pass scales every photo (up or down) to this long side: RBNR's 720-px photos unscaled
+ * lose a quarter of their bibs, and at 1024 px rbnr-dev's recall fell from 0.938 to 0.859. Small
+ * bibs on big photos are the closer look's job (docs/recognition.md).
  */
-const DETECTOR_LONG_SIDE = Number(process.env.DET_SIDE ?? 1280);
-/** Small and faint text is detected again from this many times the first pass's pixels. */
-const ZOOM = Number(process.env.ZOOM ?? 2);
+const DETECTOR_LONG_SIDE = 1280;
+/** Runners' regions are detected again from this many times the coarse pass's pixels. */
+const ZOOM = 2;
 /** A runner's region wider than this many coarse-pass pixels holds text big enough for that pass. */
-const MAX_ZOOMED_REGION_WIDTH = Number(process.env.ZMAX ?? 320);
+const MAX_ZOOMED_REGION_WIDTH = 320;
 const REC_HEIGHT = 48;
 /** PaddleOCR pads every recognition input to at least 320 px wide; the model was trained so. */
 const REC_MIN_WIDTH = 320;
@@ -130,6 +130,7 @@ export async function loadPaddleOcr(files: OcrModelFiles): Promise<PaddleOcr> {
     const coarseScale = DETECTOR_LONG_SIDE / Math.max(image.width, image.height);
     const coarse = await detectQuads(image, coarseScale);
     const fineScale = Math.min(ZOOM * coarseScale, Math.max(1, coarseScale));
+    // Photos the coarse pass already sees at (nearly) full resolution gain nothing from a second look.
     if (fineScale <= coarseScale * 1.2) return coarse.quads;
     const windows = mergeOverlapping(
       closerLook
@@ -141,11 +142,6 @@ export async function loadPaddleOcr(files: OcrModelFiles): Promise<PaddleOcr> {
           bottom: (region.top + region.height) * image.height,
         })),
     );
-    if (process.env.DEBUG_ZOOM)
-      console.log(
-        JSON.stringify(windows.map((w) => [w.left, w.top, w.right, w.bottom].map(Math.round))),
-        coarse.quads.length,
-      );
     const kept = coarse.quads.filter((quad) => !windows.some((window) => contains(window, quadBounds(quad))));
     for (const window of windows) {
       const fine = await detectQuads(image, fineScale, window);
