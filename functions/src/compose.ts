@@ -12,6 +12,8 @@ import { createPresignedUrlSigner } from "./adapters/aws/s3-presigned-url-signer
 import { createSfnPipelineStarter } from "./adapters/aws/sfn-pipeline-starter";
 import type { LocalPipeline } from "./adapters/local/local-pipeline";
 import { localStorageCredentials } from "./adapters/local/storage-credentials";
+import { createMemoryObjectStore } from "./adapters/memory/object-store";
+import { createMemoryTable } from "./adapters/memory/table";
 import { createWompiGateway, parseWompiKeys } from "./adapters/payments/wompi";
 import { createIds, systemClock } from "./adapters/system/system";
 import type { Deps } from "./app/deps";
@@ -208,6 +210,32 @@ async function composeLocal(config: LocalConfig): Promise<Container> {
       await closeBase();
     },
   };
+}
+
+/**
+ * The local composition with the table and the object store held in memory and no pipeline
+ * queue: the pipeline's steps are called directly (`pipelineTasks`). What it costs is the steps'
+ * own work with no stand-in between them — bench:ingest's CPU limit. Nothing is kept; the
+ * endpoints and DATA_DIR of `config` are not used.
+ */
+export async function composeInMemory(config: LocalConfig): Promise<Container> {
+  const refuse = (what: string) => () =>
+    Promise.reject(new Error(`the in-memory composition has no ${what}: call its pipeline steps directly`));
+  const { createLocalVision } = await import("./adapters/local/local-vision");
+  return assemble({
+    config,
+    logger: createLogger(config.LOG_LEVEL),
+    table: createMemoryTable(),
+    objects: createMemoryObjectStore(),
+    urls: { signedGetUrl: refuse("image URLs") },
+    pipeline: { start: refuse("pipeline queue") },
+    vision: memo(() => createLocalVision({ workers: config.OCR_WORKERS })),
+    jwk: async () => {
+      const { privateKey } = await generateKeyPair("RS256", { extractable: true, modulusLength: 2048 });
+      return { ...(await exportJWK(privateKey)), kid: "memory", alg: "RS256" as const };
+    },
+    payments: unconfiguredPayments("the in-memory composition takes no payments"),
+  });
 }
 
 /** Real Wompi when its keys are given, else the sandbox whose keys functions/local/main.ts fills in. */

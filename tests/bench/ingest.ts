@@ -29,6 +29,7 @@ import sharp from "sharp";
 import { ZipFile } from "yazl";
 import { adminToken, apiClient } from "../support/api";
 import { startDorsal } from "../support/server";
+import { measureCpuLimit } from "./cpu-limit";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const { values } = parseArgs({
@@ -117,6 +118,16 @@ const percentile = (sorted: number[], p: number) =>
     : (sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0);
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
 
+/** CPU seconds the process (all its threads) has used so far, from /proc. */
+async function cpuSecondsOf(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command's closing parenthesis; utime and stime are the 14th and 15th overall.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / clockTicksPerSecond;
+}
+/** Linux's USER_HZ, fixed at 100 on every architecture Node runs on. */
+const clockTicksPerSecond = 100;
+
 /** The runtime's resident memory now and its high-water mark, in MB, from /proc. */
 async function memoryOf(pid: number): Promise<{ rssMb: number; peakMb: number }> {
   const status = await readFile(`/proc/${pid}/status`, "utf8");
@@ -143,6 +154,12 @@ try {
   const averageMb =
     (await Promise.all(files.map((file) => stat(file)))).reduce((sum, s) => sum + s.size, 0) / files.length / 1e6;
   console.log(`photos ready, ${averageMb.toFixed(1)} MB on average`);
+
+  // 0. The CPU limit: the same photos through the pipeline's own steps, nothing in between.
+  const cpuLimit = await measureCpuLimit(files);
+  console.log(
+    `CPU limit: ${cpuLimit.photosPerMinute} photos/min (${cpuLimit.lanes} lanes, ${cpuLimit.cpuSecondsPerPhoto} CPU s/photo; per photo: decode ${cpuLimit.stages.decode} s, variants ${cpuLimit.stages.variants} s, text ${cpuLimit.stages.text} s, faces ${cpuLimit.stages.faces} s, prepare+record ${cpuLimit.stages.prepareAndRecord} s)`,
+  );
 
   const createEvent = async (name: string) => {
     const created = await api.post<{ id: number }>("/api/events", {
@@ -214,6 +231,7 @@ try {
   const burstEvent = await createEvent("Bench capacidad");
   const burst = new Map<string, Timing>();
   const burstStart = Date.now();
+  const burstCpuBefore = await cpuSecondsOf(dorsal.pid);
   const burstWatch = watch(burstEvent, burst, () => (burst.size === photoCount ? photoCount : 0));
   await mapLimit(files, uploadConcurrency, async (file) => {
     const timing = await uploadOne(burstEvent, file);
@@ -223,8 +241,14 @@ try {
   await burstWatch;
   const burstEnd = Math.max(...[...burst.values()].map((t) => t.searchableAt ?? 0));
   const photosPerMinute = photoCount / ((burstEnd - burstStart) / 60_000);
+  const runtimeCpuPerPhoto = ((await cpuSecondsOf(dorsal.pid)) - burstCpuBefore) / photoCount;
+  const efficiency = photosPerMinute / cpuLimit.photosPerMinute;
   console.log(
     `capacity: ${photoCount} photos uploaded in ${uploadedAfterS.toFixed(1)} s, all searchable after ${((burstEnd - burstStart) / 1000).toFixed(1)} s → ${photosPerMinute.toFixed(1)} photos/min`,
+  );
+
+  console.log(
+    `efficiency: ${efficiency.toFixed(2)} of the CPU limit; the runtime used ${runtimeCpuPerPhoto.toFixed(2)} CPU s/photo, ${(runtimeCpuPerPhoto - cpuLimit.cpuSecondsPerPhoto).toFixed(2)} more than the steps alone (storage, table, orchestration, HTTP)`,
   );
 
   // 2. Latency at a steady rate.
@@ -340,6 +364,14 @@ try {
       peakRssMb: Math.round(memory.peakMb),
       p50UploadToSearchableS: round(p50),
       rate: ratePerMinute,
+      cpuLimitPhotosPerMinute: cpuLimit.photosPerMinute,
+      efficiency: round(efficiency, 2),
+      cpuSecondsPerPhoto: {
+        ...cpuLimit.stages,
+        stepsTotal: cpuLimit.cpuSecondsPerPhoto,
+        runtimeTotal: round(runtimeCpuPerPhoto, 3),
+        storageTableOrchestration: round(runtimeCpuPerPhoto - cpuLimit.cpuSecondsPerPhoto, 3),
+      },
       ...(zipSummary ? { zip: zipSummary } : {}),
     }),
   );

@@ -149,7 +149,10 @@ describe("pipeline idempotency and failures", () => {
     expect(counted).toMatchObject({ totalPhotos: 3, processedPhotos: 1, failedPhotos: 1, duplicatePhotos: 1 });
     // The processing time counted is the first run's; the photo keeps its latest run's, which the recount adds up.
     const ms = (await deps.photos.get("0photoredelivered00000000001"))?.recognition?.ms ?? {};
-    const exact = { ...counted, processingMsTotal: (ms.variants ?? 0) + (ms.text ?? 0) + (ms.faces ?? 0) };
+    const exact = {
+      ...counted,
+      processingMsTotal: (ms.variants ?? 0) + (ms.decode ?? 0) + (ms.text ?? 0) + (ms.faces ?? 0),
+    };
     expect(exact.processingMsTotal).toBeGreaterThan(0);
     // What kills between a photo's state and its counters leave behind, several times over.
     const skew = { totalPhotos: 2, processedPhotos: -1, failedPhotos: 1, duplicatePhotos: 3, facesDetected: 4 };

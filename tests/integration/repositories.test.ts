@@ -7,6 +7,7 @@ import { defaultEventPricing, photographerApplicationRequest } from "@dorsal/sha
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureTable, startDynalite } from "../../functions/local/storage";
 import { createDynamoTable } from "../../functions/src/adapters/aws/dynamodb-table";
+import { createMemoryTable } from "../../functions/src/adapters/memory/table";
 import { createIds, systemClock } from "../../functions/src/adapters/system/system";
 import { createApplicationRepository } from "../../functions/src/data/applications";
 import { createAssignmentRepository } from "../../functions/src/data/assignments";
@@ -29,36 +30,121 @@ import { sampleApplication } from "../support/applications";
 const region = "us-east-1";
 const externalEndpoint = process.env.DYNAMODB_TEST_ENDPOINT;
 
-describe(`repositories on ${externalEndpoint ? `DynamoDB at ${externalEndpoint}` : "dynalite"}`, () => {
+/** A table for one suite run, and how to let it go. */
+interface TableUnderTest {
+  table: Table;
+  close(): Promise<void>;
+}
+
+async function dynamoTable(): Promise<TableUnderTest> {
+  let endpoint = externalEndpoint;
   let dataDir: string | undefined;
   let stopDynalite: (() => Promise<void>) | undefined;
-  let client: DynamoDBClient;
-  let tableName: string;
+  if (!endpoint) {
+    dataDir = await mkdtemp(path.join(tmpdir(), "dorsal-repositories-"));
+    const dynamo = await startDynalite(dataDir);
+    endpoint = dynamo.endpoint;
+    stopDynalite = dynamo.close;
+  }
+  const tableName = `dorsal-repositories-${randomUUID().slice(0, 8)}`;
+  // The runtime's own table creation, from the shared schema.
+  await ensureTable(endpoint, region, tableName);
+  const client = new DynamoDBClient({
+    endpoint,
+    region,
+    credentials: { accessKeyId: "local", secretAccessKey: "local" },
+  });
+  return {
+    table: createDynamoTable(client, tableName),
+    async close() {
+      await client.send(new DeleteTableCommand({ TableName: tableName })).catch(() => undefined);
+      client.destroy();
+      await stopDynalite?.();
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+// The in-memory table must keep every guarantee the DynamoDB one does: the same suite runs on both.
+const backends: [string, () => Promise<TableUnderTest>][] = [
+  [externalEndpoint ? `DynamoDB at ${externalEndpoint}` : "dynalite", dynamoTable],
+  ["the in-memory table", async () => ({ table: createMemoryTable(), close: async () => undefined })],
+];
+
+describe.each(backends)("repositories on %s", (_name, open) => {
+  let underTest: TableUnderTest | undefined;
   let table: Table;
   const ids = createIds(systemClock);
 
   beforeAll(async () => {
-    let endpoint = externalEndpoint;
-    if (!endpoint) {
-      dataDir = await mkdtemp(path.join(tmpdir(), "dorsal-repositories-"));
-      const dynamo = await startDynalite(dataDir);
-      endpoint = dynamo.endpoint;
-      stopDynalite = dynamo.close;
-    }
-    tableName = `dorsal-repositories-${randomUUID().slice(0, 8)}`;
-    // The runtime's own table creation, from the shared schema.
-    await ensureTable(endpoint, region, tableName);
-    client = new DynamoDBClient({ endpoint, region, credentials: { accessKeyId: "local", secretAccessKey: "local" } });
-    table = createDynamoTable(client, tableName);
+    underTest = await open();
+    table = underTest.table;
   });
 
   afterAll(async () => {
-    if (client) {
-      await client.send(new DeleteTableCommand({ TableName: tableName })).catch(() => undefined);
-      client.destroy();
-    }
-    await stopDynalite?.();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    await underTest?.close();
+  });
+
+  describe("the table port", () => {
+    const partition = () => `TEST#${randomUUID()}`;
+
+    it("pages an index in either order with the cursor it gives out, and skips items the index lacks", async () => {
+      const gsi = partition();
+      const pk = partition();
+      const entries = ["b", "d", "a", "c", "e"];
+      await table.batchPut(entries.map((sk) => ({ pk, sk, gsi1pk: gsi, gsi1sk: `k#${sk}` })));
+      await table.put({ pk, sk: "not-indexed" });
+      const walk = async (descending: boolean) => {
+        const seen: string[] = [];
+        let cursor: Record<string, unknown> | undefined;
+        do {
+          const page = await table.query<{ sk: string }>({
+            index: "gsi1",
+            partition: gsi,
+            limit: 2,
+            descending,
+            ...(cursor ? { cursor } : {}),
+          });
+          seen.push(...page.items.map((item) => item.sk));
+          cursor = page.cursor;
+        } while (cursor);
+        return seen;
+      };
+      expect(await walk(false)).toEqual(["a", "b", "c", "d", "e"]);
+      expect(await walk(true)).toEqual(["e", "d", "c", "b", "a"]);
+      const between = await table.query<{ sk: string }>({ partition: pk, sortBetween: ["b", "d"] });
+      expect(between.items.map((item) => item.sk)).toEqual(["b", "c", "d"]);
+      const prefixed = await table.query<{ sk: string }>({ partition: pk, sortPrefix: "not" });
+      expect(prefixed.items.map((item) => item.sk)).toEqual(["not-indexed"]);
+    });
+
+    it("updates conditionally: <> holds for a missing attribute, < does not; ADD starts from zero", async () => {
+      const key = { pk: partition(), sk: "item" };
+      expect(
+        await table.update({ key, set: { state: "new" }, conditions: [{ attribute: "pk", op: "exists" }] }),
+      ).toBeUndefined();
+      expect(await table.get(key)).toBeUndefined();
+      const created = await table.update<{ state: string; hits: number }>({
+        key,
+        set: { state: "new", gone: undefined },
+        add: { hits: 2 },
+        conditions: [{ attribute: "state", op: "<>", value: "done" }],
+      });
+      expect(created).toEqual({ ...key, state: "new", hits: 2 });
+      expect(
+        await table.update({ key, add: { hits: 1 }, conditions: [{ attribute: "missing", op: "<", value: 5 }] }),
+      ).toBeUndefined();
+      const counted = await table.update<{ hits: number; state?: string }>({
+        key,
+        add: { hits: 1 },
+        remove: ["state"],
+        conditions: [{ attribute: "hits", op: "<", value: 3 }],
+      });
+      expect(counted).toEqual({ ...key, hits: 3 });
+      expect(await table.put({ ...key, other: 1 }, { ifAbsent: true })).toBe(false);
+      expect(await table.delete(key)).toBe(true);
+      expect(await table.delete(key)).toBe(false);
+    });
   });
 
   describe("users", () => {

@@ -35,7 +35,7 @@ const previewLongSide = 1280;
 /** The decoded working copy of a HEIC original, read by detect in its place: ample for text and faces. */
 const workingLongSide = 3000;
 
-interface PreparedPhoto {
+export interface PreparedPhoto {
   photoId: string;
   eventId: number;
   originalKey: string;
@@ -43,7 +43,7 @@ interface PreparedPhoto {
   /** A copy of a photo the event already has: the execution ends after Prepare (a Choice state). */
   duplicate: boolean;
 }
-interface Variants {
+export interface Variants {
   webKey: string;
   thumbnailKey: string;
   previewKey: string;
@@ -55,15 +55,15 @@ interface Variants {
   height: number;
   ms: number;
 }
-interface Detection {
+export interface Detection {
   bibs: DetectedBib[];
   textDetections: TextDetection[];
   faces: { confidence: number; box: { left: number; top: number; width: number; height: number } }[];
   engine: string;
   version: string;
-  ms: { text: number; faces: number };
+  ms: { decode: number; text: number; faces: number };
 }
-interface ExecutionState extends PipelineInput {
+export interface ExecutionState extends PipelineInput {
   photo: PreparedPhoto;
   variants: Variants;
   detection: Detection;
@@ -74,7 +74,7 @@ interface ExecutionState extends PipelineInput {
  * The steps of the photo pipeline, each idempotent: running one twice (a redelivered S3 event, a
  * retried task) leaves the same items and counts each photo once.
  */
-export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: ExecutionState) => Promise<unknown>> {
+export function createPipelineTasks(deps: Deps) {
   /**
    * An event deleted while its photos are in flight: the step stops without a retry and `fail`
    * removes what the execution wrote after the deletion's sweep. Checked where a step begins
@@ -250,8 +250,12 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
         faces: reading.faces,
         engine: vision.text.info.engine,
         version: vision.text.info.version,
-        // Decoding serves both engines; it is counted with text, which needs the full resolution.
-        ms: { text: Math.round(reading.ms.decode + reading.ms.text), faces: Math.round(reading.ms.faces) },
+        // Decoding serves both engines, so it is its own figure.
+        ms: {
+          decode: Math.round(reading.ms.decode),
+          text: Math.round(reading.ms.text),
+          faces: Math.round(reading.ms.faces),
+        },
       };
     },
 
@@ -292,7 +296,7 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
           {
             processedPhotos: 1,
             facesDetected: detection.faces.length,
-            processingMsTotal: variants.ms + detection.ms.text + detection.ms.faces,
+            processingMsTotal: variants.ms + detection.ms.decode + detection.ms.text + detection.ms.faces,
           },
           now,
         );
@@ -320,7 +324,7 @@ export function createPipelineTasks(deps: Deps): Record<PipelineTask, (input: Ex
       await followState(ids.photoId);
       return { failed: counted, reason };
     },
-  };
+  } satisfies Record<PipelineTask, (input: ExecutionState) => Promise<unknown>>;
 }
 export type PipelineTasks = ReturnType<typeof createPipelineTasks>;
 

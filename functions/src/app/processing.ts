@@ -244,7 +244,7 @@ export async function recountEventStats(
         const ms = photo.recognition?.ms ?? {};
         counts.processedPhotos++;
         counts.facesDetected += photo.faces.length;
-        counts.processingMsTotal += (ms.variants ?? 0) + (ms.text ?? 0) + (ms.faces ?? 0);
+        counts.processingMsTotal += (ms.variants ?? 0) + (ms.decode ?? 0) + (ms.text ?? 0) + (ms.faces ?? 0);
       }
       if (options.links) {
         for (const bib of await deps.photos.linkedBibs(photo.id)) {
