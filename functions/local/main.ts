@@ -10,7 +10,8 @@ import { sweepDownloadZips } from "../src/app/original-zip";
 import { reconcilePendingSales } from "../src/app/sales";
 import { downloadZipPrefix, zipUploadPrefix } from "../src/app/storage-paths";
 import { resumeZipBatches } from "../src/app/zip-import";
-import { type Container, getContainer } from "../src/compose";
+import { type Container, compose, provideContainer } from "../src/compose";
+import { parseConfig } from "../src/config";
 import { handler as adminHandler } from "../src/handlers/http/admin";
 import { handler as applicationsHandler } from "../src/handlers/http/applications";
 import { handler as authHandler } from "../src/handlers/http/auth";
@@ -217,7 +218,9 @@ Object.assign(process.env, {
   S3_ENDPOINT: publicUrl,
   DATA_DIR: dataDir,
 });
-const container = await getContainer();
+const composed = compose(parseConfig(process.env), { dynamo: dynamo.send });
+provideContainer(composed);
+const container = await composed;
 
 // s3rver's object-created events take the paths they take in AWS: an uploaded ZIP goes to the unzip
 // handler (in the background, as S3 invokes its Lambda asynchronously), everything else S3 → SQS →

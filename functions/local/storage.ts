@@ -10,7 +10,9 @@ import {
 } from "@aws-sdk/client-dynamodb";
 import dynalite from "dynalite";
 import S3rver from "s3rver";
+import type { DocumentSender } from "../src/adapters/aws/dynamodb-table";
 import { tableSchema } from "../src/data/table-schema";
+import { inProcessDynaliteSender, withCapturedStore } from "./dynalite-in-process";
 import { repairDynaliteIndexes } from "./dynalite-repair";
 import { discardInterruptedPuts, dropStoredCorsConfigs, hardenS3rverStore } from "./s3rver-store";
 
@@ -18,12 +20,22 @@ import { discardInterruptedPuts, dropStoredCorsConfigs, hardenS3rverStore } from
  * The storage stand-ins that speak the real protocols: dynalite (DynamoDB API over LevelDB files)
  * and s3rver (S3 API over plain files), both under the data dir so a restart keeps everything.
  */
-export async function startDynalite(dataDir: string): Promise<{ endpoint: string; close(): Promise<void> }> {
+export interface LocalDynamo {
+  /** The HTTP endpoint, for what speaks the protocol from outside (tests, tools, table creation). */
+  endpoint: string;
+  /** The same store called in this process: the runtime's own table calls. */
+  send: DocumentSender;
+  close(): Promise<void>;
+}
+
+export async function startDynalite(dataDir: string): Promise<LocalDynamo> {
   const dir = path.join(dataDir, "dynamodb");
   await mkdir(dir, { recursive: true });
   // A kill mid-write can leave dynalite's indexes out of step with its items (see the repair).
   await repairDynaliteIndexes(dir);
-  const server: Server = dynalite({ path: dir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  const { created: server, store } = withCapturedStore<Server>(() =>
+    dynalite({ path: dir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 }),
+  );
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => resolve());
@@ -31,6 +43,7 @@ export async function startDynalite(dataDir: string): Promise<{ endpoint: string
   const { port } = server.address() as AddressInfo;
   return {
     endpoint: `http://127.0.0.1:${port}`,
+    send: inProcessDynaliteSender(store),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

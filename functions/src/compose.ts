@@ -6,7 +6,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-sec
 import { SFNClient } from "@aws-sdk/client-sfn";
 import { exportJWK, generateKeyPair } from "jose";
 import { createCloudFrontUrlSigner } from "./adapters/aws/cloudfront-url-signer";
-import { createDynamoTable } from "./adapters/aws/dynamodb-table";
+import { createDynamoTable, type DocumentSender, documentClientSender } from "./adapters/aws/dynamodb-table";
 import { createS3ObjectStore } from "./adapters/aws/s3-object-store";
 import { createPresignedUrlSigner } from "./adapters/aws/s3-presigned-url-signer";
 import { createSfnPipelineStarter } from "./adapters/aws/sfn-pipeline-starter";
@@ -81,8 +81,17 @@ function memo<T>(factory: () => Promise<T>): () => Promise<T> {
   };
 }
 
-export async function compose(config: Config): Promise<Container> {
-  return config.DORSAL_RUNTIME === "aws" ? composeAws(config) : composeLocal(config);
+/**
+ * What the embedded runtime hands the local composition besides its configuration: its stand-ins
+ * called in process. Without them the composition reaches the stand-ins at their endpoints.
+ */
+export interface LocalServices {
+  /** dynalite's store, called without HTTP (functions/local/dynalite-in-process.ts). */
+  dynamo?: DocumentSender;
+}
+
+export async function compose(config: Config, local: LocalServices = {}): Promise<Container> {
+  return config.DORSAL_RUNTIME === "aws" ? composeAws(config) : composeLocal(config, local);
 }
 
 async function composeAws(config: AwsConfig): Promise<Container> {
@@ -116,7 +125,7 @@ async function composeAws(config: AwsConfig): Promise<Container> {
   return assemble({
     config,
     logger,
-    table: createDynamoTable(new DynamoDBClient({ region }), config.TABLE_NAME),
+    table: createDynamoTable(documentClientSender(new DynamoDBClient({ region })), config.TABLE_NAME),
     objects: createS3ObjectStore(s3, buckets),
     urls: createCloudFrontUrlSigner({
       domain: config.CLOUDFRONT_DOMAIN,
@@ -138,7 +147,7 @@ async function composeAws(config: AwsConfig): Promise<Container> {
   });
 }
 
-async function composeLocal(config: LocalConfig): Promise<Container> {
+async function composeLocal(config: LocalConfig, local: LocalServices): Promise<Container> {
   const logger = createLogger(config.LOG_LEVEL);
   // The local object store answers only the runtime's own key pair; dynalite accepts any.
   const credentials = await localStorageCredentials(config.DATA_DIR);
@@ -171,7 +180,8 @@ async function composeLocal(config: LocalConfig): Promise<Container> {
     config,
     logger,
     table: createDynamoTable(
-      new DynamoDBClient({ region, credentials, endpoint: config.DYNAMODB_ENDPOINT }),
+      local.dynamo ??
+        documentClientSender(new DynamoDBClient({ region, credentials, endpoint: config.DYNAMODB_ENDPOINT })),
       config.TABLE_NAME,
     ),
     objects: createS3ObjectStore(s3, buckets),
@@ -339,6 +349,11 @@ async function assemble(parts: {
 }
 
 let current: Promise<Container> | undefined;
+
+/** The embedded runtime composes with its in-process stand-ins before any handler asks for the container. */
+export function provideContainer(container: Promise<Container>): void {
+  current = container;
+}
 
 /** The process-wide container, built on first use from the environment (Lambda: once per cold start). */
 export function getContainer(): Promise<Container> {

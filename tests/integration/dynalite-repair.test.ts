@@ -5,7 +5,7 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { Level } from "level";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureTable, startDynalite } from "../../functions/local/storage";
-import { createDynamoTable } from "../../functions/src/adapters/aws/dynamodb-table";
+import { createDynamoTable, documentClientSender } from "../../functions/src/adapters/aws/dynamodb-table";
 
 /**
  * dynalite writes an item's index entries and then the item, separately; a kill in between must not
@@ -30,7 +30,7 @@ describe("local table after a kill mid-write", () => {
     });
     try {
       await ensureTable(dynamo.endpoint, "us-east-1", "repair");
-      return await work(createDynamoTable(client, "repair"));
+      return await work(createDynamoTable(documentClientSender(client), "repair"));
     } finally {
       client.destroy();
       await dynamo.close();

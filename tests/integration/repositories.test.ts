@@ -6,7 +6,7 @@ import { DeleteTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { defaultEventPricing, photographerApplicationRequest } from "@dorsal/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureTable, startDynalite } from "../../functions/local/storage";
-import { createDynamoTable } from "../../functions/src/adapters/aws/dynamodb-table";
+import { createDynamoTable, documentClientSender } from "../../functions/src/adapters/aws/dynamodb-table";
 import { createMemoryTable } from "../../functions/src/adapters/memory/table";
 import { createIds, systemClock } from "../../functions/src/adapters/system/system";
 import { createApplicationRepository } from "../../functions/src/data/applications";
@@ -55,7 +55,7 @@ async function dynamoTable(): Promise<TableUnderTest> {
     credentials: { accessKeyId: "local", secretAccessKey: "local" },
   });
   return {
-    table: createDynamoTable(client, tableName),
+    table: createDynamoTable(documentClientSender(client), tableName),
     async close() {
       await client.send(new DeleteTableCommand({ TableName: tableName })).catch(() => undefined);
       client.destroy();
@@ -65,9 +65,25 @@ async function dynamoTable(): Promise<TableUnderTest> {
   };
 }
 
-// The in-memory table must keep every guarantee the DynamoDB one does: the same suite runs on both.
+/** dynalite called in process, as the embedded runtime calls it: no SDK, no HTTP. */
+async function inProcessDynaliteTable(): Promise<TableUnderTest> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), "dorsal-repositories-"));
+  const dynamo = await startDynalite(dataDir);
+  const tableName = "in-process";
+  await ensureTable(dynamo.endpoint, region, tableName);
+  return {
+    table: createDynamoTable(dynamo.send, tableName),
+    async close() {
+      await dynamo.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+// Every way the product reaches a table must keep the same guarantees: the same suite runs on each.
 const backends: [string, () => Promise<TableUnderTest>][] = [
-  [externalEndpoint ? `DynamoDB at ${externalEndpoint}` : "dynalite", dynamoTable],
+  [externalEndpoint ? `DynamoDB at ${externalEndpoint}` : "dynalite over HTTP", dynamoTable],
+  ["dynalite in process", inProcessDynaliteTable],
   ["the in-memory table", async () => ({ table: createMemoryTable(), close: async () => undefined })],
 ];
 

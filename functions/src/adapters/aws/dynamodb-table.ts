@@ -3,7 +3,6 @@ import {
   BatchGetCommand,
   BatchWriteCommand,
   type BatchWriteCommandInput,
-  type BatchWriteCommandOutput,
   DeleteCommand,
   DynamoDBDocumentClient,
   GetCommand,
@@ -13,6 +12,7 @@ import {
 } from "@aws-sdk/lib-dynamodb";
 import {
   InvalidCursorError,
+  type Item,
   type Key,
   type QueryInput,
   type QueryPage,
@@ -20,10 +20,58 @@ import {
   type UpdateInput,
 } from "../../ports/table";
 
-/** The Table port over DynamoDB; the local runtime points the same adapter at dynalite. */
-export function createDynamoTable(client: DynamoDBClient, tableName: string): Table {
-  const doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+/** The DynamoDB operations the Table port needs, named as the API names them. */
+export type DynamoOperation =
+  | "GetItem"
+  | "PutItem"
+  | "UpdateItem"
+  | "DeleteItem"
+  | "Query"
+  | "BatchGetItem"
+  | "BatchWriteItem";
 
+/** What those operations answer, with attribute values as plain JavaScript (the document client's view). */
+export interface DocumentOutput {
+  Item?: Item;
+  Items?: Item[];
+  Attributes?: Item;
+  LastEvaluatedKey?: Item;
+  Responses?: Record<string, Item[]>;
+  UnprocessedKeys?: Record<string, { Keys?: Item[] }>;
+  UnprocessedItems?: Record<string, NonNullable<BatchWriteCommandInput["RequestItems"]>[string]>;
+}
+
+/**
+ * Sends one operation, its input in the document client's shape (plain values, not attribute
+ * values). Errors keep DynamoDB's names (ConditionalCheckFailedException, ValidationException).
+ */
+export type DocumentSender = (operation: DynamoOperation, input: Record<string, unknown>) => Promise<DocumentOutput>;
+
+const commands = {
+  GetItem: GetCommand,
+  PutItem: PutCommand,
+  UpdateItem: UpdateCommand,
+  DeleteItem: DeleteCommand,
+  Query: QueryCommand,
+  BatchGetItem: BatchGetCommand,
+  BatchWriteItem: BatchWriteCommand,
+} as const;
+
+/** The AWS SDK's document client: DynamoDB itself, or any endpoint that speaks its protocol. */
+export function documentClientSender(client: DynamoDBClient): DocumentSender {
+  const doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  return async (operation, input) => {
+    // Each command class takes its own input type; the port's code builds inputs of the right shape.
+    const Command = commands[operation] as unknown as new (input: Record<string, unknown>) => never;
+    return (await doc.send(new Command(input))) as DocumentOutput;
+  };
+}
+
+/**
+ * The Table port over DynamoDB's API: on AWS through the SDK (`documentClientSender`); the local
+ * runtime sends the same operations to dynalite, in process.
+ */
+export function createDynamoTable(send: DocumentSender, tableName: string): Table {
   const isConditionFailure = (error: unknown) =>
     error instanceof ConditionalCheckFailedException ||
     (error instanceof Error && error.name === "ConditionalCheckFailedException");
@@ -45,9 +93,7 @@ export function createDynamoTable(client: DynamoDBClient, tableName: string): Ta
       let pending: WriteRequest[] | undefined = chunk;
       // As with batchGet: throttled writes come back unprocessed and are sent again.
       while (pending && pending.length > 0) {
-        const out: BatchWriteCommandOutput = await doc.send(
-          new BatchWriteCommand({ RequestItems: { [tableName]: pending } }),
-        );
+        const out: DocumentOutput = await send("BatchWriteItem", { RequestItems: { [tableName]: pending } });
         pending = out.UnprocessedItems?.[tableName];
       }
     };
@@ -58,19 +104,17 @@ export function createDynamoTable(client: DynamoDBClient, tableName: string): Ta
 
   return {
     async get<T extends object>(key: Key) {
-      const out = await doc.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }));
+      const out = await send("GetItem", { TableName: tableName, Key: key, ConsistentRead: true });
       return out.Item as T | undefined;
     },
 
     async put(item, options) {
       try {
-        await doc.send(
-          new PutCommand({
-            TableName: tableName,
-            Item: item,
-            ...(options?.ifAbsent ? { ConditionExpression: "attribute_not_exists(pk)" } : {}),
-          }),
-        );
+        await send("PutItem", {
+          TableName: tableName,
+          Item: item,
+          ...(options?.ifAbsent ? { ConditionExpression: "attribute_not_exists(pk)" } : {}),
+        });
         return true;
       } catch (error) {
         if (options?.ifAbsent && isConditionFailure(error)) return false;
@@ -116,17 +160,15 @@ export function createDynamoTable(client: DynamoDBClient, tableName: string): Ta
         .filter(Boolean)
         .join(" ");
       try {
-        const out = await doc.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: input.key,
-            UpdateExpression: expression,
-            ExpressionAttributeNames: names,
-            ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
-            ...(conditions.length ? { ConditionExpression: conditions.join(" AND ") } : {}),
-            ReturnValues: "ALL_NEW",
-          }),
-        );
+        const out = await send("UpdateItem", {
+          TableName: tableName,
+          Key: input.key,
+          UpdateExpression: expression,
+          ExpressionAttributeNames: names,
+          ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+          ...(conditions.length ? { ConditionExpression: conditions.join(" AND ") } : {}),
+          ReturnValues: "ALL_NEW",
+        });
         return out.Attributes as T;
       } catch (error) {
         if (isConditionFailure(error)) return undefined;
@@ -136,9 +178,7 @@ export function createDynamoTable(client: DynamoDBClient, tableName: string): Ta
 
     async delete(key) {
       try {
-        await doc.send(
-          new DeleteCommand({ TableName: tableName, Key: key, ConditionExpression: "attribute_exists(pk)" }),
-        );
+        await send("DeleteItem", { TableName: tableName, Key: key, ConditionExpression: "attribute_exists(pk)" });
         return true;
       } catch (error) {
         if (isConditionFailure(error)) return false;
@@ -162,24 +202,20 @@ export function createDynamoTable(client: DynamoDBClient, tableName: string): Ta
         values[":s1"] = input.sortBetween[0];
         values[":s2"] = input.sortBetween[1];
       }
-      const out = await doc
-        .send(
-          new QueryCommand({
-            TableName: tableName,
-            ...(input.index ? { IndexName: input.index } : {}),
-            KeyConditionExpression: keyCondition,
-            ExpressionAttributeNames: names,
-            ExpressionAttributeValues: values,
-            ...(input.limit ? { Limit: input.limit } : {}),
-            ScanIndexForward: !input.descending,
-            ...(input.consistent ? { ConsistentRead: true } : {}),
-            ...(input.cursor ? { ExclusiveStartKey: input.cursor } : {}),
-          }),
-        )
-        .catch((error: unknown) => {
-          if (input.cursor && isStartKeyRefusal(error)) throw new InvalidCursorError((error as Error).message);
-          throw error;
-        });
+      const out = await send("Query", {
+        TableName: tableName,
+        ...(input.index ? { IndexName: input.index } : {}),
+        KeyConditionExpression: keyCondition,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ...(input.limit ? { Limit: input.limit } : {}),
+        ScanIndexForward: !input.descending,
+        ...(input.consistent ? { ConsistentRead: true } : {}),
+        ...(input.cursor ? { ExclusiveStartKey: input.cursor } : {}),
+      }).catch((error: unknown) => {
+        if (input.cursor && isStartKeyRefusal(error)) throw new InvalidCursorError((error as Error).message);
+        throw error;
+      });
       return {
         items: (out.Items ?? []) as T[],
         ...(out.LastEvaluatedKey ? { cursor: out.LastEvaluatedKey } : {}),
@@ -192,7 +228,7 @@ export function createDynamoTable(client: DynamoDBClient, tableName: string): Ta
         let pending: Key[] | undefined = keys.slice(i, i + 100);
         // Unprocessed keys are normal under throttling; re-ask for exactly those.
         while (pending && pending.length > 0) {
-          const out = await doc.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending } } }));
+          const out = await send("BatchGetItem", { RequestItems: { [tableName]: { Keys: pending } } });
           results.push(...((out.Responses?.[tableName] ?? []) as T[]));
           pending = out.UnprocessedKeys?.[tableName]?.Keys as Key[] | undefined;
         }

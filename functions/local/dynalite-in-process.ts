@@ -1,0 +1,140 @@
+import { createRequire } from "node:module";
+import { marshall, unmarshall } from "@aws-sdk/util-dynamodb";
+import type { DocumentOutput, DocumentSender, DynamoOperation } from "../src/adapters/aws/dynamodb-table";
+import type { Item } from "../src/ports/table";
+
+/**
+ * dynalite's own request path without the HTTP around it: the same type checks, validations and
+ * actions its server runs for a request, called in this process on the store the server also
+ * serves. The runtime's table calls skip the SDK's middleware, request signing, and two HTTP
+ * stacks; the protocol itself (DynamoDB's JSON, its validation and its errors) is still dynalite's.
+ */
+type Callback = (error: DynaliteError | null, data?: Record<string, unknown>) => void;
+interface DynaliteError extends Error {
+  statusCode?: number;
+  body?: { __type?: string; message?: string; Message?: string };
+}
+type DynaliteStore = object;
+type Action = (store: DynaliteStore, data: Record<string, unknown>, callback: Callback) => void;
+interface Validations {
+  checkTypes(data: unknown, types: unknown): Record<string, unknown>;
+  checkValidations(data: Record<string, unknown>, types: unknown, custom: unknown, store: DynaliteStore): void;
+}
+
+const require = createRequire(import.meta.url);
+const dynaliteDb = require("dynalite/db") as { create(options: object): DynaliteStore };
+const validations = require("dynalite/validations") as Validations;
+
+const lowerFirst = (operation: string) => operation.charAt(0).toLowerCase() + operation.slice(1);
+const actionOf = (operation: DynamoOperation) => require(`dynalite/actions/${lowerFirst(operation)}`) as Action;
+const validationOf = (operation: DynamoOperation) =>
+  require(`dynalite/validations/${lowerFirst(operation)}`) as { types: unknown; custom?: unknown };
+
+/** Calls `create` (dynalite's server factory) and returns the store it opened with it. */
+export function withCapturedStore<T>(create: () => T): { created: T; store: DynaliteStore } {
+  const original = dynaliteDb.create;
+  let store: DynaliteStore | undefined;
+  dynaliteDb.create = (options) => {
+    store = original(options);
+    return store;
+  };
+  try {
+    const created = create();
+    if (!store) throw new Error("dynalite opened no store");
+    return { created, store };
+  } finally {
+    dynaliteDb.create = original;
+  }
+}
+
+/** As DynamoDB names its errors: `com.amazonaws.dynamodb.v20120810#ValidationException` → ValidationException. */
+function asDynamoError(error: DynaliteError): Error {
+  if (!error.statusCode || !error.body) return error;
+  const name = (error.body.__type ?? "InternalServerError").split("#").pop() ?? "InternalServerError";
+  return Object.assign(new Error(error.body.message ?? error.body.Message ?? name), { name });
+}
+
+const toWire = (value: Item) => marshall(value, { removeUndefinedValues: true });
+const fromWire = (value: unknown) => unmarshall(value as Parameters<typeof unmarshall>[0]) as Item;
+
+/** The document client's conversions, for the fields the Table port's operations use. */
+function requestToWire(input: Record<string, unknown>): Record<string, unknown> {
+  const wire: Record<string, unknown> = { ...input };
+  for (const field of ["Key", "Item", "ExclusiveStartKey", "ExpressionAttributeValues"]) {
+    if (input[field]) wire[field] = toWire(input[field] as Item);
+  }
+  const requestItems = input.RequestItems as Record<string, unknown> | undefined;
+  if (requestItems) {
+    wire.RequestItems = Object.fromEntries(
+      Object.entries(requestItems).map(([table, request]) => {
+        if (Array.isArray(request)) {
+          const writes = request.map((write: { PutRequest?: { Item: Item }; DeleteRequest?: { Key: Item } }) =>
+            write.PutRequest
+              ? { PutRequest: { Item: toWire(write.PutRequest.Item) } }
+              : { DeleteRequest: { Key: toWire(write.DeleteRequest?.Key ?? {}) } },
+          );
+          return [table, writes];
+        }
+        const reads = request as { Keys: Item[] };
+        return [table, { ...reads, Keys: reads.Keys.map(toWire) }];
+      }),
+    );
+  }
+  // What the HTTP server would have parsed from the request's body.
+  return JSON.parse(JSON.stringify(wire)) as Record<string, unknown>;
+}
+
+function responseFromWire(data: Record<string, unknown>): DocumentOutput {
+  const out: DocumentOutput = {};
+  if (data.Item) out.Item = fromWire(data.Item);
+  if (data.Attributes) out.Attributes = fromWire(data.Attributes);
+  if (data.LastEvaluatedKey) out.LastEvaluatedKey = fromWire(data.LastEvaluatedKey);
+  if (Array.isArray(data.Items)) out.Items = data.Items.map(fromWire);
+  if (data.Responses) {
+    out.Responses = Object.fromEntries(
+      Object.entries(data.Responses as Record<string, unknown[]>).map(([table, items]) => [table, items.map(fromWire)]),
+    );
+  }
+  const unprocessedKeys = data.UnprocessedKeys as Record<string, { Keys: unknown[] }> | undefined;
+  if (unprocessedKeys && Object.keys(unprocessedKeys).length > 0) {
+    out.UnprocessedKeys = Object.fromEntries(
+      Object.entries(unprocessedKeys).map(([table, request]) => [table, { Keys: request.Keys.map(fromWire) }]),
+    );
+  }
+  const unprocessedItems = data.UnprocessedItems as
+    | Record<string, { PutRequest?: { Item: unknown }; DeleteRequest?: { Key: unknown } }[]>
+    | undefined;
+  if (unprocessedItems && Object.keys(unprocessedItems).length > 0) {
+    out.UnprocessedItems = Object.fromEntries(
+      Object.entries(unprocessedItems).map(([table, writes]) => [
+        table,
+        writes.map((write) =>
+          write.PutRequest
+            ? { PutRequest: { Item: fromWire(write.PutRequest.Item) } }
+            : { DeleteRequest: { Key: fromWire(write.DeleteRequest?.Key) } },
+        ),
+      ]),
+    );
+  }
+  return out;
+}
+
+/** A sender for createDynamoTable that talks to dynalite's store in this process. */
+export function inProcessDynaliteSender(store: DynaliteStore): DocumentSender {
+  return (operation, input) =>
+    new Promise<DocumentOutput>((resolve, reject) => {
+      const validation = validationOf(operation);
+      let data: Record<string, unknown>;
+      try {
+        data = validations.checkTypes(requestToWire(input), validation.types);
+        validations.checkValidations(data, validation.types, validation.custom, store);
+      } catch (error) {
+        reject(asDynamoError(error as DynaliteError));
+        return;
+      }
+      actionOf(operation)(store, data, (error, result) => {
+        if (error) reject(asDynamoError(error));
+        else resolve(responseFromWire(result ?? {}));
+      });
+    });
+}
