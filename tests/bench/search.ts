@@ -1,7 +1,7 @@
 /**
  * Race-day load on the athlete's side: every runner looks for their photos at once.
  *
- *   npm run bench:search -- [--photos 5000] [--bibs 1000] [--connections 100] [--seconds 20]
+ *   npm run bench:search -- [--photos 5000] [--bibs 1000] [--connections 100] [--seconds 20] [--baseline DIR]
  *
  * 1. Seeds one event through the real table before the runtime starts: dynalite on a fresh data
  *    dir, written with the project's own repositories (createPhotoRepository, createEventRepository),
@@ -10,6 +10,9 @@
  * 2. Starts the embedded runtime on that data dir as `npm start` does (tests/support/server.ts).
  * 3. Loads each endpoint the athlete's screens call, one after the other, with autocannon
  *    (--connections for --seconds each), bibs and pages rotating on every request.
+ *
+ * With --baseline, a checkout of another commit (e.g. a clone of main with its own `npm ci`) is
+ * loaded the same way on the same seeded data in the same run, before this one, for a side-by-side.
  *
  * Prints a table, the seeding time, and as the LAST line one JSON object:
  * { "<endpoint>": { "p50Ms", "p97_5Ms", "p99Ms", "rps", "errors" }, ... }
@@ -36,11 +39,14 @@ const { values } = parseArgs({
     bibs: { type: "string", default: "1000" },
     connections: { type: "string", default: "100" },
     seconds: { type: "string", default: "20" },
+    baseline: { type: "string" },
     help: { type: "boolean", default: false },
   },
 });
 if (values.help) {
-  console.log("npm run bench:search -- [--photos 5000] [--bibs 1000] [--connections 100] [--seconds 20]");
+  console.log(
+    "npm run bench:search -- [--photos 5000] [--bibs 1000] [--connections 100] [--seconds 20] [--baseline DIR]",
+  );
   process.exit(0);
 }
 const photoCount = Number(values.photos);
@@ -160,12 +166,12 @@ interface Figures {
   errors: number;
 }
 
-async function load(url: string, endpoint: EndpointLoad): Promise<Figures> {
+async function load(url: string, endpoint: EndpointLoad, duration: number): Promise<Figures> {
   let requests = 0;
   const result = await autocannon({
     url,
     connections,
-    duration: seconds,
+    duration,
     timeout: 10,
     requests: [{ method: "GET", setupRequest: (request) => ({ ...request, path: endpoint.path(requests++) }) }],
   });
@@ -178,14 +184,12 @@ async function load(url: string, endpoint: EndpointLoad): Promise<Figures> {
   };
 }
 
-const dataDir = await mkdtemp(path.join(tmpdir(), "dorsal-bench-search-"));
-try {
-  const seeded = await seed(dataDir);
-  console.log(`seeding: ${(seeded.ms / 1000).toFixed(1)} s`);
-  const dorsal = await startDorsal({ dataDir });
+/** Loads every endpoint on the runtime of `repoRoot` (this checkout by default), one after the other. */
+async function loadAll(dataDir: string, bibs: string[], label: string, repoRoot?: string) {
+  const dorsal = await startDorsal({ dataDir, ...(repoRoot ? { repoRoot } : {}) });
   try {
-    const bibAt = (request: number) => seeded.bibs[(request * 37) % seeded.bibs.length] as string;
-    const gridPages = Math.ceil(seeded.bibs.length / limits.bibGridPageSize);
+    const bibAt = (request: number) => bibs[(request * 37) % bibs.length] as string;
+    const gridPages = Math.ceil(bibs.length / limits.bibGridPageSize);
     const endpoints: EndpointLoad[] = [
       {
         name: "search",
@@ -215,22 +219,37 @@ try {
       const answer = await fetch(`${dorsal.url}${endpoint.path(0)}`);
       if (answer.status !== 200) throw new Error(`${endpoint.name} answered ${answer.status}: ${await answer.text()}`);
     }
+    // A second of load each, not counted: the first requests of a fresh runtime compile its code.
+    for (const endpoint of endpoints) await load(dorsal.url, endpoint, 1);
     const figures: Record<string, Figures> = {};
     for (const endpoint of endpoints) {
-      figures[endpoint.name] = await load(dorsal.url, endpoint);
-      const f = figures[endpoint.name] as Figures;
+      const f = await load(dorsal.url, endpoint, seconds);
+      figures[endpoint.name] = f;
       console.log(
-        `${endpoint.name.padEnd(17)} p50 ${String(f.p50Ms).padStart(5)} ms  p97.5 ${String(f.p97_5Ms).padStart(5)} ms  ` +
-          `p99 ${String(f.p99Ms).padStart(5)} ms  ${String(f.rps).padStart(5)} req/s  ${f.errors} errors   ${endpoint.screen}`,
+        `${label.padEnd(9)} ${endpoint.name.padEnd(17)} p50 ${String(f.p50Ms).padStart(5)} ms  ` +
+          `p97.5 ${String(f.p97_5Ms).padStart(5)} ms  p99 ${String(f.p99Ms).padStart(5)} ms  ` +
+          `${String(f.rps).padStart(5)} req/s  ${f.errors} errors   ${endpoint.screen}`,
       );
     }
-    console.log(
-      `${photoCount} photos, ${bibCount} bibs; ${connections} connections × ${seconds} s per endpoint; seeding ${(seeded.ms / 1000).toFixed(1)} s`,
-    );
-    console.log(JSON.stringify(figures));
+    return figures;
   } finally {
     await dorsal.stop();
   }
+}
+
+const dataDir = await mkdtemp(path.join(tmpdir(), "dorsal-bench-search-"));
+try {
+  const seeded = await seed(dataDir);
+  console.log(`seeding: ${(seeded.ms / 1000).toFixed(1)} s`);
+  const baseline = values.baseline
+    ? await loadAll(dataDir, seeded.bibs, "baseline", path.resolve(values.baseline))
+    : undefined;
+  const figures = await loadAll(dataDir, seeded.bibs, "this");
+  console.log(
+    `${photoCount} photos, ${bibCount} bibs; ${connections} connections × ${seconds} s per endpoint; seeding ${(seeded.ms / 1000).toFixed(1)} s`,
+  );
+  if (baseline) console.log(`baseline (${values.baseline}): ${JSON.stringify(baseline)}`);
+  console.log(JSON.stringify(figures));
 } finally {
   await rm(dataDir, { recursive: true, force: true });
 }
