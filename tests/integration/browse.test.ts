@@ -1,4 +1,4 @@
-import type { BibPhotoPage, DorsalPage, EventDto, PhotoDto, PublicEventDto } from "@dorsal/shared";
+import type { BibPhotoPage, DorsalPage, EventDto, PhotoDto, PublicEventDto, SearchResponse } from "@dorsal/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminToken, apiClient } from "../support/api";
 import { seedEventWithBibPhotos } from "../support/seed";
@@ -61,6 +61,36 @@ describe("browsing by event and bib", () => {
     const byIds = await visitor().post<PhotoDto[]>("/api/photos/by-ids", { photoIds: [...ids, "no-existe"] });
     expect(byIds.body.map((photo) => photo.id).sort()).toEqual([...ids].sort());
     expect(byIds.body.every((photo) => photo.previewKind === "watermarked")).toBe(true);
+  });
+
+  it("hands the same signed image URLs to every search while they stay valid for the asked hour", async () => {
+    const search = () => visitor().get<SearchResponse>(`/api/photos/search?eventId=${event.id}&dorsalNumber=5173`);
+    const first = (await search()).body;
+    const page = (await visitor().get<BibPhotoPage>(`/api/events/${event.id}/photos/5173/all`)).body;
+    // The purchase screen's search and the results screen's page show the same photos, in the same order.
+    expect(first.photos.map((photo) => photo.id)).toEqual(page.photos.map((photo) => photo.id));
+    expect(first).toMatchObject({ totalFound: 2, dorsalNumber: "5173" });
+    // A presigned URL names the second it was signed: past it, only a cache hands out the same one.
+    const signedSecond = Math.floor(Date.now() / 1000);
+    await expect.poll(() => Math.floor(Date.now() / 1000), { interval: 50 }).toBeGreaterThan(signedSecond);
+    const again = (await search()).body;
+    expect(again.photos.map((photo) => [photo.thumbnailUrl, photo.webUrl])).toEqual(
+      first.photos.map((photo) => [photo.thumbnailUrl, photo.webUrl]),
+    );
+    for (const photo of again.photos) {
+      const url = new URL(photo.webUrl ?? "");
+      const signedAt = Date.parse(
+        (url.searchParams.get("X-Amz-Date") ?? "").replace(
+          /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/,
+          "$1-$2-$3T$4:$5:$6Z",
+        ),
+      );
+      const expiresAt = signedAt + Number(url.searchParams.get("X-Amz-Expires")) * 1000;
+      expect(expiresAt).toBeGreaterThanOrEqual(Date.now() + 3600_000);
+      const image = await fetch(url);
+      expect(image.status).toBe(200);
+      expect(image.headers.get("content-type")).toBe("image/jpeg");
+    }
   });
 
   it("offers free photos only while the event gives them away", async () => {

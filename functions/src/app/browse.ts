@@ -54,8 +54,11 @@ export async function dorsalPage(
   page: number,
   options: { free: boolean },
 ): Promise<DorsalPage> {
-  await browsableEvent(deps, eventId, options);
-  const withPhotos = [...(await deps.photos.participantCounts(eventId))].filter(([, count]) => count > 0);
+  const [, counts] = await Promise.all([
+    browsableEvent(deps, eventId, options),
+    deps.photos.participantCounts(eventId),
+  ]);
+  const withPhotos = [...counts].filter(([, count]) => count > 0);
   const pageSize = limits.bibGridPageSize;
   const totalPages = Math.max(1, Math.ceil(withPhotos.length / pageSize));
   const current = Math.min(page, totalPages);
@@ -82,9 +85,14 @@ export async function bibPhotoPage(
   paging: { cursor: number; limit: number },
   options: { free: boolean; session: SessionClaims | undefined },
 ): Promise<BibPhotoPage> {
-  const event = await browsableEvent(deps, eventId, options);
   const bib = normaliseBib(dorsalNumber);
-  const photos = (await deps.photos.getMany(await deps.photos.photoIdsForBib(eventId, bib)))
+  // Independent reads, started together: the answer waits for the slowest, not for their sum.
+  const [event, found, participantName] = await Promise.all([
+    browsableEvent(deps, eventId, options),
+    deps.photos.photoIdsForBib(eventId, bib).then((ids) => deps.photos.getMany(ids)),
+    participantNameOf(deps, eventId, bib),
+  ]);
+  const photos = found
     .filter((photo) => photo.processingStatus === "successful")
     .sort((a, b) => a.uploadedAt.localeCompare(b.uploadedAt) || a.id.localeCompare(b.id));
   const slice = photos.slice(paging.cursor, paging.cursor + paging.limit);
@@ -93,7 +101,7 @@ export async function bibPhotoPage(
   return {
     eventId,
     dorsalNumber: bib,
-    participantName: await participantNameOf(deps, eventId, bib),
+    participantName,
     totalFound: photos.length,
     photos: await Promise.all(
       slice.map((photo) => (clean ? toPhotoDto(deps, photo) : toPublicPhotoDto(deps, photo, event))),

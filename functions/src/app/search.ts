@@ -16,17 +16,22 @@ export async function searchByBib(
   dorsalNumber: string,
   session?: SessionClaims,
 ): Promise<SearchResponse> {
-  const event = await deps.events.get(eventId);
-  if (!event) throw notFound(messages.eventNotFound);
   const bib = normaliseBib(dorsalNumber);
-  const photos = (await deps.photos.getMany(await deps.photos.photoIdsForBib(eventId, bib)))
+  // Independent reads, started together: the answer waits for the slowest, not for their sum.
+  const [event, found, participantName] = await Promise.all([
+    deps.events.get(eventId),
+    deps.photos.photoIdsForBib(eventId, bib).then((ids) => deps.photos.getMany(ids)),
+    participantNameOf(deps, eventId, bib),
+  ]);
+  if (!event) throw notFound(messages.eventNotFound);
+  const photos = found
     .filter((photo) => photo.processingStatus === "successful")
     .sort((a, b) => a.uploadedAt.localeCompare(b.uploadedAt));
   return {
     totalFound: photos.length,
     dorsalNumber: bib,
     // The name the organizer's start list gives the bib, so the athlete sees these are their photos.
-    participantName: await participantNameOf(deps, eventId, bib),
+    participantName,
     // Public: the watermarked or GRATIS/DEMO copy, as the event stands right now; clean for a
     // signed-in athlete when the event opens its photos to athletes.
     photos: await Promise.all(

@@ -1,5 +1,6 @@
 import { getSignedUrl } from "@aws-sdk/cloudfront-signer";
 import type { UrlSigner } from "../../ports/url-signer";
+import { createSignedUrlCache, signedUrlCacheEntries } from "./signed-url-cache";
 
 /**
  * CloudFront signed URLs. Both buckets sit behind one distribution whose path patterns route
@@ -12,15 +13,16 @@ export function createCloudFrontUrlSigner(options: {
   privateKey: () => Promise<string>;
   clock: () => Date;
 }): UrlSigner {
+  const cache = createSignedUrlCache({ clock: options.clock, maxEntries: signedUrlCacheEntries });
   return {
-    async signedGetUrl(_bucket, key, expiresInSeconds) {
-      const expires = new Date(options.clock().getTime() + expiresInSeconds * 1000);
-      return getSignedUrl({
-        url: `https://${options.domain}/${key.split("/").map(encodeURIComponent).join("/")}`,
-        keyPairId: options.keyPairId,
-        privateKey: await options.privateKey(),
-        dateLessThan: expires.toISOString(),
-      });
-    },
+    signedGetUrl: (bucket, key, expiresInSeconds) =>
+      cache.get(bucket, key, expiresInSeconds, async (expiresAt) =>
+        getSignedUrl({
+          url: `https://${options.domain}/${key.split("/").map(encodeURIComponent).join("/")}`,
+          keyPairId: options.keyPairId,
+          privateKey: await options.privateKey(),
+          dateLessThan: expiresAt.toISOString(),
+        }),
+      ),
   };
 }
