@@ -22,7 +22,6 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { limits } from "@dorsal/shared";
 import autocannon from "autocannon";
 import { ensureTable, startDynalite } from "../../functions/local/storage";
@@ -116,14 +115,9 @@ function processedPhoto(index: number, bibs: string[], uploadedAt: Date): PhotoR
 async function seed(dataDir: string): Promise<{ bibs: string[]; ms: number }> {
   const started = performance.now();
   const dynamo = await startDynalite(dataDir);
-  const client = new DynamoDBClient({
-    endpoint: dynamo.endpoint,
-    region,
-    credentials: { accessKeyId: "local", secretAccessKey: "local" },
-  });
   try {
     await ensureTable(dynamo.endpoint, region, tableName);
-    const table = createDynamoTable(client, tableName);
+    const table = createDynamoTable(dynamo.send, tableName);
     const events = createEventRepository(table);
     const photos = createPhotoRepository(table);
     const id = await events.nextId();
@@ -146,7 +140,6 @@ async function seed(dataDir: string): Promise<{ bibs: string[]; ms: number }> {
     console.log(`seeded ${photoCount} photos, ${bibCount} bibs, ${links} bib links`);
     return { bibs: Array.from({ length: bibCount }, (_, index) => bibOf(index)), ms: performance.now() - started };
   } finally {
-    client.destroy();
     await dynamo.close();
   }
 }
