@@ -30,6 +30,7 @@ import { ZipFile } from "yazl";
 import { adminToken, apiClient } from "../support/api";
 import { startDorsal } from "../support/server";
 import { measureCpuLimit } from "./cpu-limit";
+import { cpuSecondsOf, memoryOf } from "./proc";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const { values } = parseArgs({
@@ -117,23 +118,6 @@ const percentile = (sorted: number[], p: number) =>
     ? Number.NaN
     : (sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0);
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
-
-/** CPU seconds the process (all its threads) has used so far, from /proc. */
-async function cpuSecondsOf(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, "utf8");
-  // Fields after the command's closing parenthesis; utime and stime are the 14th and 15th overall.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / clockTicksPerSecond;
-}
-/** Linux's USER_HZ, fixed at 100 on every architecture Node runs on. */
-const clockTicksPerSecond = 100;
-
-/** The runtime's resident memory now and its high-water mark, in MB, from /proc. */
-async function memoryOf(pid: number): Promise<{ rssMb: number; peakMb: number }> {
-  const status = await readFile(`/proc/${pid}/status`, "utf8");
-  const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024;
-  return { rssMb: field("VmRSS"), peakMb: field("VmHWM") };
-}
 
 const work = await mkdtemp(path.join(tmpdir(), "dorsal-bench-ingest-"));
 const dorsal = await startDorsal({ env: { LOG_LEVEL: "warn" } });

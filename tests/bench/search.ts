@@ -31,6 +31,7 @@ import { createEventRepository } from "../../functions/src/data/events";
 import { createPhotoRepository, newPhotoFields, type PhotoRecord } from "../../functions/src/data/photos";
 import { activeEvent } from "../support/in-process";
 import { startDorsal } from "../support/server";
+import { cpuSecondsOf } from "./proc";
 
 const { values } = parseArgs({
   options: {
@@ -157,10 +158,13 @@ interface Figures {
   p99Ms: number;
   rps: number;
   errors: number;
+  /** The runtime's CPU per answered request: what the load costs the server, whatever else the machine runs. */
+  cpuMsPerRequest: number;
 }
 
-async function load(url: string, endpoint: EndpointLoad, duration: number): Promise<Figures> {
+async function load(url: string, runtimePid: number, endpoint: EndpointLoad, duration: number): Promise<Figures> {
   let requests = 0;
+  const cpuBefore = await cpuSecondsOf(runtimePid);
   const result = await autocannon({
     url,
     connections,
@@ -174,6 +178,9 @@ async function load(url: string, endpoint: EndpointLoad, duration: number): Prom
     p99Ms: result.latency.p99,
     rps: Math.round(result.requests.average),
     errors: result.non2xx + result.errors + result.timeouts,
+    cpuMsPerRequest: Number(
+      ((((await cpuSecondsOf(runtimePid)) - cpuBefore) * 1000) / Math.max(1, result.requests.total)).toFixed(2),
+    ),
   };
 }
 
@@ -213,15 +220,15 @@ async function loadAll(dataDir: string, bibs: string[], label: string, repoRoot?
       if (answer.status !== 200) throw new Error(`${endpoint.name} answered ${answer.status}: ${await answer.text()}`);
     }
     // A second of load each, not counted: the first requests of a fresh runtime compile its code.
-    for (const endpoint of endpoints) await load(dorsal.url, endpoint, 1);
+    for (const endpoint of endpoints) await load(dorsal.url, dorsal.pid, endpoint, 1);
     const figures: Record<string, Figures> = {};
     for (const endpoint of endpoints) {
-      const f = await load(dorsal.url, endpoint, seconds);
+      const f = await load(dorsal.url, dorsal.pid, endpoint, seconds);
       figures[endpoint.name] = f;
       console.log(
         `${label.padEnd(9)} ${endpoint.name.padEnd(17)} p50 ${String(f.p50Ms).padStart(5)} ms  ` +
           `p97.5 ${String(f.p97_5Ms).padStart(5)} ms  p99 ${String(f.p99Ms).padStart(5)} ms  ` +
-          `${String(f.rps).padStart(5)} req/s  ${f.errors} errors   ${endpoint.screen}`,
+          `${String(f.rps).padStart(5)} req/s  ${String(f.cpuMsPerRequest).padStart(5)} CPU ms/req  ${f.errors} errors   ${endpoint.screen}`,
       );
     }
     return figures;
