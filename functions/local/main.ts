@@ -38,6 +38,7 @@ import {
   writeResult,
 } from "./http-bridge";
 import { createLocalObjectStore } from "./object-store-server";
+import { createInProcessObjectStore } from "./s3rver-in-process";
 import { parseLocalSettings } from "./settings";
 import { createStaticFiles } from "./static-files";
 import { ensureTable, startDynalite } from "./storage";
@@ -218,7 +219,15 @@ Object.assign(process.env, {
   S3_ENDPOINT: publicUrl,
   DATA_DIR: dataDir,
 });
-const composed = compose(parseConfig(process.env), { dynamo: dynamo.send });
+const composed = compose(parseConfig(process.env), {
+  dynamo: dynamo.send,
+  objects: (presigning) =>
+    createInProcessObjectStore({
+      s3rver: objectStore.s3rver,
+      buckets: { originals: settings.ORIGINALS_BUCKET, derived: settings.DERIVED_BUCKET },
+      presigning,
+    }),
+});
 provideContainer(composed);
 const container = await composed;
 

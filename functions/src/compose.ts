@@ -40,6 +40,7 @@ import { createUploadRepository } from "./data/uploads";
 import { createUserRepository } from "./data/users";
 import { createZipBatchRepository } from "./data/zip-batches";
 import { createLogger, type Logger } from "./logger";
+import type { ObjectStore } from "./ports/object-store";
 import type { PaymentGateway } from "./ports/payments";
 import type { PipelineStarter } from "./ports/pipeline";
 import type { Vision } from "./ports/vision";
@@ -88,6 +89,11 @@ function memo<T>(factory: () => Promise<T>): () => Promise<T> {
 export interface LocalServices {
   /** dynalite's store, called without HTTP (functions/local/dynalite-in-process.ts). */
   dynamo?: DocumentSender;
+  /**
+   * s3rver's file store, called without HTTP (functions/local/s3rver-in-process.ts); it is given
+   * the S3 adapter for what only a URL can do (the browser's uploads).
+   */
+  objects?: (presigning: ObjectStore) => ObjectStore;
 }
 
 export async function compose(config: Config, local: LocalServices = {}): Promise<Container> {
@@ -176,6 +182,7 @@ async function composeLocal(config: LocalConfig, local: LocalServices): Promise<
     if (!localPipeline) throw new Error("The local pipeline is not running yet");
     return localPipeline;
   };
+  const s3Objects = createS3ObjectStore(s3, buckets);
   const container = await assemble({
     config,
     logger,
@@ -184,7 +191,7 @@ async function composeLocal(config: LocalConfig, local: LocalServices): Promise<
         documentClientSender(new DynamoDBClient({ region, credentials, endpoint: config.DYNAMODB_ENDPOINT })),
       config.TABLE_NAME,
     ),
-    objects: createS3ObjectStore(s3, buckets),
+    objects: local.objects ? local.objects(s3Objects) : s3Objects,
     urls: createPresignedUrlSigner(s3, buckets),
     pipeline,
     vision,
