@@ -355,6 +355,45 @@ async function settleDuplicate(
 }
 
 /**
+ * Rasterising a mark's SVG costs ~¼ s at preview size — more than the rest of the copies together —
+ * and an event's photos come in a few sizes (one camera, two orientations). So each rendered mark
+ * (RGBA) is kept for its kind and size: a few, at ~5 MB each at preview size.
+ */
+const renderedMarks = new Map<string, Promise<Buffer>>();
+const renderedMarksKept = 6;
+
+function renderedMark(sharp: SharpFactory, kind: WatermarkKind, width: number, height: number): Promise<Buffer> {
+  const key = `${kind} ${width}x${height}`;
+  const known = renderedMarks.get(key);
+  if (known) {
+    // Most recently used last, so the first key is the one to let go.
+    renderedMarks.delete(key);
+    renderedMarks.set(key, known);
+    return known;
+  }
+  const rendered = sharp(Buffer.from(watermarkSvg(kind, width, height)))
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true })
+    .then(({ data, info }) => {
+      if (info.width !== width || info.height !== height || info.channels !== 4) {
+        throw new Error(
+          `the ${kind} mark rendered at ${info.width}x${info.height}x${info.channels}, not ${width}x${height}x4`,
+        );
+      }
+      return data;
+    });
+  renderedMarks.set(key, rendered);
+  rendered.catch(() => renderedMarks.delete(key));
+  while (renderedMarks.size > renderedMarksKept) {
+    const oldest = renderedMarks.keys().next().value;
+    if (oldest === undefined) break;
+    renderedMarks.delete(oldest);
+  }
+  return rendered;
+}
+
+/**
  * The marked public copies from the web-size pixels: resized once to the preview size (small, held
  * raw), then each mark composited over an exact-size SVG; the watermarked thumbnail is scaled from
  * that same preview-size pixels.
@@ -368,9 +407,9 @@ async function markedCopies(
     .raw()
     .toBuffer({ resolveWithObject: true });
   const raw = { width: base.info.width, height: base.info.height, channels: base.info.channels };
-  const mark = (pixels: Buffer, size: typeof raw, kind: WatermarkKind, quality: number) =>
+  const mark = async (pixels: Buffer, size: typeof raw, kind: WatermarkKind, quality: number) =>
     sharp(pixels, { raw: size })
-      .composite([{ input: Buffer.from(watermarkSvg(kind, size.width, size.height)) }])
+      .composite([{ input: await renderedMark(sharp, kind, size.width, size.height), raw: { ...size, channels: 4 } }])
       // libjpeg with optimised Huffman tables, not mozjpeg: ~9× faster for ~24% more bytes (a
       // 1280-px preview of ~160 KB instead of ~130 KB), which race-day throughput needs more.
       .jpeg({ quality, optimiseCoding: true })

@@ -2,11 +2,9 @@ import { InferenceSession, Tensor } from "onnxruntime-node";
 import sharp from "sharp";
 import type { BoundingBox, FaceDetection } from "../../../ports/vision";
 import { type PhotoInput, type RawPixels, uprightPixels } from "../pixels";
-import type { FaceEngineSettings } from "./protocol";
+import { FACE_WORKING_LONG_SIDE, type FaceEngineSettings } from "./protocol";
 import { decodeFaces, loadSsdMobilenet, SSD_BOXES, SSD_CLASSES, SSD_INPUT, SSD_INPUT_SIZE } from "./ssd-mobilenet";
 
-/** Both views are resized from one decode at this size: plenty for a 512 px input, cheap to decode. */
-const WORKING_LONG_SIDE = 1024;
 /**
  * The two views find most faces twice with slightly different boxes; above this overlap two boxes
  * are one face. Faces in a crowd rarely overlap this much.
@@ -37,7 +35,8 @@ export async function loadFaceEngine(manifestPath: string, settings: FaceEngineS
 
   return {
     async detectFaces(image) {
-      const photo = await uprightPixels(image, WORKING_LONG_SIDE);
+      // Both views are resized from these pixels (the parent has usually brought them to this size).
+      const photo = await uprightPixels(image, FACE_WORKING_LONG_SIDE);
       const faces: FaceDetection[] = [];
       for (const view of VIEWS)
         faces.push(...(await detectInView(session, anchors, photo, view, settings.minConfidence)));

@@ -1,8 +1,8 @@
 import { Worker } from "node:worker_threads";
 import type { FaceDetection, FaceDetector } from "../../../ports/vision";
-import { type PhotoInput, transferableCopy } from "../pixels";
+import { type PhotoInput, transferableCopy, uprightPixels } from "../pixels";
 import { FACE_MODEL_VERSION } from "./models";
-import type { FaceEngineSettings, FaceMessage, FaceRequest } from "./protocol";
+import { FACE_WORKING_LONG_SIDE, type FaceEngineSettings, type FaceMessage, type FaceRequest } from "./protocol";
 
 export interface LocalFaceDetectorOptions {
   /**
@@ -71,10 +71,14 @@ class FaceWorker {
     });
   }
 
-  detect(image: PhotoInput): Promise<FaceDetection[]> {
-    if (this.ended) return Promise.reject(this.ended);
+  async detect(image: PhotoInput): Promise<FaceDetection[]> {
+    if (this.ended) throw this.ended;
     const id = this.nextId++;
-    const { photo, transfer } = transferableCopy(image);
+    const pixels = await uprightPixels(image, FACE_WORKING_LONG_SIDE).catch((error: unknown) => {
+      throw new Error(`face detection failed: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    const { photo, transfer } = transferableCopy(pixels);
+    if (this.ended) throw this.ended;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.worker.postMessage({ id, image: photo } satisfies FaceRequest, [transfer]);

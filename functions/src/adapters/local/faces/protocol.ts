@@ -1,6 +1,12 @@
 import type { FaceDetection } from "../../../ports/vision";
 import type { PhotoInput } from "../pixels";
 
+/**
+ * The engine works from pixels of at most this long side: plenty for its 512-px input. Pixels are
+ * brought to it before they go to the worker, so a 3000-px decode is never copied across whole.
+ */
+export const FACE_WORKING_LONG_SIDE = 1024;
+
 /** Given to the worker at start. */
 export interface FaceEngineSettings {
   /** 0..100: weaker candidates are dropped. */
