@@ -1,0 +1,72 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeBibPhoto } from "../support/bib-photo";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+/** Runs a benchmark script as `npm run bench:*` would; returns its output and its last line, parsed. */
+async function runBenchmark(script: string, args: string[]) {
+  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+  };
+  child.stdout.on("data", collect);
+  child.stderr.on("data", collect);
+  const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
+  expect(code, output).toBe(0);
+  return { output, last: JSON.parse(output.trim().split("\n").at(-1) ?? "") as Record<string, unknown> };
+}
+
+// CI runs each benchmark in a short mode that checks it still works end to end; its figures are the
+// benchmark's business and never asserted here.
+describe("benchmarks, short", () => {
+  // The project's own photos, not ../shared/data: a fresh clone elsewhere has no evaluation sets.
+  let sources: string;
+  beforeAll(async () => {
+    sources = await mkdtemp(path.join(tmpdir(), "dorsal-bench-sources-"));
+    await writeFile(path.join(sources, "a.jpg"), await makeBibPhoto("3638"));
+    await writeFile(path.join(sources, "b.jpg"), await makeBibPhoto("512"));
+  });
+  afterAll(() => rm(sources, { recursive: true, force: true }));
+
+  it("bench:ingest reports the CPU limit, the efficiency and where the CPU goes", async () => {
+    const { last } = await runBenchmark("tests/bench/ingest.ts", [
+      ...["--photos", "2", "--rate", "600", "--zip-mb", "10", "--data", sources],
+    ]);
+    expect(last).toMatchObject({ photos: 2, rate: 600 });
+    for (const field of ["photosPerMinute", "cpuLimitPhotosPerMinute", "efficiency", "p95UploadToSearchableS"]) {
+      expect(last[field], field).toBeGreaterThan(0);
+    }
+    expect(last.peakRssMb).toBeGreaterThan(0);
+    const cpu = last.cpuSecondsPerPhoto as Record<string, number>;
+    for (const stage of ["decode", "variants", "text", "faces", "stepsTotal", "runtimeTotal"]) {
+      expect(cpu[stage], stage).toBeGreaterThan(0);
+    }
+    expect(Object.keys(cpu)).toEqual(expect.arrayContaining(["prepareAndRecord", "storageTableOrchestration"]));
+    expect((last.zip as { photos: number }).photos).toBeGreaterThan(0);
+  }, 600_000);
+
+  it("bench:search seeds, loads every endpoint without errors and ends with one JSON line of figures", async () => {
+    const { output, last } = await runBenchmark("tests/bench/search.ts", [
+      ...["--photos", "200", "--bibs", "50", "--connections", "10", "--seconds", "1"],
+    ]);
+    const endpoints = ["search", "bibPhotos", "bibGrid", "eventsWithPhotos", "events"];
+    expect(Object.keys(last)).toEqual(endpoints);
+    for (const name of endpoints) {
+      const figures = last[name] as Record<string, number>;
+      expect(Object.keys(figures), name).toEqual(
+        expect.arrayContaining(["p50Ms", "p97_5Ms", "p99Ms", "rps", "errors", "cpuMsPerRequest"]),
+      );
+      expect(figures.errors, name).toBe(0);
+      expect(figures.rps, name).toBeGreaterThan(0);
+    }
+    expect(output).toMatch(/seeding: \d+(\.\d)? s/);
+  }, 300_000);
+});
