@@ -89,7 +89,7 @@ export async function bibPhotoPage(
   // Independent reads, started together: the answer waits for the slowest, not for their sum.
   const [event, found, participantName] = await Promise.all([
     browsableEvent(deps, eventId, options),
-    deps.photos.photoIdsForBib(eventId, bib).then((ids) => deps.photos.getMany(ids)),
+    deps.photos.photoIdsForBib(eventId, bib).then((ids) => deps.photos.getViews(ids)),
     participantNameOf(deps, eventId, bib),
   ]);
   const photos = found
@@ -112,7 +112,7 @@ export async function bibPhotoPage(
 
 /** POST /api/photos/by-ids: the purchase screen's chosen photos, as the public sees them. */
 export async function photosByIds(deps: Deps, photoIds: string[]) {
-  const photos = (await deps.photos.getMany(photoIds)).filter((photo) => photo.processingStatus === "successful");
+  const photos = (await deps.photos.getViews(photoIds)).filter((photo) => photo.processingStatus === "successful");
   const events = new Map<number, EventRecord | undefined>();
   for (const photo of photos)
     if (!events.has(photo.eventId)) events.set(photo.eventId, await deps.events.get(photo.eventId));

@@ -87,6 +87,32 @@ export const newPhotoFields = {
 
 export type PageCursor = Record<string, unknown>;
 
+/**
+ * What a photo's view (app/photo-view.ts) and the screens' filters read: never recognition's raw
+ * text, faces or pipeline bookkeeping, which make up most of a processed photo's item.
+ */
+export const photoViewAttributes = [
+  "id",
+  "eventId",
+  "filename",
+  "originalFilename",
+  "webKey",
+  "thumbnailKey",
+  "previewKey",
+  "previewThumbnailKey",
+  "gratisKey",
+  "detectedDorsals",
+  "bibs",
+  "manualBibs",
+  "processed",
+  "processingStatus",
+  "failureReason",
+  "uploadedAt",
+  "processedAt",
+] as const satisfies readonly (keyof PhotoRecord)[];
+
+export type PhotoView = Pick<PhotoRecord, (typeof photoViewAttributes)[number]>;
+
 export function createPhotoRepository(table: Table) {
   const linkCounts = (eventId: number, bib: string, delta: 1 | -1) =>
     Promise.all([
@@ -116,6 +142,13 @@ export function createPhotoRepository(table: Table) {
 
     async getMany(photoIds: string[]): Promise<PhotoRecord[]> {
       const found = await table.batchGet<PhotoRecord>(photoIds.map(keys.photo));
+      const byId = new Map(found.map((photo) => [photo.id, photo]));
+      return photoIds.flatMap((id) => byId.get(id) ?? []);
+    },
+
+    /** As getMany, reading only what a photo's view shows (photoViewAttributes). */
+    async getViews(photoIds: string[]): Promise<PhotoView[]> {
+      const found = await table.batchGet<PhotoView>(photoIds.map(keys.photo), { attributes: photoViewAttributes });
       const byId = new Map(found.map((photo) => [photo.id, photo]));
       return photoIds.flatMap((id) => byId.get(id) ?? []);
     },

@@ -16,6 +16,7 @@ import {
   type Key,
   type QueryInput,
   type QueryPage,
+  type ReadOptions,
   type Table,
   type UpdateInput,
 } from "../../ports/table";
@@ -102,9 +103,25 @@ export function createDynamoTable(send: DocumentSender, tableName: string): Tabl
     await Promise.all(chunks.map(writeChunk));
   };
 
+  /** ProjectionExpression through placeholders: attribute names may be reserved words (`name`, `status`). */
+  const projection = (attributes: readonly string[] | undefined, names: Record<string, string> = {}) => {
+    if (!attributes) return {};
+    const placeholders = attributes.map((attribute, at) => {
+      const placeholder = `#r${at}`;
+      names[placeholder] = attribute;
+      return placeholder;
+    });
+    return { ProjectionExpression: placeholders.join(", "), ExpressionAttributeNames: names };
+  };
+
   return {
-    async get<T extends object>(key: Key) {
-      const out = await send("GetItem", { TableName: tableName, Key: key, ConsistentRead: true });
+    async get<T extends object>(key: Key, options?: ReadOptions) {
+      const out = await send("GetItem", {
+        TableName: tableName,
+        Key: key,
+        ConsistentRead: true,
+        ...projection(options?.attributes),
+      });
       return out.Item as T | undefined;
     },
 
@@ -202,11 +219,13 @@ export function createDynamoTable(send: DocumentSender, tableName: string): Tabl
         values[":s1"] = input.sortBetween[0];
         values[":s2"] = input.sortBetween[1];
       }
+      const projected = projection(input.attributes, names);
       const out = await send("Query", {
         TableName: tableName,
         ...(input.index ? { IndexName: input.index } : {}),
         KeyConditionExpression: keyCondition,
         ExpressionAttributeNames: names,
+        ...projected,
         ExpressionAttributeValues: values,
         ...(input.limit ? { Limit: input.limit } : {}),
         ScanIndexForward: !input.descending,
@@ -222,13 +241,14 @@ export function createDynamoTable(send: DocumentSender, tableName: string): Tabl
       };
     },
 
-    async batchGet<T extends object>(keys: Key[]) {
+    async batchGet<T extends object>(keys: Key[], options?: ReadOptions) {
       const results: T[] = [];
+      const projected = projection(options?.attributes);
       for (let i = 0; i < keys.length; i += 100) {
         let pending: Key[] | undefined = keys.slice(i, i + 100);
         // Unprocessed keys are normal under throttling; re-ask for exactly those.
         while (pending && pending.length > 0) {
-          const out = await send("BatchGetItem", { RequestItems: { [tableName]: { Keys: pending } } });
+          const out = await send("BatchGetItem", { RequestItems: { [tableName]: { Keys: pending, ...projected } } });
           results.push(...((out.Responses?.[tableName] ?? []) as T[]));
           pending = out.UnprocessedKeys?.[tableName]?.Keys as Key[] | undefined;
         }
