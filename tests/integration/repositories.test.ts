@@ -376,6 +376,31 @@ describe.each(backends)("repositories on %s", (_name, open) => {
       expect((await events.stats([linkEvent])).get(linkEvent)?.dorsalsDetected).toBe(2);
       expect(await photos.photoIdsForBib(linkEvent, "42")).toEqual([b]);
     });
+
+    it("keeps the bib grid's list in step with every count change: links, unlinks and recounts", async () => {
+      const photos = createPhotoRepository(table);
+      const gridEvent = 903;
+      const [a, b] = [ids.newId(), ids.newId()];
+      const now = new Date().toISOString();
+      expect(await photos.bibsWithPhotos(gridEvent)).toEqual([]);
+      await photos.linkBib(gridEvent, "42", a, now);
+      await photos.linkBib(gridEvent, "42", b, now);
+      await photos.linkBib(gridEvent, "7", a, now);
+      const linked = [
+        { dorsalNumber: "7", photoCount: 1 },
+        { dorsalNumber: "42", photoCount: 2 },
+      ];
+      expect(await photos.bibsWithPhotos(gridEvent)).toEqual(linked);
+      expect(await photos.bibsWithPhotos(gridEvent)).toEqual(linked);
+      await photos.unlinkBib(gridEvent, "42", a);
+      expect(await photos.bibsWithPhotos(gridEvent)).toEqual([
+        { dorsalNumber: "7", photoCount: 1 },
+        { dorsalNumber: "42", photoCount: 1 },
+      ]);
+      // A recount that finds bib 7 on no photo any more.
+      expect(await photos.replaceParticipantCount(gridEvent, "7", 0, 1)).toBe(true);
+      expect(await photos.bibsWithPhotos(gridEvent)).toEqual([{ dorsalNumber: "42", photoCount: 1 }]);
+    });
   });
 
   it("refuses a second assignment of the same photographer to the same event", async () => {

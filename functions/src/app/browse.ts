@@ -45,8 +45,8 @@ async function browsableEvent(deps: Deps, eventId: number, options: { free: bool
 
 /**
  * One page of the event's bib grid, in bib order. The participant items hold each bib's photo
- * count; an event has at most a few thousand bibs, so they are read whole (small items, a few
- * query pages) and the page is cut here.
+ * count; an event has at most a few thousand bibs, so the list is read whole (kept between
+ * requests until a count changes: photos.bibsWithPhotos) and the page is cut here.
  */
 export async function dorsalPage(
   deps: Deps,
@@ -54,18 +54,15 @@ export async function dorsalPage(
   page: number,
   options: { free: boolean },
 ): Promise<DorsalPage> {
-  const [, counts] = await Promise.all([
+  const [, withPhotos] = await Promise.all([
     browsableEvent(deps, eventId, options),
-    deps.photos.participantCounts(eventId),
+    deps.photos.bibsWithPhotos(eventId),
   ]);
-  const withPhotos = [...counts].filter(([, count]) => count > 0);
   const pageSize = limits.bibGridPageSize;
   const totalPages = Math.max(1, Math.ceil(withPhotos.length / pageSize));
   const current = Math.min(page, totalPages);
   return {
-    dorsals: withPhotos
-      .slice((current - 1) * pageSize, current * pageSize)
-      .map(([dorsalNumber, photoCount]) => ({ dorsalNumber, photoCount })),
+    dorsals: withPhotos.slice((current - 1) * pageSize, current * pageSize),
     page: current,
     pageSize,
     total: withPhotos.length,
