@@ -68,11 +68,48 @@ export function documentClientSender(client: DynamoDBClient): DocumentSender {
   };
 }
 
+const readOperations: ReadonlySet<DynamoOperation> = new Set(["GetItem", "Query", "BatchGetItem"]);
+
+/**
+ * On race day thousands of athletes ask for the same event at once: identical reads in flight
+ * share one answer (each caller gets its own copy). A write through this table, from its start to
+ * its end, lets no later read join an earlier one, so a read that starts after a write answered
+ * always sees it. (The local runtime sends every table call of its process through one table; on
+ * AWS a Lambda instance serves one request at a time.)
+ */
+function coalescingIdenticalReads(send: DocumentSender): DocumentSender {
+  let inFlight = new Map<string, Promise<DocumentOutput>>();
+  return async (operation, input) => {
+    if (!readOperations.has(operation)) {
+      inFlight = new Map();
+      try {
+        return await send(operation, input);
+      } finally {
+        inFlight = new Map();
+      }
+    }
+    const id = `${operation}\n${JSON.stringify(input)}`;
+    let answer = inFlight.get(id);
+    if (!answer) {
+      const entries = inFlight;
+      const asked = send(operation, input);
+      answer = asked;
+      entries.set(id, asked);
+      const forget = () => {
+        if (entries.get(id) === asked) entries.delete(id);
+      };
+      asked.then(forget, forget);
+    }
+    return structuredClone(await answer);
+  };
+}
+
 /**
  * The Table port over DynamoDB's API: on AWS through the SDK (`documentClientSender`); the local
  * runtime sends the same operations to dynalite, in process.
  */
-export function createDynamoTable(send: DocumentSender, tableName: string): Table {
+export function createDynamoTable(sendOperation: DocumentSender, tableName: string): Table {
+  const send = coalescingIdenticalReads(sendOperation);
   const isConditionFailure = (error: unknown) =>
     error instanceof ConditionalCheckFailedException ||
     (error instanceof Error && error.name === "ConditionalCheckFailedException");
