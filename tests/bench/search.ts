@@ -15,7 +15,7 @@
  * loaded the same way on the same seeded data in the same run, before this one, for a side-by-side.
  *
  * Prints a table, the seeding time, and as the LAST line one JSON object:
- * { "<endpoint>": { "p50Ms", "p97_5Ms", "p99Ms", "rps", "errors" }, ... }
+ * { "<endpoint>": { "p50Ms", "p97_5Ms", "p99Ms", "rps", "errors", "cpuMsPerRequest" }, ... }
  * where errors = non-2xx answers + socket errors + timeouts.
  */
 import { createHash } from "node:crypto";

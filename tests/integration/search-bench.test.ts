@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const endpoints = ["search", "bibPhotos", "bibGrid", "eventsWithPhotos", "events"];
-const figureKeys = ["p50Ms", "p97_5Ms", "p99Ms", "rps", "errors"];
+const figureKeys = ["p50Ms", "p97_5Ms", "p99Ms", "rps", "errors", "cpuMsPerRequest"];
 
 /**
  * `npm run bench:search` in a short mode (few photos, 1 s of load per endpoint): it must work —
