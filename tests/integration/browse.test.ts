@@ -9,6 +9,7 @@ describe("browsing by event and bib", () => {
   let dorsal: RunningDorsal;
   let admin: ReturnType<typeof apiClient>;
   let event: EventDto;
+  let photoIdsByBib: Map<string, string[]>;
   let empty: EventDto;
   const visitor = () => apiClient(dorsal.url);
 
@@ -16,7 +17,7 @@ describe("browsing by event and bib", () => {
     dorsal = await startDorsal();
     const token = await adminToken(dorsal);
     admin = apiClient(dorsal.url, token);
-    ({ event } = await seedEventWithBibPhotos(dorsal, token, {
+    ({ event, photoIdsByBib } = await seedEventWithBibPhotos(dorsal, token, {
       name: "Carrera del Río",
       bibs: ["5173", "5173", "42"],
     }));
@@ -43,6 +44,21 @@ describe("browsing by event and bib", () => {
       total: 2,
       totalPages: 1,
     });
+    // The grid follows a bib change as soon as the change has answered, both ways.
+    const grid = async () => (await visitor().get<DorsalPage>(`/api/events/${event.id}/dorsals/all?page=1`)).body;
+    const photoOf42 = photoIdsByBib.get("42")?.[0];
+    const added = await admin.post(`/api/events/${event.id}/photos/${photoOf42}/bibs`, { dorsalNumber: "77" });
+    expect(added.status).toBe(200);
+    expect(await grid()).toMatchObject({
+      dorsals: [
+        { dorsalNumber: "42", photoCount: 1 },
+        { dorsalNumber: "77", photoCount: 1 },
+        { dorsalNumber: "5173", photoCount: 2 },
+      ],
+      total: 3,
+    });
+    expect((await admin.delete(`/api/events/${event.id}/photos/${photoOf42}/bibs/77`)).status).toBe(200);
+    expect(await grid()).toMatchObject({ dorsals: bibs.body.dorsals, total: 2 });
     expect((await visitor().get(`/api/events/999/dorsals/all`)).status).toBe(404);
   });
 

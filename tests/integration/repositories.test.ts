@@ -134,6 +134,36 @@ describe.each(backends)("repositories on %s", (_name, open) => {
       expect(prefixed.items.map((item) => item.sk)).toEqual(["not-indexed"]);
     });
 
+    it("reads only the attributes asked for, reserved words included, and pages a projected query", async () => {
+      const pk = partition();
+      const stored = ["a", "b", "c"].map((sk) => ({
+        pk,
+        sk,
+        name: `photo ${sk}`,
+        status: "successful",
+        textDetections: [{ text: "MEDELLIN", box: { left: 0.1 } }],
+      }));
+      await table.batchPut(stored);
+      const attributes = ["sk", "name", "status", "neverWritten"];
+      const view = (sk: string) => ({ sk, name: `photo ${sk}`, status: "successful" });
+      expect(await table.get({ pk, sk: "a" }, { attributes })).toEqual(view("a"));
+      const found = await table.batchGet<{ sk: string }>(
+        ["c", "a"].map((sk) => ({ pk, sk })),
+        { attributes },
+      );
+      expect(found.sort((x, y) => x.sk.localeCompare(y.sk))).toEqual([view("a"), view("c")]);
+      const first = await table.query({ partition: pk, limit: 2, attributes });
+      expect(first.items).toEqual([view("a"), view("b")]);
+      const rest = await table.query({
+        partition: pk,
+        limit: 2,
+        attributes,
+        ...(first.cursor ? { cursor: first.cursor } : {}),
+      });
+      expect(rest.items).toEqual([view("c")]);
+      expect(await table.get({ pk, sk: "a" })).toEqual(stored[0]);
+    });
+
     it("updates conditionally: <> holds for a missing attribute, < does not; ADD starts from zero", async () => {
       const key = { pk: partition(), sk: "item" };
       expect(
@@ -345,6 +375,31 @@ describe.each(backends)("repositories on %s", (_name, open) => {
       expect((await photos.participantCounts(linkEvent)).get("42")).toBe(1);
       expect((await events.stats([linkEvent])).get(linkEvent)?.dorsalsDetected).toBe(2);
       expect(await photos.photoIdsForBib(linkEvent, "42")).toEqual([b]);
+    });
+
+    it("keeps the bib grid's list in step with every count change: links, unlinks and recounts", async () => {
+      const photos = createPhotoRepository(table);
+      const gridEvent = 903;
+      const [a, b] = [ids.newId(), ids.newId()];
+      const now = new Date().toISOString();
+      expect(await photos.bibsWithPhotos(gridEvent)).toEqual([]);
+      await photos.linkBib(gridEvent, "42", a, now);
+      await photos.linkBib(gridEvent, "42", b, now);
+      await photos.linkBib(gridEvent, "7", a, now);
+      const linked = [
+        { dorsalNumber: "7", photoCount: 1 },
+        { dorsalNumber: "42", photoCount: 2 },
+      ];
+      expect(await photos.bibsWithPhotos(gridEvent)).toEqual(linked);
+      expect(await photos.bibsWithPhotos(gridEvent)).toEqual(linked);
+      await photos.unlinkBib(gridEvent, "42", a);
+      expect(await photos.bibsWithPhotos(gridEvent)).toEqual([
+        { dorsalNumber: "7", photoCount: 1 },
+        { dorsalNumber: "42", photoCount: 1 },
+      ]);
+      // A recount that finds bib 7 on no photo any more.
+      expect(await photos.replaceParticipantCount(gridEvent, "7", 0, 1)).toBe(true);
+      expect(await photos.bibsWithPhotos(gridEvent)).toEqual([{ dorsalNumber: "42", photoCount: 1 }]);
     });
   });
 

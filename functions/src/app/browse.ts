@@ -45,8 +45,8 @@ async function browsableEvent(deps: Deps, eventId: number, options: { free: bool
 
 /**
  * One page of the event's bib grid, in bib order. The participant items hold each bib's photo
- * count; an event has at most a few thousand bibs, so they are read whole (small items, a few
- * query pages) and the page is cut here.
+ * count; an event has at most a few thousand bibs, so the list is read whole (kept between
+ * requests until a count changes: photos.bibsWithPhotos) and the page is cut here.
  */
 export async function dorsalPage(
   deps: Deps,
@@ -54,18 +54,15 @@ export async function dorsalPage(
   page: number,
   options: { free: boolean },
 ): Promise<DorsalPage> {
-  const [, counts] = await Promise.all([
+  const [, withPhotos] = await Promise.all([
     browsableEvent(deps, eventId, options),
-    deps.photos.participantCounts(eventId),
+    deps.photos.bibsWithPhotos(eventId),
   ]);
-  const withPhotos = [...counts].filter(([, count]) => count > 0);
   const pageSize = limits.bibGridPageSize;
   const totalPages = Math.max(1, Math.ceil(withPhotos.length / pageSize));
   const current = Math.min(page, totalPages);
   return {
-    dorsals: withPhotos
-      .slice((current - 1) * pageSize, current * pageSize)
-      .map(([dorsalNumber, photoCount]) => ({ dorsalNumber, photoCount })),
+    dorsals: withPhotos.slice((current - 1) * pageSize, current * pageSize),
     page: current,
     pageSize,
     total: withPhotos.length,
@@ -89,7 +86,7 @@ export async function bibPhotoPage(
   // Independent reads, started together: the answer waits for the slowest, not for their sum.
   const [event, found, participantName] = await Promise.all([
     browsableEvent(deps, eventId, options),
-    deps.photos.photoIdsForBib(eventId, bib).then((ids) => deps.photos.getMany(ids)),
+    deps.photos.photoIdsForBib(eventId, bib).then((ids) => deps.photos.getViews(ids)),
     participantNameOf(deps, eventId, bib),
   ]);
   const photos = found
@@ -112,7 +109,7 @@ export async function bibPhotoPage(
 
 /** POST /api/photos/by-ids: the purchase screen's chosen photos, as the public sees them. */
 export async function photosByIds(deps: Deps, photoIds: string[]) {
-  const photos = (await deps.photos.getMany(photoIds)).filter((photo) => photo.processingStatus === "successful");
+  const photos = (await deps.photos.getViews(photoIds)).filter((photo) => photo.processingStatus === "successful");
   const events = new Map<number, EventRecord | undefined>();
   for (const photo of photos)
     if (!events.has(photo.eventId)) events.set(photo.eventId, await deps.events.get(photo.eventId));

@@ -1,6 +1,6 @@
 import type { PhotoDto, PreviewKind } from "@dorsal/shared";
 import type { EventRecord } from "../data/events";
-import type { PhotoRecord } from "../data/photos";
+import type { PhotoRecord, PhotoView } from "../data/photos";
 import type { Deps } from "./deps";
 
 type ViewDeps = Pick<Deps, "urls" | "config">;
@@ -9,7 +9,7 @@ type ViewDeps = Pick<Deps, "urls" | "config">;
  * The API's view of a photo for those who may see it clean (admins, photographers): the spec's
  * fields plus short-lived URLs that load the images directly.
  */
-export function toPhotoDto(deps: ViewDeps, photo: PhotoRecord): Promise<PhotoDto> {
+export function toPhotoDto(deps: ViewDeps, photo: PhotoView): Promise<PhotoDto> {
   return photoView(deps, photo, "clean", { web: photo.webKey, thumbnail: photo.thumbnailKey });
 }
 
@@ -40,7 +40,7 @@ export const publicPreviewKind = (event: Pick<EventRecord, "freePhotosEnabled">)
  */
 export async function toPublicPhotoDto(
   deps: ViewDeps,
-  photo: PhotoRecord,
+  photo: PhotoView,
   event: Pick<EventRecord, "freePhotosEnabled">,
 ): Promise<PhotoDto> {
   const kind = publicPreviewKind(event);
@@ -60,7 +60,7 @@ export const publicFilename = (photo: Pick<PhotoRecord, "originalFilename">): st
 
 async function photoView(
   deps: ViewDeps,
-  photo: PhotoRecord,
+  photo: PhotoView,
   previewKind: PreviewKind,
   keys: { web: string | null; thumbnail: string | null },
 ): Promise<PhotoDto> {

@@ -87,16 +87,64 @@ export const newPhotoFields = {
 
 export type PageCursor = Record<string, unknown>;
 
+export interface BibWithPhotos {
+  dorsalNumber: string;
+  photoCount: number;
+}
+
+/**
+ * What a photo's view (app/photo-view.ts) and the screens' filters read: never recognition's raw
+ * text, faces or pipeline bookkeeping, which make up most of a processed photo's item.
+ */
+export const photoViewAttributes = [
+  "id",
+  "eventId",
+  "filename",
+  "originalFilename",
+  "webKey",
+  "thumbnailKey",
+  "previewKey",
+  "previewThumbnailKey",
+  "gratisKey",
+  "detectedDorsals",
+  "bibs",
+  "manualBibs",
+  "processed",
+  "processingStatus",
+  "failureReason",
+  "uploadedAt",
+  "processedAt",
+] as const satisfies readonly (keyof PhotoRecord)[];
+
+export type PhotoView = Pick<PhotoRecord, (typeof photoViewAttributes)[number]>;
+
+/** How many events' bib grids one process keeps (the events athletes browse at once). */
+const bibGridEvents = 64;
+
 export function createPhotoRepository(table: Table) {
-  const linkCounts = (eventId: number, bib: string, delta: 1 | -1) =>
-    Promise.all([
-      table.update({
-        key: keys.participant(eventId, bib),
-        set: { type: "participant", eventId, dorsalNumber: bib },
-        add: { photoCount: delta },
-      }),
-      table.update({ key: keys.eventStats(eventId), set: { eventId }, add: { dorsalsDetected: delta, changes: 1 } }),
-    ]);
+  /**
+   * Every change of a participant's photo count bumps `bibCountsVersion` on the event's stats, after
+   * the count is written: a grid read at a version therefore holds every change up to it.
+   */
+  const bumpBibCountsVersion = (eventId: number, add: Record<string, number> = {}) =>
+    table.update({ key: keys.eventStats(eventId), set: { eventId }, add: { ...add, bibCountsVersion: 1 } });
+
+  const linkCounts = async (eventId: number, bib: string, delta: 1 | -1) => {
+    await table.update({
+      key: keys.participant(eventId, bib),
+      set: { type: "participant", eventId, dorsalNumber: bib },
+      add: { photoCount: delta },
+    });
+    await bumpBibCountsVersion(eventId, { dorsalsDetected: delta, changes: 1 });
+  };
+
+  /**
+   * The bib grid reads an event's every participant to cut a page of 100; on race day thousands of
+   * athletes open it while counts change a few times a second at most. The list is kept per event
+   * with the version it was read at, and read again once the stored version moved on: never older
+   * than the last change that finished before the request. A miss is shared by those who wait on it.
+   */
+  const bibGrids = new Map<number, { version: number; bibs: Promise<readonly BibWithPhotos[]> }>();
 
   return {
     /** The upload's record, written before the bytes arrive; returns false if it already exists. */
@@ -116,6 +164,13 @@ export function createPhotoRepository(table: Table) {
 
     async getMany(photoIds: string[]): Promise<PhotoRecord[]> {
       const found = await table.batchGet<PhotoRecord>(photoIds.map(keys.photo));
+      const byId = new Map(found.map((photo) => [photo.id, photo]));
+      return photoIds.flatMap((id) => byId.get(id) ?? []);
+    },
+
+    /** As getMany, reading only what a photo's view shows (photoViewAttributes). */
+    async getViews(photoIds: string[]): Promise<PhotoView[]> {
+      const found = await table.batchGet<PhotoView>(photoIds.map(keys.photo), { attributes: photoViewAttributes });
       const byId = new Map(found.map((photo) => [photo.id, photo]));
       return photoIds.flatMap((id) => byId.get(id) ?? []);
     },
@@ -393,6 +448,42 @@ export function createPhotoRepository(table: Table) {
       return new Map(participants.map((participant) => [participant.dorsalNumber, participant.photoCount ?? 0]));
     },
 
+    /** The event's bibs that have photos, in bib order, with their counts (the public bib grid). */
+    async bibsWithPhotos(eventId: number): Promise<readonly BibWithPhotos[]> {
+      const stats = await table.get<{ bibCountsVersion?: number }>(keys.eventStats(eventId), {
+        attributes: ["bibCountsVersion"],
+      });
+      const version = stats?.bibCountsVersion ?? 0;
+      const kept = bibGrids.get(eventId);
+      // Re-inserted on use: the Map's first entry is the event browsed least recently.
+      bibGrids.delete(eventId);
+      if (kept?.version === version) {
+        bibGrids.set(eventId, kept);
+        return kept.bibs;
+      }
+      // Strongly consistent: an index-free read that sees every count the version stands for.
+      const bibs = queryAll<{ dorsalNumber: string; photoCount?: number }>(table, {
+        partition: keys.event(eventId).pk,
+        sortPrefix: "BIB#",
+        consistent: true,
+        attributes: ["dorsalNumber", "photoCount"],
+      }).then((participants) =>
+        participants.flatMap(({ dorsalNumber, photoCount }) =>
+          photoCount && photoCount > 0 ? [{ dorsalNumber, photoCount }] : [],
+        ),
+      );
+      const entry = { version, bibs };
+      bibGrids.set(eventId, entry);
+      bibs.catch(() => {
+        if (bibGrids.get(eventId) === entry) bibGrids.delete(eventId);
+      });
+      for (const oldest of bibGrids.keys()) {
+        if (bibGrids.size <= bibGridEvents) break;
+        bibGrids.delete(oldest);
+      }
+      return bibs;
+    },
+
     /** The stored photo counts of some of an event's bibs (a bib with no photo is absent). */
     async participantCountsOf(eventId: number, bibs: readonly string[]): Promise<Map<string, number>> {
       const participants = await table.batchGet<{ dorsalNumber: string; photoCount?: number }>(
@@ -420,7 +511,10 @@ export function createPhotoRepository(table: Table) {
             : { attribute: "photoCount", op: "=", value: readCount },
         ],
       });
-      return updated !== undefined;
+      if (updated === undefined) return false;
+      // Not `changes`: the recount that called this compares `changes` to what it read.
+      await bumpBibCountsVersion(eventId);
+      return true;
     },
 
     async photoIdsForBib(eventId: number, bib: string): Promise<string[]> {

@@ -6,7 +6,16 @@
 export type Item = Record<string, unknown>;
 export type Key = { pk: string; sk: string };
 
-export interface QueryInput {
+export interface ReadOptions {
+  /**
+   * Top-level attributes to return (DynamoDB's projection); every attribute when absent. A read
+   * that answers the public leaves out what only the pipeline and admins use (e.g. recognition's
+   * raw text), so none of it is converted or carried.
+   */
+  attributes?: readonly string[];
+}
+
+export interface QueryInput extends ReadOptions {
   index?: "gsi1" | "gsi2";
   partition: string;
   /** Sort-key prefix (begins_with) or an inclusive range. */
@@ -44,7 +53,7 @@ export type Condition =
   | { attribute: string; op: "=" | "<>" | "<"; value: unknown };
 
 export interface Table {
-  get<T extends object>(key: Key): Promise<T | undefined>;
+  get<T extends object>(key: Key, options?: ReadOptions): Promise<T | undefined>;
   /** Writes the item; with `ifAbsent`, returns false instead of overwriting an existing one. */
   put(item: Item & Key, options?: { ifAbsent?: boolean }): Promise<boolean>;
   /** Returns the item after the update, or undefined when a condition failed. */
@@ -52,7 +61,7 @@ export interface Table {
   /** Returns whether an item was there to delete, so counters can follow deletions exactly. */
   delete(key: Key): Promise<boolean>;
   query<T extends object>(input: QueryInput): Promise<QueryPage<T>>;
-  batchGet<T extends object>(keys: Key[]): Promise<T[]>;
+  batchGet<T extends object>(keys: Key[], options?: ReadOptions): Promise<T[]>;
   /** Deletes many items in batches, unconditionally: for sweeps that need no count of what was there. */
   batchDelete(keys: Key[]): Promise<void>;
   /** Writes many new items in batches, unconditionally: for bulk imports nobody else writes to yet. */

@@ -16,6 +16,7 @@ import {
   type Key,
   type QueryInput,
   type QueryPage,
+  type ReadOptions,
   type Table,
   type UpdateInput,
 } from "../../ports/table";
@@ -67,11 +68,48 @@ export function documentClientSender(client: DynamoDBClient): DocumentSender {
   };
 }
 
+const readOperations: ReadonlySet<DynamoOperation> = new Set(["GetItem", "Query", "BatchGetItem"]);
+
+/**
+ * On race day thousands of athletes ask for the same event at once: identical reads in flight
+ * share one answer (each caller gets its own copy). A write through this table, from its start to
+ * its end, lets no later read join an earlier one, so a read that starts after a write answered
+ * always sees it. (The local runtime sends every table call of its process through one table; on
+ * AWS a Lambda instance serves one request at a time.)
+ */
+function coalescingIdenticalReads(send: DocumentSender): DocumentSender {
+  let inFlight = new Map<string, Promise<DocumentOutput>>();
+  return async (operation, input) => {
+    if (!readOperations.has(operation)) {
+      inFlight = new Map();
+      try {
+        return await send(operation, input);
+      } finally {
+        inFlight = new Map();
+      }
+    }
+    const id = `${operation}\n${JSON.stringify(input)}`;
+    let answer = inFlight.get(id);
+    if (!answer) {
+      const entries = inFlight;
+      const asked = send(operation, input);
+      answer = asked;
+      entries.set(id, asked);
+      const forget = () => {
+        if (entries.get(id) === asked) entries.delete(id);
+      };
+      asked.then(forget, forget);
+    }
+    return structuredClone(await answer);
+  };
+}
+
 /**
  * The Table port over DynamoDB's API: on AWS through the SDK (`documentClientSender`); the local
  * runtime sends the same operations to dynalite, in process.
  */
-export function createDynamoTable(send: DocumentSender, tableName: string): Table {
+export function createDynamoTable(sendOperation: DocumentSender, tableName: string): Table {
+  const send = coalescingIdenticalReads(sendOperation);
   const isConditionFailure = (error: unknown) =>
     error instanceof ConditionalCheckFailedException ||
     (error instanceof Error && error.name === "ConditionalCheckFailedException");
@@ -102,9 +140,25 @@ export function createDynamoTable(send: DocumentSender, tableName: string): Tabl
     await Promise.all(chunks.map(writeChunk));
   };
 
+  /** ProjectionExpression through placeholders: attribute names may be reserved words (`name`, `status`). */
+  const projection = (attributes: readonly string[] | undefined, names: Record<string, string> = {}) => {
+    if (!attributes) return {};
+    const placeholders = attributes.map((attribute, at) => {
+      const placeholder = `#r${at}`;
+      names[placeholder] = attribute;
+      return placeholder;
+    });
+    return { ProjectionExpression: placeholders.join(", "), ExpressionAttributeNames: names };
+  };
+
   return {
-    async get<T extends object>(key: Key) {
-      const out = await send("GetItem", { TableName: tableName, Key: key, ConsistentRead: true });
+    async get<T extends object>(key: Key, options?: ReadOptions) {
+      const out = await send("GetItem", {
+        TableName: tableName,
+        Key: key,
+        ConsistentRead: true,
+        ...projection(options?.attributes),
+      });
       return out.Item as T | undefined;
     },
 
@@ -202,11 +256,13 @@ export function createDynamoTable(send: DocumentSender, tableName: string): Tabl
         values[":s1"] = input.sortBetween[0];
         values[":s2"] = input.sortBetween[1];
       }
+      const projected = projection(input.attributes, names);
       const out = await send("Query", {
         TableName: tableName,
         ...(input.index ? { IndexName: input.index } : {}),
         KeyConditionExpression: keyCondition,
         ExpressionAttributeNames: names,
+        ...projected,
         ExpressionAttributeValues: values,
         ...(input.limit ? { Limit: input.limit } : {}),
         ScanIndexForward: !input.descending,
@@ -222,13 +278,14 @@ export function createDynamoTable(send: DocumentSender, tableName: string): Tabl
       };
     },
 
-    async batchGet<T extends object>(keys: Key[]) {
+    async batchGet<T extends object>(keys: Key[], options?: ReadOptions) {
       const results: T[] = [];
+      const projected = projection(options?.attributes);
       for (let i = 0; i < keys.length; i += 100) {
         let pending: Key[] | undefined = keys.slice(i, i + 100);
         // Unprocessed keys are normal under throttling; re-ask for exactly those.
         while (pending && pending.length > 0) {
-          const out = await send("BatchGetItem", { RequestItems: { [tableName]: { Keys: pending } } });
+          const out = await send("BatchGetItem", { RequestItems: { [tableName]: { Keys: pending, ...projected } } });
           results.push(...((out.Responses?.[tableName] ?? []) as T[]));
           pending = out.UnprocessedKeys?.[tableName]?.Keys as Key[] | undefined;
         }

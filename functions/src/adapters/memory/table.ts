@@ -6,6 +6,7 @@ import {
   type Key,
   type QueryInput,
   type QueryPage,
+  type ReadOptions,
   type Table,
   type UpdateInput,
 } from "../../ports/table";
@@ -34,12 +35,20 @@ export function createMemoryTable(): Table {
     return (actual as number | string) < (condition.value as number | string);
   };
 
+  // As DynamoDB projects: only the named attributes the item has.
+  const read = <T>(item: Item, attributes: readonly string[] | undefined): T =>
+    copy(
+      attributes
+        ? Object.fromEntries(attributes.filter((name) => name in item).map((name) => [name, item[name]]))
+        : item,
+    ) as T;
+
   const compare = (a: unknown, b: unknown) => (a === b ? 0 : (a as string | number) < (b as string | number) ? -1 : 1);
 
   return {
-    async get<T extends object>(key: Key) {
+    async get<T extends object>(key: Key, options?: ReadOptions) {
       const item = items.get(id(key));
-      return item ? (copy(item) as unknown as T) : undefined;
+      return item ? read<T>(item, options?.attributes) : undefined;
     },
 
     async put(item, options) {
@@ -97,13 +106,16 @@ export function createMemoryTable(): Table {
         input.index
           ? { pk: item.pk, sk: item.sk, [pkName]: item[pkName], [skName]: item[skName] }
           : { pk: item.pk, sk: item.sk };
-      return { items: page.map((item) => copy(item) as unknown as T), ...(more ? { cursor: cursorOf(last) } : {}) };
+      return {
+        items: page.map((item) => read<T>(item, input.attributes)),
+        ...(more ? { cursor: cursorOf(last) } : {}),
+      };
     },
 
-    async batchGet<T extends object>(keys: Key[]) {
+    async batchGet<T extends object>(keys: Key[], options?: ReadOptions) {
       return keys.flatMap((key) => {
         const item = items.get(id(key));
-        return item ? [copy(item) as unknown as T] : [];
+        return item ? [read<T>(item, options?.attributes)] : [];
       });
     },
 
