@@ -25,10 +25,24 @@ const require = createRequire(import.meta.url);
 const dynaliteDb = require("dynalite/db") as { create(options: object): DynaliteStore };
 const validations = require("dynalite/validations") as Validations;
 
-const lowerFirst = (operation: string) => operation.charAt(0).toLowerCase() + operation.slice(1);
-const actionOf = (operation: DynamoOperation) => require(`dynalite/actions/${lowerFirst(operation)}`) as Action;
-const validationOf = (operation: DynamoOperation) =>
-  require(`dynalite/validations/${lowerFirst(operation)}`) as { types: unknown; custom?: unknown };
+interface Operation {
+  action: Action;
+  validation: { types: unknown; custom?: unknown };
+}
+/** Resolved once per operation: a require() on every call costs a module lookup each time. */
+const operations = new Map<DynamoOperation, Operation>();
+const operationOf = (operation: DynamoOperation): Operation => {
+  let known = operations.get(operation);
+  if (!known) {
+    const name = operation.charAt(0).toLowerCase() + operation.slice(1);
+    known = {
+      action: require(`dynalite/actions/${name}`) as Action,
+      validation: require(`dynalite/validations/${name}`) as Operation["validation"],
+    };
+    operations.set(operation, known);
+  }
+  return known;
+};
 
 interface TableDescription {
   TableStatus?: string;
@@ -176,7 +190,7 @@ function responseFromWire(data: Record<string, unknown>): DocumentOutput {
 export function inProcessDynaliteSender(store: DynaliteStore): DocumentSender {
   return (operation, input) =>
     new Promise<DocumentOutput>((resolve, reject) => {
-      const validation = validationOf(operation);
+      const { action, validation } = operationOf(operation);
       let data: Record<string, unknown>;
       try {
         data = validations.checkTypes(requestToWire(input), validation.types);
@@ -185,7 +199,7 @@ export function inProcessDynaliteSender(store: DynaliteStore): DocumentSender {
         reject(asDynamoError(error as DynaliteError));
         return;
       }
-      actionOf(operation)(store, data, (error, result) => {
+      action(store, data, (error, result) => {
         if (error) reject(asDynamoError(error));
         else resolve(responseFromWire(result ?? {}));
       });
