@@ -1,5 +1,6 @@
-import { readFile, stat } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { connect, type Socket } from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { GetObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import type {
@@ -651,11 +652,20 @@ describe("security probes (issue #16)", () => {
   });
   describe("with a 1 s API timeout and 1 MB form uploads", () => {
     let slow: RunningDorsal;
+    let slowDataDir: string;
+    let token: string;
     beforeAll(async () => {
-      slow = await startDorsal({ env: { API_TIMEOUT_SECONDS: "1", MAX_BODY_MB: "1" } });
+      // Signed in before the 1 s timeout applies: a runtime's first sign-in also makes its signing
+      // key, which a loaded machine may not finish within 1 s. The key stays in the data dir.
+      slowDataDir = await mkdtemp(path.join(tmpdir(), "dorsal-slow-"));
+      const first = await startDorsal({ dataDir: slowDataDir });
+      token = await adminToken(first);
+      await first.stop();
+      slow = await startDorsal({ dataDir: slowDataDir, env: { API_TIMEOUT_SECONDS: "1", MAX_BODY_MB: "1" } });
     });
     afterAll(async () => {
       await slow?.stop();
+      await rm(slowDataDir, { recursive: true, force: true });
     });
 
     probe(
@@ -663,7 +673,6 @@ describe("security probes (issue #16)", () => {
       "hold three 1 MB form uploads open at once, signed in (MAX_BODY_MB=1)",
       "the third is refused (503) before it is read",
       async () => {
-        const token = await adminToken(slow);
         const port = Number(new URL(slow.url).port);
         const sockets: Socket[] = [];
         // Each announces a whole 1 MB body, sends 1 KB of it and holds the rest back.
