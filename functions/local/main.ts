@@ -220,7 +220,7 @@ Object.assign(process.env, {
   DATA_DIR: dataDir,
 });
 const composed = compose(parseConfig(process.env), {
-  dynamo: dynamo.send,
+  dynamo,
   objects: (presigning) =>
     createInProcessObjectStore({
       s3rver: objectStore.s3rver,

@@ -14,6 +14,7 @@ import type { DocumentSender } from "../src/adapters/aws/dynamodb-table";
 import { tableSchema } from "../src/data/table-schema";
 import { inProcessDynaliteSender, withCapturedStore } from "./dynalite-in-process";
 import { repairDynaliteIndexes } from "./dynalite-repair";
+import { type DynaliteWrites, watchDynaliteWrites } from "./dynalite-write-clock";
 import { discardInterruptedPuts, dropStoredCorsConfigs, hardenS3rverStore } from "./s3rver-store";
 
 /**
@@ -25,6 +26,8 @@ export interface LocalDynamo {
   endpoint: string;
   /** The same store called in this process: the runtime's own table calls. */
   send: DocumentSender;
+  /** Every write the store makes, by either path: what tells a cached read it is out of date. */
+  writes: DynaliteWrites;
   close(): Promise<void>;
 }
 
@@ -44,6 +47,7 @@ export async function startDynalite(dataDir: string): Promise<LocalDynamo> {
   return {
     endpoint: `http://127.0.0.1:${port}`,
     send: inProcessDynaliteSender(store),
+    writes: watchDynaliteWrites(store),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -11,6 +11,7 @@ import { createS3ObjectStore } from "./adapters/aws/s3-object-store";
 import { createPresignedUrlSigner } from "./adapters/aws/s3-presigned-url-signer";
 import { createSfnPipelineStarter } from "./adapters/aws/sfn-pipeline-starter";
 import type { LocalPipeline } from "./adapters/local/local-pipeline";
+import { type PartitionWrites, readCachedTable } from "./adapters/local/read-cached-table";
 import { localStorageCredentials } from "./adapters/local/storage-credentials";
 import { createMemoryObjectStore } from "./adapters/memory/object-store";
 import { createMemoryTable } from "./adapters/memory/table";
@@ -87,8 +88,12 @@ function memo<T>(factory: () => Promise<T>): () => Promise<T> {
  * called in process. Without them the composition reaches the stand-ins at their endpoints.
  */
 export interface LocalServices {
-  /** dynalite's store, called without HTTP (functions/local/dynalite-in-process.ts). */
-  dynamo?: DocumentSender;
+  dynamo?: {
+    /** dynalite's store, called without HTTP (functions/local/dynalite-in-process.ts). */
+    send: DocumentSender;
+    /** Every write the store makes (functions/local/dynalite-write-clock.ts): reads are cached until one touches them. */
+    writes: { of(tableName: string): PartitionWrites };
+  };
   /**
    * s3rver's file store, called without HTTP (functions/local/s3rver-in-process.ts); it is given
    * the S3 adapter for what only a URL can do (the browser's uploads).
@@ -186,13 +191,17 @@ async function composeLocal(config: LocalConfig, local: LocalServices): Promise<
   const container = await assemble({
     config,
     logger,
-    table: createDynamoTable(
-      local.dynamo ??
-        documentClientSender(new DynamoDBClient({ region, credentials, endpoint: config.DYNAMODB_ENDPOINT })),
-      config.TABLE_NAME,
-    ),
+    table: local.dynamo
+      ? readCachedTable(
+          createDynamoTable(local.dynamo.send, config.TABLE_NAME),
+          local.dynamo.writes.of(config.TABLE_NAME),
+        )
+      : createDynamoTable(
+          documentClientSender(new DynamoDBClient({ region, credentials, endpoint: config.DYNAMODB_ENDPOINT })),
+          config.TABLE_NAME,
+        ),
     objects: local.objects ? local.objects(s3Objects) : s3Objects,
-    urls: createPresignedUrlSigner(s3, buckets),
+    urls: createPresignedUrlSigner(s3, config.S3_ENDPOINT, buckets),
     pipeline,
     vision,
     jwk: () => localJwtKey(config.DATA_DIR),

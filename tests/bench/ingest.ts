@@ -3,14 +3,16 @@
  * with its real stand-ins and local recognition) the way the upload screen does, and measures
  * how fast they become searchable.
  *
- *   npm run bench:ingest -- [--photos 200] [--rate 60] [--zip-mb 2048] [--data DIR]
+ *   npm run bench:ingest -- [--photos 200] [--rate 60] [--single 5] [--zip-mb 2048] [--data DIR]
  *
  * 1. capacity: N unique 12 MP photos uploaded at once (presigned PUTs, 5 at a time like the
  *    desktop uploader) → photos per minute from the first upload to the last searchable photo;
  * 2. latency: the same photos into another event at a steady `--rate` photos per minute → p50/p95
  *    seconds from the start of each upload until the photo is processed and found by its bib;
  *    a burst measures queueing, not latency, so the two are separate phases;
- * 3. ZIP: one archive of about `--zip-mb` MB of unique 12 MP photos, uploaded straight to storage
+ * 3. one photo of 24 MP at a time on the idle runtime, `--single` times → median and worst seconds
+ *    from the start of its upload until it is processed (polled every 50 ms);
+ * 4. ZIP: one archive of about `--zip-mb` MB of unique 12 MP photos, uploaded straight to storage
  *    and unpacked by the runtime (0 skips it) → batch time and the process's memory meanwhile.
  * Peak RSS is the runtime process's high-water mark (VmHWM), worker threads included.
  * The photos are made at run time from the evaluation sets under ../shared/data (never copied
@@ -37,17 +39,19 @@ const { values } = parseArgs({
   options: {
     photos: { type: "string", default: "200" },
     rate: { type: "string", default: "60" },
+    single: { type: "string", default: "5" },
     "zip-mb": { type: "string", default: "2048" },
     data: { type: "string", default: path.resolve(root, "../shared/data") },
     help: { type: "boolean", default: false },
   },
 });
 if (values.help) {
-  console.log("npm run bench:ingest -- [--photos 200] [--rate 60] [--zip-mb 2048] [--data DIR]");
+  console.log("npm run bench:ingest -- [--photos 200] [--rate 60] [--single 5] [--zip-mb 2048] [--data DIR]");
   process.exit(0);
 }
 const photoCount = Number(values.photos);
 const ratePerMinute = Number(values.rate);
+const singleCount = Number(values.single);
 const zipBytes = Number(values["zip-mb"]) * 1024 * 1024;
 const uploadConcurrency = 5;
 const width = 4000;
@@ -80,21 +84,29 @@ const grain = (() => {
   return pixels;
 })();
 
-/** A 12 MP race photo made from a real one, with a few unique pixels so no two hash alike. */
-async function makePhoto(source: string, seed: number, quality: number): Promise<Buffer> {
+/**
+ * A 12 MP race photo made from a real one, with a few unique pixels so no two hash alike; `scale`
+ * 1.414 makes it 24 MP (the grain is stretched with it).
+ */
+async function makePhoto(source: string, seed: number, quality: number, scale = 1): Promise<Buffer> {
   const noise = Buffer.alloc(24 * 24 * 3);
   let state = seed * 2654435761 + 1;
   for (let i = 0; i < noise.length; i += 1) {
     state = (state * 1103515245 + 12345) >>> 0;
     noise[i] = state >>> 24;
   }
-  return sharp(source)
+  const photo = await sharp(source)
     .rotate()
     .resize(width, height, { fit: "cover" })
     .composite([
       { input: grain, raw: { width, height, channels: 3 }, blend: "soft-light" },
       { input: noise, raw: { width: 24, height: 24, channels: 3 }, left: 0, top: 0 },
     ])
+    .jpeg({ quality })
+    .toBuffer();
+  if (scale === 1) return photo;
+  return sharp(photo)
+    .resize(Math.round(width * scale), Math.round(height * scale))
     .jpeg({ quality })
     .toBuffer();
 }
@@ -264,7 +276,36 @@ try {
   );
   console.log(`search for bib 3638 in the capacity event: ${searchable.body.totalFound} photo(s)`);
 
-  // 3. One big ZIP.
+  // 3. One 24 MP photo at a time, alone: how long one photo takes end to end, no queue in front of it.
+  let single: { megapixels: number; medianS: number; maxS: number } | null = null;
+  if (singleCount > 0) {
+    const singleEvent = await createEvent("Bench 24 MP");
+    const seconds: number[] = [];
+    let megapixels = 0;
+    for (let i = 0; i < singleCount; i++) {
+      const file = path.join(work, `grande-${i}.jpg`);
+      const photo = await makePhoto(sources[(i * 7) % sources.length] as string, 2_000_000 + i, 90, Math.SQRT2);
+      const { width: w = 0, height: h = 0 } = await sharp(photo).metadata();
+      megapixels = round((w * h) / 1e6);
+      await writeFile(file, photo);
+      const timing = await uploadOne(singleEvent, file);
+      for (;;) {
+        const polled = await api.get<{ processingStatus: string }>(`/api/photos/${timing.photoId}`);
+        if (polled.status !== 200) throw new Error(`photo: ${polled.status}`);
+        if (polled.body.processingStatus === "successful") break;
+        if (polled.body.processingStatus === "failed") throw new Error(`24 MP photo ${timing.photoId} failed`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      seconds.push((Date.now() - timing.startedAt) / 1000);
+    }
+    seconds.sort((a, b) => a - b);
+    single = { megapixels, medianS: round(percentile(seconds, 50), 2), maxS: round(seconds.at(-1) ?? 0, 2) };
+    console.log(
+      `one ${megapixels} MP photo at a time: upload start → processed, median ${single.medianS} s, worst ${single.maxS} s (${singleCount} photos)`,
+    );
+  }
+
+  // 4. One big ZIP.
   let zipSummary: Record<string, number> | null = null;
   let zipPeakRssMb = 0;
   if (zipBytes > 0) {
@@ -356,6 +397,7 @@ try {
         runtimeTotal: round(runtimeCpuPerPhoto, 3),
         storageTableOrchestration: round(runtimeCpuPerPhoto - cpuLimit.cpuSecondsPerPhoto, 3),
       },
+      ...(single ? { single } : {}),
       ...(zipSummary ? { zip: zipSummary } : {}),
     }),
   );

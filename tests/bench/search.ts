@@ -2,6 +2,7 @@
  * Race-day load on the athlete's side: every runner looks for their photos at once.
  *
  *   npm run bench:search -- [--photos 5000] [--bibs 1000] [--connections 100] [--seconds 20] [--baseline DIR]
+ *                           [--endpoints search,bibPhotos]
  *
  * 1. Seeds one event through the real table before the runtime starts: dynalite on a fresh data
  *    dir, written with the project's own repositories (createPhotoRepository, createEventRepository),
@@ -41,6 +42,7 @@ const { values } = parseArgs({
     connections: { type: "string", default: "100" },
     seconds: { type: "string", default: "20" },
     baseline: { type: "string" },
+    endpoints: { type: "string" },
     help: { type: "boolean", default: false },
   },
 });
@@ -56,6 +58,9 @@ const connections = Number(values.connections);
 const seconds = Number(values.seconds);
 if (![photoCount, bibCount, connections, seconds].every((n) => Number.isInteger(n) && n > 0) || bibCount > photoCount)
   throw new Error("--photos, --bibs, --connections and --seconds are positive integers, with --bibs ≤ --photos");
+
+/** Loads only these endpoints (by name), e.g. to profile one. */
+const onlyEndpoints = values.endpoints?.split(",");
 
 /** The runtime's defaults (functions/local/settings.ts, main.ts): the seeded table is the one it opens. */
 const tableName = "dorsal";
@@ -225,7 +230,7 @@ async function loadAll(dataDir: string, bibs: string[], label: string, repoRoot?
   try {
     const bibAt = (request: number) => bibs[(request * 37) % bibs.length] as string;
     const gridPages = Math.ceil(bibs.length / limits.bibGridPageSize);
-    const endpoints: EndpointLoad[] = [
+    const allEndpoints: EndpointLoad[] = [
       {
         name: "search",
         screen: "GET /api/photos/search (purchase screen, any bib)",
@@ -249,6 +254,7 @@ async function loadAll(dataDir: string, bibs: string[], label: string, repoRoot?
       },
       { name: "events", screen: "GET /api/events (event picker)", path: () => "/api/events" },
     ];
+    const endpoints = allEndpoints.filter((endpoint) => !onlyEndpoints || onlyEndpoints.includes(endpoint.name));
     // Every endpoint answers before any load: a broken route must not pass as a fast one.
     for (const endpoint of endpoints) {
       const answer = await fetch(`${dorsal.url}${endpoint.path(0)}`);

@@ -38,7 +38,7 @@ describe("benchmarks, short", () => {
 
   it("bench:ingest reports the CPU limit, the efficiency and where the CPU goes", async () => {
     const { last } = await runBenchmark("tests/bench/ingest.ts", [
-      ...["--photos", "2", "--rate", "600", "--zip-mb", "10", "--data", sources],
+      ...["--photos", "2", "--rate", "600", "--single", "1", "--zip-mb", "10", "--data", sources],
     ]);
     expect(last).toMatchObject({ photos: 2, rate: 600 });
     for (const field of ["photosPerMinute", "cpuLimitPhotosPerMinute", "efficiency", "p95UploadToSearchableS"]) {
@@ -51,6 +51,9 @@ describe("benchmarks, short", () => {
     }
     expect(Object.keys(cpu)).toEqual(expect.arrayContaining(["prepareAndRecord", "storageTableOrchestration"]));
     expect((last.zip as { photos: number }).photos).toBeGreaterThan(0);
+    const single = last.single as Record<string, number>;
+    expect(single.megapixels).toBeGreaterThan(23);
+    expect(single.medianS).toBeGreaterThan(0);
   }, 600_000);
 
   it("bench:search seeds, loads every endpoint without errors and ends with one JSON line of figures", async () => {

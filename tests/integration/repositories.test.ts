@@ -7,6 +7,7 @@ import { defaultEventPricing, photographerApplicationRequest } from "@dorsal/sha
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureTable, startDynalite } from "../../functions/local/storage";
 import { createDynamoTable, documentClientSender } from "../../functions/src/adapters/aws/dynamodb-table";
+import { readCachedTable } from "../../functions/src/adapters/local/read-cached-table";
 import { createMemoryTable } from "../../functions/src/adapters/memory/table";
 import { createIds, systemClock } from "../../functions/src/adapters/system/system";
 import { createApplicationRepository } from "../../functions/src/data/applications";
@@ -80,10 +81,26 @@ async function inProcessDynaliteTable(): Promise<TableUnderTest> {
   };
 }
 
+/** As the embedded runtime reads: in process, each answer kept until a write touches what it read. */
+async function readCachedDynaliteTable(): Promise<TableUnderTest> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), "dorsal-repositories-"));
+  const dynamo = await startDynalite(dataDir);
+  const tableName = "read-cached";
+  await ensureTable(dynamo.endpoint, region, tableName);
+  return {
+    table: readCachedTable(createDynamoTable(dynamo.send, tableName), dynamo.writes.of(tableName)),
+    async close() {
+      await dynamo.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
 // Every way the product reaches a table must keep the same guarantees: the same suite runs on each.
 const backends: [string, () => Promise<TableUnderTest>][] = [
   [externalEndpoint ? `DynamoDB at ${externalEndpoint}` : "dynalite over HTTP", dynamoTable],
   ["dynalite in process", inProcessDynaliteTable],
+  ["dynalite in process with cached reads", readCachedDynaliteTable],
   ["the in-memory table", async () => ({ table: createMemoryTable(), close: async () => undefined })],
 ];
 
