@@ -71,9 +71,9 @@ describe("cached reads of the embedded table", () => {
     expect((await bibbed()).map((item) => item.pk)).toEqual(["PHOTO#a"]);
 
     const photos = () =>
-      cached.batchGet<{ pk: string; gsi2pk: string }>(items.map(({ pk, sk }) => ({ pk, sk }))).then((found) =>
-        found.map((item) => `${item.pk} ${item.gsi2pk}`).sort(),
-      );
+      cached
+        .batchGet<{ pk: string; gsi2pk: string }>(items.map(({ pk, sk }) => ({ pk, sk })))
+        .then((found) => found.map((item) => `${item.pk} ${item.gsi2pk}`).sort());
     expect(await photos()).toEqual(["PHOTO#a BIB#7#101", "PHOTO#b UNBIBBED#7"]);
     await inProcess.update({ key: { pk: "PHOTO#b", sk: "META" }, remove: ["gsi2pk"] });
     expect(await photos()).toEqual(["PHOTO#a BIB#7#101", "PHOTO#b undefined"]);
