@@ -93,9 +93,9 @@ function pseudoRandom(seed: number) {
 const sceneText = ["MEDIA", "MARATON", "MEDELLIN", "2026", "POSTOBON", "ADIDAS", "21K", "META", "HIDRATACION", "KM 15"];
 
 /**
- * A processed photo as the pipeline's record step stores it: the engine's every LINE and WORD
- * (10–40 of them, boxes at full precision), 1–4 faces, per-stage timings. Reads pay for all of it
- * unless they ask for less.
+ * A processed photo as the pipeline's record step leaves it: the engine's every LINE and WORD
+ * (10–40 of them, boxes at full precision; stored in the photo's text item), 1–4 faces, per-stage
+ * timings. Reads of the photo pay for all but the text unless they ask for less.
  */
 function processedPhoto(index: number, bibs: string[], uploadedAt: Date): PhotoRecord {
   const random = pseudoRandom(index + 1);
@@ -171,8 +171,9 @@ async function seed(dataDir: string): Promise<{ bibs: string[]; ms: number }> {
       if (index % 4 === 0) bibs.push(bibOf((index * 7 + 3) % bibCount));
       return processedPhoto(index, [...new Set(bibs)], new Date(raceStart + index * 1500));
     });
-    await inPool(seeded, 16, async (photo) => {
+    await inPool(seeded, 16, async ({ textDetections = [], ...photo }) => {
       if (!(await photos.createPending(photo))) throw new Error(`photo ${photo.id} already exists`);
+      await photos.storeText(photo.id, textDetections);
       for (const bib of photo.detectedDorsals) await photos.linkBib(eventId, bib, photo.id, photo.uploadedAt);
     });
     const links = seeded.reduce((sum, photo) => sum + photo.detectedDorsals.length, 0);

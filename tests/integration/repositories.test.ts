@@ -309,6 +309,40 @@ describe.each(backends)("repositories on %s", (_name, open) => {
       expect(await photos.markSuccessful(ids.newId(), results, new Date())).toBe(false);
     });
 
+    it("keeps a processed photo's raw text in an item of its own, and reads an older photo's from the photo", async () => {
+      const photos = createPhotoRepository(table);
+      const text = [
+        {
+          type: "WORD" as const,
+          id: 1,
+          text: "3638",
+          confidence: 99,
+          box: { left: 0.1, top: 0.2, width: 0.1, height: 0.05 },
+        },
+      ];
+      const id = ids.newId();
+      await photos.createPending(photo(id));
+      await photos.markProcessing(id);
+      await photos.markSuccessful(id, { ...results, textDetections: text }, new Date());
+      const stored = await photos.get(id);
+      expect(stored).not.toHaveProperty("textDetections");
+      expect(await photos.textOf({ id })).toEqual(text);
+
+      // Processed before the text had its own item: read from the photo, moved on its next run.
+      const older = ids.newId();
+      await photos.createPending({ ...photo(older), textDetections: text });
+      expect(await photos.textOf({ id: older, textDetections: text })).toEqual(text);
+      await photos.markProcessing(older);
+      await photos.markSuccessful(older, { ...results, textDetections: [] }, new Date());
+      expect(await photos.get(older)).not.toHaveProperty("textDetections");
+      expect(await photos.textOf({ id: older })).toEqual([]);
+
+      // A photo deleted before its record step leaves no text behind.
+      const gone = ids.newId();
+      expect(await photos.markSuccessful(gone, { ...results, textDetections: text }, new Date())).toBe(false);
+      expect(await table.get(keys.photoText(gone))).toBeUndefined();
+    });
+
     it("fails once, lists the failure, and reopens it once", async () => {
       const photos = createPhotoRepository(table);
       const id = ids.newId();

@@ -271,8 +271,9 @@ export async function reindexEvent(
   let changed = 0;
   for (const listed of page.photos) {
     if (listed.processingStatus !== "successful") continue;
+    const text = await deps.photos.textOf(listed);
     const result = await setPhotoBibs(deps, listed.id, (photo) => ({
-      machineBibs: machineBibsFrom(photo.textDetections ?? [], photo.faces ?? [], config),
+      machineBibs: machineBibsFrom(text, photo.faces ?? [], config),
     }));
     if (result.changed) changed++;
   }

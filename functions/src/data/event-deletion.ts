@@ -43,8 +43,11 @@ export function createEventDeletionRepository(table: Table) {
      */
     deleteEvent: (eventId: number) => table.delete(keys.event(eventId)),
 
-    /** The event's photos, in every state. */
-    sweepPhotos: (eventId: number) => sweep({ index: "gsi1", partition: photosOfEventPartition(eventId) }),
+    /** The event's photos, in every state, each with its raw text. */
+    sweepPhotos: (eventId: number) =>
+      sweep<{ id: string }>({ index: "gsi1", partition: photosOfEventPartition(eventId) }, (photos) =>
+        table.batchDelete(photos.map((photo) => keys.photoText(photo.id))),
+      ),
 
     /**
      * The rest of the event's own partition (stats, configuration, minute counters, participants)
@@ -82,6 +85,7 @@ export function createEventDeletionRepository(table: Table) {
     /** One photo with its bib links: what the pipeline may have written after the event's sweep passed. */
     async deletePhoto(photoId: string): Promise<void> {
       await sweep({ index: "gsi1", partition: keys.bibsOfPhotoPartition(photoId) });
+      await table.delete(keys.photoText(photoId));
       await table.delete(keys.photo(photoId));
     },
   };

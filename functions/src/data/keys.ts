@@ -45,6 +45,8 @@ export const keys = {
   eventStats: (eventId: number) => ({ pk: `EVENT#${eventId}`, sk: "STATS" }),
 
   photo: (photoId: string) => ({ pk: `PHOTO#${photoId}`, sk: "PHOTO" }),
+  /** Recognition's raw text of a processed photo, apart from the photo: only re-indexing reads it. */
+  photoText: (photoId: string) => ({ pk: `PHOTO#${photoId}`, sk: "TEXT" }),
   photosOfEventIndex: (eventId: number, uploadedAt: string, photoId: string) => ({
     gsi1pk: `EVENT#${eventId}#PHOTOS`,
     gsi1sk: `${uploadedAt}#${photoId}`,

@@ -30,8 +30,12 @@ export interface PhotoRecord {
   bibSuggestions?: { number: string; nearest: string[] }[];
   /** Bumped on every bib change: concurrent editors retry instead of overwriting each other. */
   bibsVersion: number;
-  /** The engine's raw text, kept so bibs can be re-derived under new rules without reading the photo again. */
-  textDetections: TextDetection[];
+  /**
+   * The engine's raw text, kept so bibs can be re-derived under new rules without reading the photo
+   * again. Stored in an item of its own (keys.photoText) since issue 19, so that every read of a
+   * photo does not carry it; only photos processed before keep it here. Read it with `textOf`.
+   */
+  textDetections?: TextDetection[];
   imageSize: { width: number; height: number } | null;
   faces: { confidence: number; box: BoundingBox }[];
   processed: boolean;
@@ -74,7 +78,6 @@ export const newPhotoFields = {
   machineBibs: [],
   manualBibs: { added: [], removed: [] },
   bibsVersion: 0,
-  textDetections: [],
   imageSize: null,
   faces: [],
   processed: false,
@@ -122,6 +125,11 @@ export type PhotoView = Pick<PhotoRecord, (typeof photoViewAttributes)[number]>;
 const bibGridEvents = 64;
 
 export function createPhotoRepository(table: Table) {
+  const storeText = async (photoId: string, textDetections: TextDetection[]) => {
+    // The photo's id in the item too: what it belongs to is readable without parsing the key.
+    await table.put({ ...keys.photoText(photoId), type: "photoText", photoId, textDetections });
+  };
+
   /**
    * Every change of a participant's photo count bumps `bibCountsVersion` on the event's stats, after
    * the count is written: a grid read at a version therefore holds every change up to it.
@@ -206,7 +214,10 @@ export function createPhotoRepository(table: Table) {
      */
     async markSuccessful(
       photoId: string,
-      fields: Pick<
+      {
+        textDetections,
+        ...fields
+      }: Pick<
         PhotoRecord,
         | "webKey"
         | "thumbnailKey"
@@ -215,15 +226,19 @@ export function createPhotoRepository(table: Table) {
         | "gratisKey"
         | "faces"
         | "recognition"
-        | "textDetections"
         | "imageSize"
-      >,
+      > & { textDetections: TextDetection[] },
       now: Date,
     ): Promise<boolean> {
+      // The text first: a successful photo always has it.
+      await storeText(photoId, textDetections);
       const base = { ...fields, processed: true, failureReason: null, processedAt: now.toISOString() };
+      // A photo processed before the text had its own item sheds its copy on a re-run.
+      const remove = ["textDetections"];
       const first = await table.update({
         key: keys.photo(photoId),
         set: { ...base, processingStatus: "successful" },
+        remove,
         conditions: [
           { attribute: "pk", op: "exists" },
           { attribute: "processingStatus", op: "<>", value: "successful" },
@@ -231,8 +246,24 @@ export function createPhotoRepository(table: Table) {
       });
       if (first) return true;
       // A re-run refreshes the results but must not count the photo again.
-      await table.update({ key: keys.photo(photoId), set: base, conditions: [{ attribute: "pk", op: "exists" }] });
+      const again = await table.update({
+        key: keys.photo(photoId),
+        set: base,
+        remove,
+        conditions: [{ attribute: "pk", op: "exists" }],
+      });
+      // The photo is gone (its event was deleted meanwhile): so is its text.
+      if (!again) await table.delete(keys.photoText(photoId));
       return false;
+    },
+
+    /** Stores a processed photo's raw text (the record step; seeding in benchmarks). */
+    storeText,
+
+    /** A processed photo's raw text, wherever it was stored (its own item, or the photo for older ones). */
+    async textOf(photo: Pick<PhotoRecord, "id" | "textDetections">): Promise<TextDetection[]> {
+      const stored = await table.get<{ textDetections: TextDetection[] }>(keys.photoText(photo.id));
+      return stored?.textDetections ?? photo.textDetections ?? [];
     },
 
     /**
