@@ -66,29 +66,18 @@ async function dynamoTable(): Promise<TableUnderTest> {
   };
 }
 
-/** dynalite called in process, as the embedded runtime calls it: no SDK, no HTTP. */
-async function inProcessDynaliteTable(): Promise<TableUnderTest> {
+/**
+ * dynalite called in process, as the embedded runtime calls it (no SDK, no HTTP); with `cachedReads`,
+ * each answer kept until a write touches what it read, as the runtime reads.
+ */
+async function inProcessDynaliteTable(cachedReads: boolean): Promise<TableUnderTest> {
   const dataDir = await mkdtemp(path.join(tmpdir(), "dorsal-repositories-"));
   const dynamo = await startDynalite(dataDir);
   const tableName = "in-process";
   await ensureTable(dynamo.endpoint, region, tableName);
+  const table = createDynamoTable(dynamo.send, tableName);
   return {
-    table: createDynamoTable(dynamo.send, tableName),
-    async close() {
-      await dynamo.close();
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** As the embedded runtime reads: in process, each answer kept until a write touches what it read. */
-async function readCachedDynaliteTable(): Promise<TableUnderTest> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), "dorsal-repositories-"));
-  const dynamo = await startDynalite(dataDir);
-  const tableName = "read-cached";
-  await ensureTable(dynamo.endpoint, region, tableName);
-  return {
-    table: readCachedTable(createDynamoTable(dynamo.send, tableName), dynamo.writes.of(tableName)),
+    table: cachedReads ? readCachedTable(table, dynamo.writes.of(tableName)) : table,
     async close() {
       await dynamo.close();
       await rm(dataDir, { recursive: true, force: true });
@@ -99,8 +88,8 @@ async function readCachedDynaliteTable(): Promise<TableUnderTest> {
 // Every way the product reaches a table must keep the same guarantees: the same suite runs on each.
 const backends: [string, () => Promise<TableUnderTest>][] = [
   [externalEndpoint ? `DynamoDB at ${externalEndpoint}` : "dynalite over HTTP", dynamoTable],
-  ["dynalite in process", inProcessDynaliteTable],
-  ["dynalite in process with cached reads", readCachedDynaliteTable],
+  ["dynalite in process", () => inProcessDynaliteTable(false)],
+  ["dynalite in process with cached reads", () => inProcessDynaliteTable(true)],
   ["the in-memory table", async () => ({ table: createMemoryTable(), close: async () => undefined })],
 ];
 
