@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Table } from "../../ports/table";
+import type { Key, ReadOptions, Table } from "../../ports/table";
 import { createMemoryTable } from "../memory/table";
 import { type PartitionWrites, readCachedTable } from "./read-cached-table";
 
@@ -67,9 +67,9 @@ describe("readCachedTable", () => {
     // The write is reported while the read is under way: its answer may be from before or after.
     const slow: Table = {
       ...inner,
-      get: async (readKey, options) => {
+      get: async <T extends object>(readKey: Key, options?: ReadOptions) => {
         reads.count += 1;
-        const item = await inner.get(readKey, options);
+        const item = await inner.get<T>(readKey, options);
         wrote("table:EVENT#1");
         return item;
       },
