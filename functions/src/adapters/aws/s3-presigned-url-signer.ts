@@ -15,7 +15,7 @@ const escapeUri = (text: string) =>
  * The request is written here rather than by the SDK's GetObjectCommand: the command's middleware
  * and endpoint rules cost ~0.6 ms of CPU a URL, ten times the signature, and a search answer carries
  * two URLs a photo. The signature is still the SDK's (S3RequestPresigner), on the same request the
- * command would send (tests/integration/object-stores.test.ts compares the two URLs).
+ * command would send (tests/integration/presigned-urls.test.ts compares the two URLs).
  */
 export function createPresignedUrlSigner(
   client: S3Client,
