@@ -11,7 +11,12 @@ import { AwsSolutionsChecks } from "cdk-nag";
 import { beforeAll, describe, expect, it } from "vitest";
 import { httpRoutes } from "../../functions/src/http/routes";
 import { appContentSecurityPolicy, storedFileContentSecurityPolicy } from "../../functions/src/http/security-headers";
-import { buildPipelineDefinition, pipelineTasks, throttleRetry } from "../../functions/src/pipeline/definition";
+import {
+  buildPipelineDefinition,
+  pipelineTasks,
+  taskStates,
+  throttleRetry,
+} from "../../functions/src/pipeline/definition";
 import { Alarms, alarmEmailFrom } from "../lib/alarms";
 import { capacity, reservedConcurrencyTotal } from "../lib/capacity";
 import { createDorsal, repoRoot } from "../lib/dorsal-app";
@@ -430,8 +435,13 @@ describe("capacity (docs/capacity.md)", () => {
 
   it("retries throttles with many jittered attempts before the generic retrier", () => {
     const definition = buildPipelineDefinition((task) => task);
-    for (const state of ["Prepare", "Variants", "Detect", "Record", "Fail"] as const) {
-      const retriers = definition.States[state].Retry as { ErrorEquals: string[] }[];
+    const states = taskStates(definition, (resource) => pipelineTasks.find((task) => task === resource));
+    // Every step, in the branches of the Parallel state as well as on the HEIC path.
+    expect(states.map((state) => state.task).sort()).toEqual(
+      ["prepare", "variants", "variants", "detect", "detect", "record", "fail"].sort(),
+    );
+    for (const { state } of states) {
+      const retriers = state.Retry ?? [];
       const throttles = retriers.findIndex((r) => r.ErrorEquals.includes("Lambda.TooManyRequestsException"));
       const generic = retriers.findIndex((r) => r.ErrorEquals.includes("States.TaskFailed"));
       expect(retriers[throttles]).toEqual(throttleRetry);

@@ -69,6 +69,8 @@ export interface ExecutionState extends PipelineInput {
   detection: Detection;
   error?: { Error: string; Cause: string };
 }
+/** Detect runs beside variants for most photos (no variants yet), after them for HEIC. */
+type DetectInput = Omit<ExecutionState, "variants"> & { variants?: Variants };
 
 /**
  * The steps of the photo pipeline, each idempotent: running one twice (a redelivered S3 event, a
@@ -234,16 +236,21 @@ export function createPipelineTasks(deps: Deps) {
      * or, for an original the engines cannot decode (HEIC), from the working copy variants made —
      * read into bibs under the event's configuration. The raw text is kept for re-indexing.
      */
-    async detect({ photo, variants }): Promise<Detection> {
-      // Variants cannot tell (it has no table access on AWS): the first check after it is here.
+    async detect({ photo, variants }: DetectInput): Promise<Detection> {
+      // Variants cannot tell (it has no table access on AWS); record checks again after both.
       await requireEvent(photo.eventId);
       const [vision, config] = await Promise.all([deps.vision(), deps.eventConfigs.get(photo.eventId)]);
-      const original = variants.workingKey
+      // Beside variants (a JPEG, PNG…) there are no variants yet; after them (HEIC) there is the working copy.
+      const original = variants?.workingKey
         ? await deps.objects.getBuffer("derived", variants.workingKey)
         : await deps.objects.getBuffer("originals", photo.originalKey);
-      const reading = await vision.readPhoto(original, {
-        minConfidence: Math.max(0, config.ocrConfidenceThreshold - reindexConfidenceMargin),
-      });
+      const reading = await vision
+        .readPhoto(original, { minConfidence: Math.max(0, config.ocrConfidenceThreshold - reindexConfidenceMargin) })
+        .catch(async (error: unknown) => {
+          // Beside variants, a broken photo reaches the engines too: no retry can fix it.
+          if (!(await decodes(original))) throw new PermanentError(photoFailureReasons.unreadable, { cause: error });
+          throw error;
+        });
       return {
         bibs: machineBibsFrom(reading.text, reading.faces, config),
         textDetections: reading.text,
@@ -456,4 +463,17 @@ function errorMessage(error: NonNullable<ExecutionState["error"]>): string {
     // Not JSON: the cause is the message itself.
   }
   return error.Cause || error.Error;
+}
+
+/** Whether the bytes decode at all, as variants decodes them: a broken photo, or an engine's hiccup? */
+async function decodes(bytes: Buffer): Promise<boolean> {
+  const { default: sharp } = await import("sharp");
+  return sharp(bytes, { limitInputPixels: maxInputPixels, failOn: "error" })
+    .resize(64, 64, { fit: "inside" })
+    .raw()
+    .toBuffer()
+    .then(
+      () => true,
+      () => false,
+    );
 }

@@ -36,29 +36,73 @@ const retry = [
 /** Errors that no retry can fix (bad file, unknown event): go straight to `fail`. */
 export const permanentErrorName = "PermanentError";
 
+/** Where a step's failure waits in the state while the other branch of `VariantsBesideDetect` finishes. */
+const errorPath = "$.error";
+
 export function buildPipelineDefinition(resourceFor: (task: PipelineTask) => string) {
-  const task = (name: PipelineTask, next: string | undefined, resultPath: string | null) => ({
+  const retrying = (name: PipelineTask, resultPath: string) => ({
     Type: "Task",
     Resource: resourceFor(name),
     ResultPath: resultPath,
     Retry: [{ ErrorEquals: [permanentErrorName], MaxAttempts: 0 }, ...retry],
-    Catch: [{ ErrorEquals: ["States.ALL"], ResultPath: "$.error", Next: "Fail" }],
+  });
+  const task = (name: PipelineTask, next: string | undefined, resultPath: string) => ({
+    ...retrying(name, resultPath),
+    Catch: [{ ErrorEquals: ["States.ALL"], ResultPath: errorPath, Next: "Fail" }],
     ...(next ? { Next: next } : { End: true }),
+  });
+  /**
+   * A branch that always ends well: a step's final error is kept in the state instead, so the
+   * Parallel state waits for the other branch before `Fail` runs. A failed branch ending the
+   * Parallel at once would let the other step (a Lambda Step Functions does not stop) write its
+   * objects after `fail` cleaned up.
+   */
+  const branch = (stateName: string, name: PipelineTask, resultPath: string) => ({
+    StartAt: stateName,
+    States: {
+      [stateName]: {
+        ...retrying(name, resultPath),
+        Catch: [{ ErrorEquals: ["States.ALL"], ResultPath: errorPath, Next: `${stateName}Failed` }],
+        End: true,
+      },
+      [`${stateName}Failed`]: { Type: "Pass", End: true },
+    },
   });
   return {
     Comment: "Dorsal photo pipeline: one execution per uploaded original",
     StartAt: "Prepare",
     States: {
-      Prepare: task("prepare", "IsDuplicate", "$.photo"),
-      // A copy of a photo the event already has ends here, successfully: no variants, no detection.
-      IsDuplicate: {
+      Prepare: task("prepare", "Route", "$.photo"),
+      Route: {
         Type: "Choice",
-        Choices: [{ Variable: "$.photo.duplicate", BooleanEquals: true, Next: "Duplicate" }],
-        Default: "Variants",
+        Choices: [
+          // A copy of a photo the event already has ends here, successfully: no variants, no detection.
+          { Variable: "$.photo.duplicate", BooleanEquals: true, Next: "Duplicate" },
+          // Detect reads HEIC from the working copy that variants decodes, so it waits for it.
+          { Variable: "$.photo.imageType", StringEquals: "heic", Next: "Variants" },
+        ],
+        Default: "VariantsBesideDetect",
       },
       Duplicate: { Type: "Succeed" },
       Variants: task("variants", "Detect", "$.variants"),
       Detect: task("detect", "Record", "$.detection"),
+      // Every other photo is read while its copies are made: on an idle machine both cores work on it.
+      VariantsBesideDetect: {
+        Type: "Parallel",
+        Branches: [branch("MakeVariants", "variants", "$.variants"), branch("ReadPhoto", "detect", "$.detection")],
+        // Each branch returns the whole state with its own result (or error) added: merged back into
+        // one, variants' side last so its error is the one kept when both fail (an unreadable photo).
+        ResultSelector: { "state.$": "States.JsonMerge($[1], $[0], false)" },
+        // With no ResultPath the selected result is the output ("$"), of which the merged state is kept.
+        OutputPath: "$.state",
+        Catch: [{ ErrorEquals: ["States.ALL"], ResultPath: errorPath, Next: "Fail" }],
+        Next: "Joined",
+      },
+      Joined: {
+        Type: "Choice",
+        Choices: [{ Variable: errorPath, IsPresent: true, Next: "Fail" }],
+        Default: "Record",
+      },
       Record: task("record", undefined, "$.result"),
       Fail: {
         Type: "Task",
@@ -69,4 +113,27 @@ export function buildPipelineDefinition(resourceFor: (task: PipelineTask) => str
       },
     },
   };
+}
+
+interface StateShape {
+  Resource?: string;
+  Retry?: { ErrorEquals: string[] }[];
+  Branches?: { States: Record<string, StateShape> }[];
+}
+
+/** Every Task state of the definition, branches included, with the step it runs. */
+export function taskStates(
+  definition: ReturnType<typeof buildPipelineDefinition>,
+  taskOf: (resource: string) => PipelineTask | undefined,
+) {
+  const found: { stateName: string; task: PipelineTask; state: StateShape }[] = [];
+  const visit = (states: Record<string, StateShape>) => {
+    for (const [stateName, state] of Object.entries(states)) {
+      const task = state.Resource === undefined ? undefined : taskOf(state.Resource);
+      if (task) found.push({ stateName, task, state });
+      for (const inner of state.Branches ?? []) visit(inner.States);
+    }
+  };
+  visit(definition.States as Record<string, StateShape>);
+  return found;
 }

@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile, rename, unlink, writeFile } from "node:fs/pro
 import path from "node:path";
 import { StateMachine } from "aws-local-stepfunctions";
 import type { Logger } from "../../logger";
-import { buildPipelineDefinition, type PipelineTask, pipelineTasks } from "../../pipeline/definition";
+import { buildPipelineDefinition, type PipelineTask, pipelineTasks, taskStates } from "../../pipeline/definition";
 import type { PipelineInput, PipelineStarter } from "../../ports/pipeline";
 import { executionNameFor } from "../aws/sfn-pipeline-starter";
 
@@ -123,9 +123,9 @@ export function createLocalPipeline(options: {
   const definition = buildPipelineDefinition(localArn);
   const machine = new StateMachine(definition as ConstructorParameters<typeof StateMachine>[0]);
   const handlers: Record<string, (input: never) => Promise<never>> = {};
-  for (const [stateName, state] of Object.entries(definition.States)) {
-    const task = "Resource" in state ? pipelineTasks.find((t) => localArn(t) === state.Resource) : undefined;
-    if (task) handlers[stateName] = options.tasks[task] as (input: never) => Promise<never>;
+  const taskOf = (resource: string) => pipelineTasks.find((task) => localArn(task) === resource);
+  for (const { stateName, task } of taskStates(definition, taskOf)) {
+    handlers[stateName] = options.tasks[task] as (input: never) => Promise<never>;
   }
 
   const journal = createExecutionJournal(options.stateDir);

@@ -41,3 +41,14 @@ export function transferableCopy(input: PhotoInput): { photo: PhotoInput; transf
   const photo = input instanceof Uint8Array ? data : { data, width: input.width, height: input.height };
   return { photo, transfer: data.buffer };
 }
+
+/**
+ * The same pixels in shared memory: one copy, which every worker then reads without a copy of its
+ * own (a 3000-px photo is 20 MB, read by up to three engine calls).
+ */
+export function sharedPixels(pixels: RawPixels): RawPixels {
+  if (pixels.data.buffer instanceof SharedArrayBuffer) return pixels;
+  const data = new Uint8Array(new SharedArrayBuffer(pixels.data.byteLength));
+  data.set(pixels.data);
+  return { data, width: pixels.width, height: pixels.height };
+}

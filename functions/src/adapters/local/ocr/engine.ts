@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { InferenceSession, Tensor } from "onnxruntime-node";
 import sharp from "sharp";
 import type { BoundingBox, TextDetection } from "../../../ports/vision";
-import { type PhotoInput, TEXT_SOURCE_LONG_SIDE, uprightPixels } from "../pixels";
+import { type PhotoInput, type RawPixels, TEXT_SOURCE_LONG_SIDE, uprightPixels } from "../pixels";
 import { ctcGreedyDecode, type DecodedText, parseDictionary } from "./ctc";
 import { boxesFromProbabilityMap, mapQuad, type Point, type Quad } from "./db-postprocess";
 import { type RecognisedRegion, subQuad, toTextDetections } from "./detections";
@@ -51,6 +51,17 @@ interface RgbImage {
 export interface PaddleOcr {
   /** `closerLook`: regions (normalised) where small text is worth a full-resolution detection. */
   detectText(image: PhotoInput, closerLook: readonly BoundingBox[]): Promise<TextDetection[]>;
+  /**
+   * detectText in three steps, so a photo's work can spread over workers: the whole photo's text
+   * regions at the coarse scale (while faces are found), the closer look where runners are, then
+   * the reading, which splits into any groups of regions. `pixels` come from
+   * `uprightPixels(…, TEXT_SOURCE_LONG_SIDE)` and are the same for every step.
+   */
+  findCoarse(pixels: RawPixels): Promise<Quad[]>;
+  /** Every region to read: the coarse ones, and the closer look's instead of those it covers. */
+  findFine(pixels: RawPixels, coarse: readonly Quad[], closerLook: readonly BoundingBox[]): Promise<Quad[]>;
+  /** Each region's reading, or null where nothing was read well enough; toTextDetections shapes them. */
+  readRegions(pixels: RawPixels, quads: readonly Quad[]): Promise<(RecognisedRegion | null)[]>;
 }
 
 export async function loadPaddleOcr(files: OcrModelFiles): Promise<PaddleOcr> {
@@ -126,12 +137,17 @@ export async function loadPaddleOcr(files: OcrModelFiles): Promise<PaddleOcr> {
    * would be small at that scale, again from ZOOM times as many pixels (at most the crop source's
    * own), so distant bibs are found without paying a full-resolution detection of the whole frame.
    */
-  async function findText(image: RgbImage, closerLook: readonly BoundingBox[]): Promise<Quad[]> {
-    const coarseScale = DETECTOR_LONG_SIDE / Math.max(image.width, image.height);
-    const coarse = await detectQuads(image, coarseScale);
+  const coarseScaleOf = (image: RgbImage) => DETECTOR_LONG_SIDE / Math.max(image.width, image.height);
+
+  async function findCoarse(image: RgbImage): Promise<Quad[]> {
+    return (await detectQuads(image, coarseScaleOf(image))).quads;
+  }
+
+  async function findFine(image: RgbImage, coarse: readonly Quad[], closerLook: readonly BoundingBox[]) {
+    const coarseScale = coarseScaleOf(image);
     const fineScale = Math.min(ZOOM * coarseScale, Math.max(1, coarseScale));
     // Photos the coarse pass already sees at (nearly) full resolution gain nothing from a second look.
-    if (fineScale <= coarseScale * 1.2) return coarse.quads;
+    if (fineScale <= coarseScale * 1.2) return [...coarse];
     const windows = mergeOverlapping(
       closerLook
         .filter((region) => region.width * image.width * coarseScale < MAX_ZOOMED_REGION_WIDTH)
@@ -142,7 +158,7 @@ export async function loadPaddleOcr(files: OcrModelFiles): Promise<PaddleOcr> {
           bottom: (region.top + region.height) * image.height,
         })),
     );
-    const kept = coarse.quads.filter((quad) => !windows.some((window) => contains(window, quadBounds(quad))));
+    const kept = coarse.filter((quad) => !windows.some((window) => contains(window, quadBounds(quad))));
     for (const window of windows) {
       const fine = await detectQuads(image, fineScale, window);
       for (const quad of fine.quads) {
@@ -215,17 +231,22 @@ export async function loadPaddleOcr(files: OcrModelFiles): Promise<PaddleOcr> {
     return ctcGreedyDecode(probabilities.data as Float32Array, steps, classes, alphabet);
   }
 
+  async function readRegions(image: RgbImage, quads: readonly Quad[]) {
+    const regions: (RecognisedRegion | null)[] = [];
+    for (const quad of quads) regions.push((await recognise(image, quad)) ?? null);
+    return regions;
+  }
+
   return {
     async detectText(bytes, closerLook) {
       // Crops are cut from these pixels, not the detector's: small text reads better.
       const image = await uprightPixels(bytes, TEXT_SOURCE_LONG_SIDE);
-      const regions: RecognisedRegion[] = [];
-      for (const quad of await findText(image, closerLook)) {
-        const region = await recognise(image, quad);
-        if (region) regions.push(region);
-      }
-      return toTextDetections(regions);
+      const quads = await findFine(image, await findCoarse(image), closerLook);
+      return toTextDetections((await readRegions(image, quads)).filter((region) => region !== null));
     },
+    findCoarse,
+    findFine,
+    readRegions,
   };
 }
 

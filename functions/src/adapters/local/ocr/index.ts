@@ -1,7 +1,9 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import type { BoundingBox, TextDetection, TextDetector, TextFilters } from "../../../ports/vision";
-import { type PhotoInput, transferableCopy } from "../pixels";
+import type { TextDetection, TextDetector, TextFilters } from "../../../ports/vision";
+import { type PhotoInput, type RawPixels, transferableCopy } from "../pixels";
+import type { Quad } from "./db-postprocess";
+import { toTextDetections } from "./detections";
 import { OCR_MODELS_VERSION } from "./models";
 import type { OcrMessage, OcrReply, OcrRequest } from "./protocol";
 
@@ -13,14 +15,19 @@ export interface LocalTextDetectorOptions {
 export interface LocalTextDetector extends TextDetector {
   /** Also takes pixels decoded once for every engine. */
   detectText(image: PhotoInput, filters?: TextFilters): Promise<TextDetection[]>;
+  /**
+   * detectText in two calls, so the first can run while faces are found; the second spreads the
+   * reading over every worker. Pixels in shared memory (`sharedPixels`) reach a worker uncopied.
+   */
+  findCoarse(pixels: RawPixels): Promise<Quad[]>;
+  finish(pixels: RawPixels, coarse: Quad[], filters?: TextFilters): Promise<TextDetection[]>;
   /** Rejects queued and running requests and stops the workers. */
   close(): Promise<void>;
 }
 
 interface Job {
-  image: PhotoInput;
-  closerLook: BoundingBox[];
-  resolve(detections: TextDetection[]): void;
+  request: OcrRequest;
+  resolve(reply: OcrReply): void;
   reject(error: Error): void;
 }
 
@@ -48,8 +55,13 @@ export async function createLocalTextDetector(options: LocalTextDetectorOptions 
       const job = slot.job ? undefined : queue.shift();
       if (!job) continue;
       slot.job = job;
-      const { photo, transfer } = transferableCopy(job.image);
-      slot.worker.postMessage({ image: photo, closerLook: job.closerLook } satisfies OcrRequest, [transfer]);
+      const { request } = job;
+      if (request.kind === "detect") {
+        const { photo, transfer } = transferableCopy(request.image);
+        slot.worker.postMessage({ ...request, image: photo } satisfies OcrRequest, [transfer]);
+      } else {
+        slot.worker.postMessage(request);
+      }
     }
   }
 
@@ -60,8 +72,8 @@ export async function createLocalTextDetector(options: LocalTextDetectorOptions 
       const job = slot.job;
       if (!job) return;
       slot.job = undefined;
-      if (message.type === "result") job.resolve(message.detections);
-      else job.reject(new Error(`text detection failed: ${message.message}`));
+      if (message.type === "error") job.reject(new Error(`text detection failed: ${message.message}`));
+      else job.resolve(message);
       dispatch();
     });
     worker.on("error", (error) => {
@@ -99,15 +111,39 @@ export async function createLocalTextDetector(options: LocalTextDetectorOptions 
     throw failure.reason;
   }
 
+  function run(request: OcrRequest): Promise<OcrReply> {
+    if (closed) return Promise.reject(new Error("text detector is closed"));
+    if (broken) return Promise.reject(broken);
+    return new Promise<OcrReply>((resolve, reject) => {
+      queue.push({ request, resolve, reject });
+      dispatch();
+    });
+  }
+
   return {
     info: { engine: "paddleocr-ppocrv4-onnx", version: OCR_MODELS_VERSION },
-    detectText(image, filters) {
-      if (closed) return Promise.reject(new Error("text detector is closed"));
-      if (broken) return Promise.reject(broken);
-      return new Promise<TextDetection[]>((resolve, reject) => {
-        queue.push({ image, closerLook: filters?.closerLook ?? [], resolve, reject });
-        dispatch();
-      });
+    async detectText(image, filters) {
+      const reply = await run({ kind: "detect", image, closerLook: filters?.closerLook ?? [] });
+      return replyOf(reply, "detections").detections;
+    },
+    async findCoarse(pixels) {
+      return replyOf(await run({ kind: "coarse", image: pixels }), "quads").quads;
+    },
+    async finish(pixels, coarse, filters) {
+      const closerLook = filters?.closerLook ?? [];
+      const { quads } = replyOf(await run({ kind: "fine", image: pixels, coarse, closerLook }), "quads");
+      // Every worker reads a share, dealt in turn so that big and small regions spread evenly.
+      const shares = Array.from({ length: Math.min(slots.length, quads.length) }, (_, share) =>
+        quads.filter((_, i) => i % slots.length === share),
+      );
+      const read = await Promise.all(
+        shares.map(
+          async (share) => replyOf(await run({ kind: "read", image: pixels, quads: share }), "regions").regions,
+        ),
+      );
+      // Back in the regions' own order, so the detections are the same however they were shared.
+      const regions = quads.map((_, i) => read[i % shares.length]?.[Math.floor(i / shares.length)] ?? null);
+      return toTextDetections(regions.filter((region) => region !== null));
     },
     async close() {
       if (closed) return;
@@ -141,4 +177,9 @@ function startWorker(): Promise<Worker> {
     worker.once("error", fail);
     worker.once("exit", exited);
   });
+}
+
+function replyOf<T extends OcrReply["type"]>(reply: OcrReply, type: T): Extract<OcrReply, { type: T }> {
+  if (reply.type !== type) throw new Error(`OCR worker answered ${reply.type} where ${type} was due`);
+  return reply as Extract<OcrReply, { type: T }>;
 }

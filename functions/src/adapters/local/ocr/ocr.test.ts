@@ -1,6 +1,7 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BoundingBox, TextDetection } from "../../../ports/vision";
+import { sharedPixels, TEXT_SOURCE_LONG_SIDE, uprightPixels } from "../pixels";
 import { createLocalTextDetector, type LocalTextDetector } from "./index";
 
 // Wide and short: the detector scales every photo to 1280 px long side, so this keeps tests quick.
@@ -127,5 +128,45 @@ describe("local PaddleOCR text detector", { timeout: 30_000 }, () => {
       engine: "paddleocr-ppocrv4-onnx",
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),
     });
+  });
+});
+
+describe("local PaddleOCR text detector, a photo's work spread over workers", { timeout: 30_000 }, () => {
+  let detector: LocalTextDetector;
+  beforeAll(async () => {
+    detector = await createLocalTextDetector({ workers: 2 });
+  }, 30_000);
+  afterAll(() => detector?.close());
+
+  it("reads in steps shared between workers exactly what one worker reads in one go", async () => {
+    // Big numbers for the coarse pass, several to share out, and a tiny one only the closer look finds.
+    const [width, height] = [3000, 2000];
+    const numbers = ["1234", "5678", "9012", "3456", "7890"];
+    const frame = await sharp(
+      Buffer.from(
+        `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+          <rect width="100%" height="100%" fill="#3a7bd5"/>
+          ${numbers
+            .map(
+              (digits, i) => `<rect x="${100 + i * 560}" y="200" width="480" height="220" fill="#ffffff"/>
+              <text x="${340 + i * 560}" y="350" font-family="DejaVu Sans" font-weight="bold" font-size="120"
+                text-anchor="middle" fill="#111111">${digits}</text>`,
+            )
+            .join("")}
+          <rect x="1400" y="1200" width="33" height="15" fill="#ffffff"/>
+          <text x="1416" y="1210" font-family="DejaVu Sans" font-weight="bold" font-size="9" text-anchor="middle"
+            fill="#111111">4821</text>
+        </svg>`,
+      ),
+    )
+      .jpeg({ quality: 95 })
+      .toBuffer();
+    const closerLook = [{ left: 0.4, top: 0.5, width: 0.2, height: 0.2 }];
+    const inOneGo = await detector.detectText(frame, { closerLook });
+    const pixels = sharedPixels(await uprightPixels(frame, TEXT_SOURCE_LONG_SIDE));
+    const inSteps = await detector.finish(pixels, await detector.findCoarse(pixels), { closerLook });
+    expect(inSteps).toEqual(inOneGo);
+    const words = inOneGo.filter((d) => d.type === "WORD").map((d) => d.text);
+    expect(words.sort()).toEqual([...numbers, "4821"].sort());
   });
 });

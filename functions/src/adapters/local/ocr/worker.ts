@@ -1,7 +1,7 @@
 import { parentPort } from "node:worker_threads";
 import { loadPaddleOcr } from "./engine";
 import { OCR_MODEL_FILES } from "./models";
-import type { OcrMessage, OcrRequest } from "./protocol";
+import type { OcrMessage, OcrReply, OcrRequest } from "./protocol";
 
 const port = parentPort;
 if (!port) throw new Error("worker.ts must run in a worker thread");
@@ -9,9 +9,22 @@ if (!port) throw new Error("worker.ts must run in a worker thread");
 const ocr = await loadPaddleOcr(OCR_MODEL_FILES);
 const reply = (message: OcrMessage) => port.postMessage(message);
 
-port.on("message", async ({ image, closerLook }: OcrRequest) => {
+async function answer(request: OcrRequest): Promise<OcrReply> {
+  switch (request.kind) {
+    case "detect":
+      return { type: "detections", detections: await ocr.detectText(request.image, request.closerLook) };
+    case "coarse":
+      return { type: "quads", quads: await ocr.findCoarse(request.image) };
+    case "fine":
+      return { type: "quads", quads: await ocr.findFine(request.image, request.coarse, request.closerLook) };
+    case "read":
+      return { type: "regions", regions: await ocr.readRegions(request.image, request.quads) };
+  }
+}
+
+port.on("message", async (request: OcrRequest) => {
   try {
-    reply({ type: "result", detections: await ocr.detectText(image, closerLook ?? []) });
+    reply(await answer(request));
   } catch (error) {
     // A bad photo fails its own request; the worker and its loaded models stay up.
     reply({ type: "error", message: error instanceof Error ? error.message : String(error) });
