@@ -59,7 +59,10 @@ const seconds = Number(values.seconds);
 if (![photoCount, bibCount, connections, seconds].every((n) => Number.isInteger(n) && n > 0) || bibCount > photoCount)
   throw new Error("--photos, --bibs, --connections and --seconds are positive integers, with --bibs ≤ --photos");
 
-/** Loads only these endpoints (by name), e.g. to profile one. */
+/**
+ * Loads only these endpoints (by name), in this order, e.g. to profile one. Order matters: the first
+ * endpoint meets every bib for the first time (nothing read or signed yet), as race day does.
+ */
 const onlyEndpoints = values.endpoints?.split(",");
 
 /** The runtime's defaults (functions/local/settings.ts, main.ts): the seeded table is the one it opens. */
@@ -255,7 +258,10 @@ async function loadAll(dataDir: string, bibs: string[], label: string, repoRoot?
       },
       { name: "events", screen: "GET /api/events (event picker)", path: () => "/api/events" },
     ];
-    const endpoints = allEndpoints.filter((endpoint) => !onlyEndpoints || onlyEndpoints.includes(endpoint.name));
+    const endpoints = onlyEndpoints
+      ? onlyEndpoints.flatMap((name) => allEndpoints.filter((endpoint) => endpoint.name === name))
+      : allEndpoints;
+    if (endpoints.length === 0) throw new Error(`--endpoints names none of ${allEndpoints.map((e) => e.name)}`);
     // Every endpoint answers before any load: a broken route must not pass as a fast one.
     for (const endpoint of endpoints) {
       const answer = await fetch(`${dorsal.url}${endpoint.path(0)}`);
