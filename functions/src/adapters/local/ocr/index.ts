@@ -132,17 +132,17 @@ export async function createLocalTextDetector(options: LocalTextDetectorOptions 
     async finish(pixels, coarse, filters) {
       const closerLook = filters?.closerLook ?? [];
       const { quads } = replyOf(await run({ kind: "fine", image: pixels, coarse, closerLook }), "quads");
-      // Every worker reads a share, dealt in turn so that big and small regions spread evenly.
-      const shares = Array.from({ length: Math.min(slots.length, quads.length) }, (_, share) =>
-        quads.filter((_, i) => i % slots.length === share),
-      );
+      // Every worker reads a share, dealt in turn so that big and small regions spread evenly; one
+      // share at least, which waits in the queue while a crashed worker is replaced.
+      const count = Math.max(1, Math.min(slots.length, quads.length));
+      const shares = Array.from({ length: count }, (_, share) => quads.filter((_, i) => i % count === share));
       const read = await Promise.all(
         shares.map(
           async (share) => replyOf(await run({ kind: "read", image: pixels, quads: share }), "regions").regions,
         ),
       );
       // Back in the regions' own order, so the detections are the same however they were shared.
-      const regions = quads.map((_, i) => read[i % shares.length]?.[Math.floor(i / shares.length)] ?? null);
+      const regions = quads.map((_, i) => read[i % count]?.[Math.floor(i / count)] ?? null);
       return toTextDetections(regions.filter((region) => region !== null));
     },
     async close() {
