@@ -68,7 +68,7 @@ const row = (page: Page, name: string) => page.getByRole("listitem").filter({ ha
 async function openEventsScreen(page: Page) {
   await signInAsAdmin(page, dorsal);
   await page.goto(`${dorsal.url}/events`);
-  await page.getByRole("heading", { name: "Gestión de Eventos" }).waitFor();
+  await page.getByRole("heading", { name: "Gestión de Eventos", level: 1 }).waitFor();
 }
 
 describe("events screen", () => {

@@ -61,7 +61,7 @@ describe("event pricing", () => {
     const page = await browser.openPage(desktop);
     await signInAsAdmin(page, dorsal);
     await page.goto(`${dorsal.url}/event-pricing`);
-    await page.getByRole("heading", { name: "Precios por evento" }).waitFor();
+    await page.getByRole("heading", { name: "Precios por evento", level: 1 }).waitFor();
     // The newest event is chosen and starts from spec §9's defaults.
     await page.getByText("Valores predeterminados").waitFor();
     expect(await page.getByLabel("Evento", { exact: true }).inputValue()).toBe(String(event.id));
@@ -235,7 +235,7 @@ describe("photographer applications", () => {
     const page = await browser.openPage(desktop);
     await signInAsAdmin(page, dorsal);
     await page.goto(`${dorsal.url}/photographer-applications`);
-    await page.getByRole("heading", { name: "Aplicaciones de fotógrafos" }).waitFor();
+    await page.getByRole("heading", { name: "Aplicaciones de fotógrafos", level: 1 }).waitFor();
     await page.getByTestId("application-row").filter({ hasText: applicant.name }).waitFor();
 
     await page.getByRole("button", { name: `Ver aplicación de ${applicant.name}` }).click();

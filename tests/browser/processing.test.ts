@@ -149,10 +149,10 @@ describe("processing screens", () => {
     expect(created.status).toBe(201);
     const page = await browser.openPage(desktop);
     await signIn(page, `${dorsal.url}/photographer-login`, "pablo@dorsal.test", "secreto1");
-    await page.getByRole("heading", { name: "Carga Masiva de Fotos" }).waitFor();
+    await page.getByRole("heading", { name: "Carga Masiva de Fotos", level: 1 }).waitFor();
     for (const path of ["/dashboard", "/processing", "/events"]) {
       await page.goto(`${dorsal.url}${path}`);
-      await page.getByRole("heading", { name: "Carga Masiva de Fotos" }).waitFor();
+      await page.getByRole("heading", { name: "Carga Masiva de Fotos", level: 1 }).waitFor();
       expect(await page.getByRole("heading", { name: "Fotos con errores" }).count()).toBe(0);
       expect(await page.getByRole("navigation", { name: "Administración" }).count()).toBe(0);
     }

@@ -187,7 +187,7 @@ describe("admin header on a phone", () => {
 
     await page.getByRole("button", { name: "Abrir menú" }).click();
     await menu.getByRole("link", { name: "Nuevo Evento" }).click();
-    await page.getByRole("heading", { name: "Gestión de Eventos" }).waitFor();
+    await page.getByRole("heading", { name: "Gestión de Eventos", level: 1 }).waitFor();
     expect(pathOf(page)).toBe("/events?new=1");
     // Ready to type the new event's name.
     await page.keyboard.type("Carrera Nocturna");

@@ -92,7 +92,7 @@ describe("admin sign-in", () => {
     await toggle.click();
     const menu = page.locator("#admin-mobile-menu");
     await menu.getByRole("link", { name: "Eventos" }).click();
-    await page.getByRole("heading", { name: "Gestión de Eventos" }).waitFor();
+    await page.getByRole("heading", { name: "Gestión de Eventos", level: 1 }).waitFor();
     expect(await menu.count()).toBe(0);
 
     await page.getByRole("button", { name: "Abrir menú" }).click();
@@ -134,7 +134,7 @@ describe("first screens", () => {
     const empty = page.getByRole("region", { name: "Crea tu primer evento" });
     await empty.getByText("Sube sus fotos y los corredores las encuentran por su número de dorsal.").waitFor();
     await empty.getByRole("link", { name: "Crear evento" }).click();
-    await page.getByRole("heading", { name: "Gestión de Eventos" }).waitFor();
+    await page.getByRole("heading", { name: "Gestión de Eventos", level: 1 }).waitFor();
     expect(pathOf(page)).toBe("/events?new=1");
 
     // Issue 17 ('Date is required'): the form answers in Spanish.

@@ -57,7 +57,7 @@ async function uploadPhotos(page: Page, files: { name: string; mimeType: string;
 /** A photographer assigned to `event`, signed in on the photographer login and landed on the upload screen. */
 async function signInAsPhotographer(page: Page, event: EventDto, email: string): Promise<void> {
   await signIn(page, `${url()}/photographer-login`, email, "secreto1");
-  await page.getByRole("heading", { name: "Carga Masiva de Fotos" }).waitFor();
+  await page.getByRole("heading", { name: "Carga Masiva de Fotos", level: 1 }).waitFor();
   expect(await page.getByLabel("Evento").inputValue()).toBe(String(event.id));
 }
 

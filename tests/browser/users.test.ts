@@ -112,7 +112,7 @@ describe("user management screen", () => {
   it("signs the photographer in to the upload screen only, offering their event", async () => {
     const page = await browser.openPage(desktop);
     await signIn(page, `${dorsal.url}/photographer-login`, photographer.email, photographer.password);
-    await page.getByRole("heading", { name: "Carga Masiva de Fotos" }).waitFor();
+    await page.getByRole("heading", { name: "Carga Masiva de Fotos", level: 1 }).waitFor();
     // Spec §2.5's 'Upload Photos' label, in Spanish (issue 17).
     await page.getByRole("banner").getByText("Subir fotos", { exact: true }).waitFor();
     expect(await page.getByText("Upload Photos").count()).toBe(0);
@@ -125,7 +125,7 @@ describe("user management screen", () => {
     ]);
     for (const path of ["/events", "/dashboard", "/user-management"]) {
       await page.goto(`${dorsal.url}${path}`);
-      await page.getByRole("heading", { name: "Carga Masiva de Fotos" }).waitFor();
+      await page.getByRole("heading", { name: "Carga Masiva de Fotos", level: 1 }).waitFor();
       expect(await page.getByRole("heading", { name: "Gestión de Usuarios" }).count()).toBe(0);
       expect(await page.getByRole("navigation", { name: "Administración" }).count()).toBe(0);
     }

@@ -246,7 +246,7 @@ describe("ZIP upload card", () => {
 
     // Coming back once more finds nothing unfinished.
     await second.reload();
-    await second.getByRole("heading", { name: "Carga Masiva de Fotos" }).waitFor();
+    await second.getByRole("heading", { name: "Carga Masiva de Fotos", level: 1 }).waitFor();
     await zipCard(second).getByText("hasta 5.000 fotos").waitFor();
     expect(await zipCard(second).getByText("Subida de ZIP sin terminar").count()).toBe(0);
   });

@@ -54,7 +54,7 @@ export function uploadScreenSuite(eventDate: string) {
     async signInToUpload(page: Page): Promise<void> {
       await signInAsAdmin(page, started(dorsal));
       await page.goto(`${started(dorsal).url}/upload`);
-      await page.getByRole("heading", { name: "Carga Masiva de Fotos" }).waitFor();
+      await page.getByRole("heading", { name: "Carga Masiva de Fotos", level: 1 }).waitFor();
     },
   };
 }
