@@ -211,7 +211,13 @@ interface EntryOutcome {
  * `extracting`, each entry's photo has a deterministic id, and a photo already written is not
  * written again, so a redelivered event or a resumed run creates nothing twice.
  */
-export async function importZip(deps: Deps, logger: Logger, batchId: string): Promise<ZipBatchRecord | undefined> {
+export async function importZip(
+  deps: Deps,
+  logger: Logger,
+  batchId: string,
+  // Spec §2.5's cap; a test passes a small one, since 5000 real entries take over a minute to extract.
+  maxPhotos: number = limits.zipMaxPhotos,
+): Promise<ZipBatchRecord | undefined> {
   const batch = await deps.zipBatches.get(batchId);
   if (!batch) {
     logger.warn("ZIP without a batch: ignored", { batchId });
@@ -256,10 +262,10 @@ export async function importZip(deps: Deps, logger: Logger, batchId: string): Pr
 
     const handle = async (entry: yauzl.Entry, index: number, name: string) => {
       const outcome =
-        accepted >= limits.zipMaxPhotos
+        accepted >= maxPhotos
           ? { extracted: false, skipped: { name, reason: zipSkipReasons.tooManyPhotos } }
           : await extractEntry(deps, batch, zip, entry, index, name, () => {
-              if (accepted >= limits.zipMaxPhotos) return false;
+              if (accepted >= maxPhotos) return false;
               accepted++;
               return true;
             });
