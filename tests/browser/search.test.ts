@@ -300,7 +300,10 @@ describe("results of a paid event", () => {
     await page.keyboard.press("ArrowLeft");
     await preview.getByText("Foto 2 de 4").waitFor();
 
-    // A finger swiping right to left on the photo shows the next one.
+    // A finger swiping right to left on the photo shows the next one. The photo is measured once it
+    // has its size: a swipe across a photo still loading spans less than the threshold.
+    await animationsDone(page);
+    await imagesLoaded(page, "[role=dialog] img", { nonEmpty: true });
     const photo = await preview.getByRole("img", { name: /^Foto / }).boundingBox();
     if (!photo) throw new Error("the preview shows no photo");
     const touch = await page.context().newCDPSession(page);

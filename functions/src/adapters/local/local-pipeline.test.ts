@@ -1,6 +1,7 @@
+import { StateMachine } from "aws-local-stepfunctions";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../logger";
-import type { PipelineTask } from "../../pipeline/definition";
+import { buildPipelineDefinition, type PipelineTask } from "../../pipeline/definition";
 import { createLocalPipeline } from "./local-pipeline";
 
 type Calls = { step: string; input: Record<string, unknown> }[];
@@ -35,6 +36,17 @@ function pipelineOver(imageType: string, failing: Partial<Record<PipelineTask, s
 }
 
 describe("the pipeline definition on the local state machine", () => {
+  // The runtime skips the schema check at start-up: this is where the definition meets it.
+  it("passes the Amazon States Language schema, paths and ARNs included, which a broken one does not", () => {
+    const definition = buildPipelineDefinition(
+      (task) => `arn:aws:lambda:us-east-1:000000000000:function:dorsal-${task}`,
+    );
+    type Definition = ConstructorParameters<typeof StateMachine>[0];
+    expect(() => new StateMachine(definition as Definition)).not.toThrow();
+    const broken = { ...definition, StartAt: "NoSuchState" };
+    expect(() => new StateMachine(broken as Definition)).toThrow(/invalid/);
+  });
+
   it("reads a JPEG while its copies are made, and records it with both results", async () => {
     const { pipeline, calls, done } = pipelineOver("jpeg");
     await pipeline.start({ bucket: "originals", key: "eventos/1/originales/p1.jpg", size: 1, version: "1" });
