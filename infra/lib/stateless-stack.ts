@@ -378,7 +378,7 @@ export class StatelessStack extends Stack {
     Validations.of(this.api).acknowledge({
       id: "AwsSolutions-APIG4",
       reason:
-        "Sessions are app-issued JWTs verified inside the handlers (aws-jwt-verify), the same code locally " +
+        "Sessions are app-issued JWTs verified inside the handlers (jose), the same code locally " +
         "and on AWS; public routes (login, search) are public by design.",
     });
 

@@ -21,8 +21,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { type Browser, chromium } from "playwright-core";
-import { percentile } from "../../functions/bench/score";
 import { type RunningDorsal, startDorsal } from "../support/server";
+import { percentile } from "./bibs/score";
 
 const { values } = parseArgs({
   options: {

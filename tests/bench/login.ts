@@ -18,9 +18,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import type { EventDto } from "@dorsal/shared";
-import { percentile } from "../../functions/bench/score";
 import { adminToken, apiClient } from "../support/api";
 import { startDorsal } from "../support/server";
+import { percentile } from "./bibs/score";
 
 const { values } = parseArgs({
   options: {

@@ -1,4 +1,4 @@
-import { exportJWK, generateKeyPair, SignJWT } from "jose";
+import { exportJWK, generateKeyPair, importJWK, SignJWT } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTokenService, type PrivateJwk, type SessionState, sessionStateTtlMs, type TokenService } from "./tokens";
 
@@ -50,6 +50,43 @@ describe("token service", () => {
       .sign(otherKey);
     expect(await tokens.verify(foreign)).toBeUndefined();
     expect(await tokens.verify("not-a-jwt")).toBeUndefined();
+  });
+
+  it("refuses a token signed with our key for another audience, issuer or key id, or without an expiry, and any other algorithm", async () => {
+    now = new Date();
+    const privateKey = await importJWK(jwk, "RS256");
+    const claims = { email: "a@b.co", role: "admin", pwv: 0 };
+    const ours = (
+      edit: (jwt: SignJWT) => SignJWT,
+      header: { alg: string; kid?: string } = { alg: "RS256", kid: "k1" },
+    ) => edit(new SignJWT(claims).setProtectedHeader(header).setSubject("u1")).sign(privateKey);
+    const valid = await ours((jwt) => jwt.setIssuer("dorsal").setAudience("dorsal").setExpirationTime("1h"));
+    expect(await tokens.verify(valid)).toEqual({ userId: "u1", email: "a@b.co", role: "admin" });
+
+    const refused = [
+      await ours((jwt) => jwt.setIssuer("dorsal").setAudience("dorsal#dispositivo").setExpirationTime("1h")),
+      await ours((jwt) => jwt.setIssuer("otro").setAudience("dorsal").setExpirationTime("1h")),
+      await ours((jwt) => jwt.setIssuer("dorsal").setAudience("dorsal")),
+      await ours((jwt) => jwt.setIssuer("dorsal").setAudience("dorsal").setExpirationTime("1h"), {
+        alg: "RS256",
+        kid: "k2",
+      }),
+      await new SignJWT(claims)
+        .setProtectedHeader({ alg: "HS256", kid: "k1" })
+        .setSubject("u1")
+        .setIssuer("dorsal")
+        .setAudience("dorsal")
+        .setExpirationTime("1h")
+        .sign(new TextEncoder().encode(JSON.stringify({ n: jwk.n, e: jwk.e }))),
+    ];
+    for (const token of refused) expect(await tokens.verify(token)).toBeUndefined();
+
+    // A device token is no session, and a session is no device token.
+    const device = await tokens.issueDevice("a@b.co");
+    expect(await tokens.verify(device)).toBeUndefined();
+    expect(await tokens.deviceOf(device, "a@b.co")).toEqual(expect.any(String));
+    expect(await tokens.deviceOf(device, "otra@b.co")).toBeUndefined();
+    expect(await tokens.deviceOf(valid, "a@b.co")).toBeUndefined();
   });
 
   it("stops verifying a token once the account's password changed, and accepts the next one", async () => {

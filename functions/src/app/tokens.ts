@@ -1,8 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { type Role, roles } from "@dorsal/shared";
-import { JwtVerifier } from "aws-jwt-verify";
-import type { JwksCache } from "aws-jwt-verify/jwk";
-import { importJWK, type JWK, SignJWT } from "jose";
+import { importJWK, type JWK, type JWTPayload, jwtVerify, SignJWT } from "jose";
 import type { Clock } from "../ports/clock";
 
 export interface SessionClaims {
@@ -51,8 +49,8 @@ const sessionStateCacheSize = 10_000;
 export type PrivateJwk = JWK & { kid: string; alg: "RS256" };
 
 /**
- * Session tokens: signed with jose, verified with aws-jwt-verify against our own public key. The
- * JWKS is held in memory, so verification never goes to the network.
+ * Session tokens: signed and verified with jose, against our own key pair held in memory, so
+ * verification never goes to the network.
  */
 export function createTokenService(options: {
   /** Read on first use, so functions that never sign or check a session never fetch the key. */
@@ -67,7 +65,7 @@ export function createTokenService(options: {
   const states = new Map<string, { state: SessionState | undefined; until: number }>();
   let keys: Promise<Awaited<ReturnType<typeof loadKeys>>> | undefined;
   const loaded = () => {
-    keys ??= loadKeys(options.privateJwk, issuer).catch((error: unknown) => {
+    keys ??= loadKeys(options.privateJwk, issuer, clock).catch((error: unknown) => {
       keys = undefined;
       throw error;
     });
@@ -88,8 +86,8 @@ export function createTokenService(options: {
         .sign(signingKey);
     },
     async verify(token) {
-      const { verifier } = await loaded();
-      const claims = await decode(verifier, token);
+      const { verify } = await loaded();
+      const claims = await decode(verify, token);
       if (!claims) return undefined;
       // Outside the verification's error handling: a table outage must be a 500, not "signed out".
       const current = await currentState(claims.userId);
@@ -116,9 +114,9 @@ export function createTokenService(options: {
         .sign(signingKey);
     },
     async deviceOf(token, email) {
-      const { deviceVerifier } = await loaded();
+      const { verify } = await loaded();
       try {
-        const payload = await deviceVerifier.verify(token);
+        const payload = await verify(token, deviceAudience(issuer));
         return payload.sub === emailDigest(email) && typeof payload.jti === "string" ? payload.jti : undefined;
       } catch {
         return undefined;
@@ -138,9 +136,9 @@ export function createTokenService(options: {
 }
 
 /** The claims of a token that is ours, unexpired and well-formed; undefined for anything else. */
-async function decode(verifier: Awaited<ReturnType<typeof loadKeys>>["verifier"], token: string) {
+async function decode(verify: Awaited<ReturnType<typeof loadKeys>>["verify"], token: string) {
   try {
-    const payload = await verifier.verify(token);
+    const payload = await verify(token);
     const role = roles.find((r) => r === payload.role);
     if (!role || typeof payload.sub !== "string" || typeof payload.email !== "string") return undefined;
     // Tokens issued before versions existed carry none: they belong to version 0.
@@ -152,26 +150,24 @@ async function decode(verifier: Awaited<ReturnType<typeof loadKeys>>["verifier"]
 }
 
 /**
- * Signing key for jose, and an aws-jwt-verify verifier that knows our public key from memory, so
- * verification never goes to the network.
+ * The signing key, and a check of a token against our public key for one audience (the issuer's by
+ * default): RS256 only, our key id, our issuer, an expiry that has not passed by `clock`.
  */
-async function loadKeys(privateJwk: () => Promise<PrivateJwk>, issuer: string) {
+async function loadKeys(privateJwk: () => Promise<PrivateJwk>, issuer: string, clock: Clock) {
   const jwk = await privateJwk();
   const signingKey = await importJWK(jwk, "RS256");
   const { kty, n, e, kid } = jwk;
-  const publicJwk = { kty: kty as "RSA", n: n as string, e: e as string, kid, alg: "RS256", use: "sig" };
-  const findKey = (requestedKid: unknown) => {
-    if (requestedKid !== kid) throw new Error("Unknown signing key");
-    return publicJwk;
+  const publicKey = await importJWK({ kty, n, e }, "RS256");
+  const verify = async (token: string, audience: string = issuer): Promise<JWTPayload> => {
+    const { payload } = await jwtVerify(
+      token,
+      (header) => {
+        if (header.kid !== kid) throw new Error("Unknown signing key");
+        return publicKey;
+      },
+      { issuer, audience, algorithms: ["RS256"], requiredClaims: ["exp"], currentDate: clock.now() },
+    );
+    return payload;
   };
-  const jwksCache: JwksCache = {
-    getJwk: async (_uri, decomposed) => findKey(decomposed.header.kid),
-    getCachedJwk: (_uri, decomposed) => findKey(decomposed.header.kid),
-    addJwks: () => undefined,
-    getJwks: async () => ({ keys: [publicJwk] }),
-  };
-  const jwksUri = `urn:dorsal:${issuer}:jwks`;
-  const verifier = JwtVerifier.create({ issuer, audience: issuer, jwksUri }, { jwksCache });
-  const deviceVerifier = JwtVerifier.create({ issuer, audience: deviceAudience(issuer), jwksUri }, { jwksCache });
-  return { signingKey, kid, verifier, deviceVerifier };
+  return { signingKey, kid, verify };
 }

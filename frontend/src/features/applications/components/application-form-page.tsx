@@ -24,6 +24,7 @@ import { type FormEvent, type ReactNode, useState } from "react";
 import { Link as RouterLink } from "react-router";
 import { toaster } from "../../../components/ui/toaster";
 import { ApiError } from "../../../lib/api-fetch";
+import { firstErrorByField } from "../../../lib/field-errors";
 import { useSubmitApplication } from "../api/applications";
 import { availabilityLabels, cameraTypeLabels, experienceLabels } from "../api/labels";
 
@@ -45,15 +46,6 @@ const emptyForm: Form = {
   previousEvents: "",
   message: "",
 };
-
-function firstErrors(issues: { path: PropertyKey[] | string; message: string }[]): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const issue of issues) {
-    const field = (Array.isArray(issue.path) ? issue.path[0] : issue.path) as FieldName;
-    errors[field] ??= issue.message;
-  }
-  return errors;
-}
 
 function FormField(props: {
   label: string;
@@ -116,13 +108,13 @@ export function ApplicationFormPage() {
     event.preventDefault();
     const parsed = photographerApplicationRequest.safeParse(form);
     if (!parsed.success) {
-      setErrors(firstErrors(parsed.error.issues));
+      setErrors(firstErrorByField<FieldName>(parsed.error.issues));
       return;
     }
     submit.mutate(parsed.data, {
       onSuccess: () => setSubmittedEmail(parsed.data.email),
       onError: (error) => {
-        if (error instanceof ApiError && error.details) setErrors(firstErrors(error.details));
+        if (error instanceof ApiError && error.details) setErrors(firstErrorByField<FieldName>(error.details));
         toaster.create({ type: "error", title: applicationMessages.submitFailed, description: error.message });
       },
     });

@@ -2,6 +2,7 @@ import { Alert, Box, Button, Card, Field, Heading, Input, Stack, Tabs, Text } fr
 import { athleteRegisterRequest } from "@dorsal/shared";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
+import { firstErrorByField } from "../../../lib/field-errors";
 import { type SessionUser, session } from "../../../lib/session";
 import { useLogin } from "../../auth/api/login";
 import { athleteAuthFailure, athleteAuthMessages, useRegisterAthlete } from "../api/athlete-auth";
@@ -91,9 +92,7 @@ function RegisterForm({ onSignedIn }: { onSignedIn: (user: SessionUser) => void 
     setError(null);
     const parsed = athleteRegisterRequest.safeParse(form);
     if (!parsed.success) {
-      const found: Partial<Record<RegisterField, string>> = {};
-      for (const issue of parsed.error.issues) found[issue.path[0] as RegisterField] ??= issue.message;
-      setErrors(found);
+      setErrors(firstErrorByField<RegisterField>(parsed.error.issues));
       return;
     }
     register.mutate(parsed.data, {

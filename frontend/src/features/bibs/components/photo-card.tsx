@@ -1,7 +1,8 @@
-import { Badge, Box, Button, Card, chakra, Dialog, HStack, Link, Portal, Stack, Text } from "@chakra-ui/react";
+import { Badge, Box, Button, Card, chakra, HStack, Link, Stack, Text } from "@chakra-ui/react";
 import { bibNumber, type PhotoDto } from "@dorsal/shared";
 import { memo, useState } from "react";
 import { Link as RouterLink } from "react-router";
+import { ConfirmDialog } from "../../../components/ui/confirm-dialog";
 import { CheckIcon, TrashIcon } from "../../../components/ui/icons";
 import { ThumbnailImage } from "../../../components/ui/thumbnail";
 import { toaster } from "../../../components/ui/toaster";
@@ -80,38 +81,22 @@ function DuplicateNote({ photo }: { photo: PhotoDto }) {
       >
         <TrashIcon /> Quitar copia
       </Button>
-      <Dialog.Root
+      <ConfirmDialog
         open={confirming}
-        onOpenChange={(details) => !details.open && setConfirming(false)}
-        role="alertdialog"
+        onOpenChange={setConfirming}
+        title="¿Quitar la foto repetida?"
+        confirmLabel="Quitar"
+        onConfirm={confirm}
+        pending={remove.isPending}
+        pendingText="Quitando..."
       >
-        <Portal>
-          <Dialog.Backdrop />
-          <Dialog.Positioner>
-            <Dialog.Content>
-              <Dialog.Header>
-                <Dialog.Title>¿Quitar la foto repetida?</Dialog.Title>
-              </Dialog.Header>
-              <Dialog.Body>
-                <Text overflowWrap="anywhere">
-                  Se borra «{photo.originalFilename}», la copia.{" "}
-                  {original
-                    ? `La foto «${original}» sigue en el evento con sus dorsales.`
-                    : "La foto original sigue en el evento."}
-                </Text>
-              </Dialog.Body>
-              <Dialog.Footer>
-                <Button variant="outline" onClick={() => setConfirming(false)}>
-                  Cancelar
-                </Button>
-                <Button colorPalette="red" onClick={confirm} loading={remove.isPending} loadingText="Quitando...">
-                  Quitar
-                </Button>
-              </Dialog.Footer>
-            </Dialog.Content>
-          </Dialog.Positioner>
-        </Portal>
-      </Dialog.Root>
+        <Text overflowWrap="anywhere">
+          Se borra «{photo.originalFilename}», la copia.{" "}
+          {original
+            ? `La foto «${original}» sigue en el evento con sus dorsales.`
+            : "La foto original sigue en el evento."}
+        </Text>
+      </ConfirmDialog>
     </Stack>
   );
 }

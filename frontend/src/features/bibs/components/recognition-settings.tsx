@@ -4,13 +4,11 @@ import {
   Button,
   Card,
   Code,
-  Dialog,
   Field,
   Heading,
   HStack,
   Input,
   InputGroup,
-  Portal,
   Progress,
   RadioGroup,
   Separator,
@@ -21,6 +19,7 @@ import {
 } from "@chakra-ui/react";
 import { cleanLetters, type EventConfigDto } from "@dorsal/shared";
 import { type FormEvent, useState } from "react";
+import { ConfirmDialog } from "../../../components/ui/confirm-dialog";
 import { LoadError } from "../../../components/ui/load-error";
 import { toaster } from "../../../components/ui/toaster";
 import { ApiError } from "../../../lib/api-fetch";
@@ -86,53 +85,31 @@ interface ReindexConfirmProps {
 
 function ReindexConfirm({ open, onOpenChange, onConfirm, unsaved, total }: ReindexConfirmProps) {
   return (
-    <Dialog.Root
-      role="alertdialog"
+    <ConfirmDialog
       open={open}
-      onOpenChange={(details) => onOpenChange(details.open)}
-      placement="center"
-      size={{ base: "xs", sm: "md" }}
+      onOpenChange={onOpenChange}
+      title="¿Re-indexar los dorsales?"
+      confirmLabel="Re-indexar ahora"
+      onConfirm={onConfirm}
+      colorPalette="blue"
     >
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content>
-            <Dialog.Header>
-              <Dialog.Title>¿Re-indexar los dorsales?</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              <Stack gap="3">
-                <Text>
-                  Se volverán a aplicar las reglas de reconocimiento guardadas a cada foto procesada del evento
-                  {total !== undefined ? ` (${formatCount(total)} ${total === 1 ? "foto" : "fotos"})` : ""}. Las fotos
-                  no se vuelven a analizar: se usa el texto ya leído.
-                </Text>
-                <Text>
-                  Las correcciones manuales se conservan: los dorsales agregados a mano se mantienen y los quitados no
-                  vuelven.
-                </Text>
-                {unsaved && (
-                  <Alert.Root status="warning" size="sm">
-                    <Alert.Indicator />
-                    <Alert.Title>
-                      Tienes cambios sin guardar: la re-indexación usará la configuración guardada.
-                    </Alert.Title>
-                  </Alert.Root>
-                )}
-              </Stack>
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Dialog.ActionTrigger asChild>
-                <Button variant="outline">Cancelar</Button>
-              </Dialog.ActionTrigger>
-              <Button colorPalette="blue" onClick={onConfirm}>
-                Re-indexar ahora
-              </Button>
-            </Dialog.Footer>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+      <Stack gap="3">
+        <Text>
+          Se volverán a aplicar las reglas de reconocimiento guardadas a cada foto procesada del evento
+          {total !== undefined ? ` (${formatCount(total)} ${total === 1 ? "foto" : "fotos"})` : ""}. Las fotos no se
+          vuelven a analizar: se usa el texto ya leído.
+        </Text>
+        <Text>
+          Las correcciones manuales se conservan: los dorsales agregados a mano se mantienen y los quitados no vuelven.
+        </Text>
+        {unsaved && (
+          <Alert.Root status="warning" size="sm">
+            <Alert.Indicator />
+            <Alert.Title>Tienes cambios sin guardar: la re-indexación usará la configuración guardada.</Alert.Title>
+          </Alert.Root>
+        )}
+      </Stack>
+    </ConfirmDialog>
   );
 }
 

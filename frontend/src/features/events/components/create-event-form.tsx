@@ -3,6 +3,7 @@ import { type CreateEventRequest, createEventRequest, eventStatuses } from "@dor
 import { type FormEvent, useState } from "react";
 import { toaster } from "../../../components/ui/toaster";
 import { ApiError } from "../../../lib/api-fetch";
+import { firstErrorByField } from "../../../lib/field-errors";
 import { useCreateEvent } from "../api/create-event";
 
 type FieldName = keyof CreateEventRequest;
@@ -25,16 +26,11 @@ const fallbackMessages: Partial<Record<FieldName, string>> = {
   status: "Selecciona un estado válido",
 };
 
-const emptyForm = { name: "", date: "", location: "", expectedParticipants: "", status: "active" } as const;
+/** The date's own message says what is wrong with it; the other fields' say what to type. */
+const wordingFor = (field: FieldName, message: string) =>
+  field === "date" ? message : (fallbackMessages[field] ?? message);
 
-function errorsFrom(issues: { path: PropertyKey[]; message: string }[]): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const issue of issues) {
-    const field = issue.path[0] as FieldName;
-    errors[field] ??= field === "date" ? issue.message : (fallbackMessages[field] ?? issue.message);
-  }
-  return errors;
-}
+const emptyForm = { name: "", date: "", location: "", expectedParticipants: "", status: "active" } as const;
 
 /** `focusName`: the header's 'Nuevo Evento' lands here (`/events?new=1`) ready to type the name. */
 export function CreateEventForm({ focusName = false }: { focusName?: boolean }) {
@@ -55,7 +51,7 @@ export function CreateEventForm({ focusName = false }: { focusName?: boolean }) 
       expectedParticipants: form.expectedParticipants === "" ? undefined : form.expectedParticipants,
     });
     if (!parsed.success) {
-      setErrors(errorsFrom(parsed.error.issues));
+      setErrors(firstErrorByField(parsed.error.issues, wordingFor));
       return;
     }
     createEvent.mutate(parsed.data, {
@@ -65,7 +61,7 @@ export function CreateEventForm({ focusName = false }: { focusName?: boolean }) 
       },
       onError: (error) => {
         if (error instanceof ApiError && error.details) {
-          setErrors(errorsFrom(error.details.map((detail) => ({ path: [detail.path], message: detail.message }))));
+          setErrors(firstErrorByField(error.details, wordingFor));
         }
         toaster.create({ type: "error", title: "Error", description: "No se pudo crear el evento" });
       },

@@ -5,11 +5,9 @@ import {
   Card,
   Code,
   chakra,
-  Dialog,
   Heading,
   HStack,
   List,
-  Portal,
   Skeleton,
   Stack,
   Table,
@@ -18,6 +16,7 @@ import {
 import { idParam, type StartListImportResponse, startListLimits } from "@dorsal/shared";
 import { type ChangeEvent, useRef, useState } from "react";
 import { Link as RouterLink, useParams } from "react-router";
+import { ConfirmDialog } from "../../../components/ui/confirm-dialog";
 import { EmptyState } from "../../../components/ui/empty-state";
 import { ArrowLeftIcon, TagIcon, TrashIcon, UploadIcon, UserIcon } from "../../../components/ui/icons";
 import { LoadError } from "../../../components/ui/load-error";
@@ -198,37 +197,18 @@ function ImportCard({ eventId, currentCount }: { eventId: number; currentCount: 
         </Button>
         {outcome && <ImportOutcomeView outcome={outcome} reindex={reindex} />}
       </Card.Body>
-      <Dialog.Root
-        role="alertdialog"
+      <ConfirmDialog
         open={pending !== null}
-        onOpenChange={(details) => !details.open && setPending(null)}
-        placement="center"
-        size={{ base: "xs", sm: "md" }}
+        onOpenChange={(open) => !open && setPending(null)}
+        title="¿Reemplazar la lista de inscritos?"
+        confirmLabel="Reemplazar"
+        onConfirm={() => pending && void upload(pending)}
+        colorPalette="blue"
       >
-        <Portal>
-          <Dialog.Backdrop />
-          <Dialog.Positioner>
-            <Dialog.Content>
-              <Dialog.Header>
-                <Dialog.Title>¿Reemplazar la lista de inscritos?</Dialog.Title>
-              </Dialog.Header>
-              <Dialog.Body>
-                <Text overflowWrap="anywhere">
-                  La lista actual ({participantsText(currentCount ?? 0)}) se reemplaza por la de «{pending?.name}».
-                </Text>
-              </Dialog.Body>
-              <Dialog.Footer>
-                <Dialog.ActionTrigger asChild>
-                  <Button variant="outline">Cancelar</Button>
-                </Dialog.ActionTrigger>
-                <Button colorPalette="blue" onClick={() => pending && void upload(pending)}>
-                  Reemplazar
-                </Button>
-              </Dialog.Footer>
-            </Dialog.Content>
-          </Dialog.Positioner>
-        </Portal>
-      </Dialog.Root>
+        <Text overflowWrap="anywhere">
+          La lista actual ({participantsText(currentCount ?? 0)}) se reemplaza por la de «{pending?.name}».
+        </Text>
+      </ConfirmDialog>
     </Card.Root>
   );
 }
@@ -261,41 +241,23 @@ function DeleteListButton({ eventId, count }: { eventId: number; count: number }
       <Button size="sm" variant="outline" colorPalette="red" onClick={() => setOpen(true)}>
         <TrashIcon /> Borrar lista
       </Button>
-      <Dialog.Root
-        role="alertdialog"
+      <ConfirmDialog
         open={open}
-        onOpenChange={(details) => setOpen(details.open)}
-        placement="center"
-        size={{ base: "xs", sm: "md" }}
+        onOpenChange={setOpen}
+        title="¿Borrar la lista de inscritos?"
+        confirmLabel="Borrar lista"
+        onConfirm={confirm}
+        pending={remove.isPending}
+        pendingText="Borrando..."
       >
-        <Portal>
-          <Dialog.Backdrop />
-          <Dialog.Positioner>
-            <Dialog.Content>
-              <Dialog.Header>
-                <Dialog.Title>¿Borrar la lista de inscritos?</Dialog.Title>
-              </Dialog.Header>
-              <Dialog.Body>
-                <Stack gap="2">
-                  <Text>Se borran los {participantsText(count)} y sus nombres.</Text>
-                  <Text>
-                    Sin lista, todo número leído se publica como dorsal: en las fotos ya procesadas, después de
-                    re-indexar. Los dorsales aceptados o agregados a mano se mantienen.
-                  </Text>
-                </Stack>
-              </Dialog.Body>
-              <Dialog.Footer>
-                <Dialog.ActionTrigger asChild>
-                  <Button variant="outline">Cancelar</Button>
-                </Dialog.ActionTrigger>
-                <Button colorPalette="red" onClick={confirm} loading={remove.isPending} loadingText="Borrando...">
-                  Borrar lista
-                </Button>
-              </Dialog.Footer>
-            </Dialog.Content>
-          </Dialog.Positioner>
-        </Portal>
-      </Dialog.Root>
+        <Stack gap="2">
+          <Text>Se borran los {participantsText(count)} y sus nombres.</Text>
+          <Text>
+            Sin lista, todo número leído se publica como dorsal: en las fotos ya procesadas, después de re-indexar. Los
+            dorsales aceptados o agregados a mano se mantienen.
+          </Text>
+        </Stack>
+      </ConfirmDialog>
     </>
   );
 }

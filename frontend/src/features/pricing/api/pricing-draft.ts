@@ -7,6 +7,7 @@ import {
   pricingCurrencies,
   pricingMessages,
 } from "@dorsal/shared";
+import { firstErrorByField } from "../../../lib/field-errors";
 
 /** The pricing form as typed: numbers stay text until saved, so a half-typed value is not lost. */
 export type NumberField = Exclude<keyof EventPricing, "currency" | "volumeDiscountEnabled">;
@@ -55,9 +56,7 @@ function toInput(draft: Draft): Record<keyof EventPricing, unknown> {
 export function parseDraft(draft: Draft): { pricing: EventPricing } | { errors: FieldErrors } {
   const parsed = eventPricingRequest.safeParse(toInput(draft));
   if (parsed.success) return { pricing: parsed.data };
-  const errors: FieldErrors = {};
-  for (const issue of parsed.error.issues) errors[issue.path[0] as keyof EventPricing] ??= issue.message;
-  return { errors };
+  return { errors: firstErrorByField<keyof EventPricing>(parsed.error.issues) };
 }
 
 /** The rules as typed so far, for the live savings; undefined while a price or tier is not a number. */

@@ -1,6 +1,6 @@
-import { Button, Dialog, Portal, Stack, Text } from "@chakra-ui/react";
+import { Stack, Text } from "@chakra-ui/react";
 import { type PricingCurrency, pricingMessages } from "@dorsal/shared";
-import { useRef } from "react";
+import { ConfirmDialog } from "../../../components/ui/confirm-dialog";
 
 interface CurrencyChangeDialogProps {
   /** The currency the organizer picked; null while no change is asked. */
@@ -23,45 +23,24 @@ export function CurrencyChangeDialog({
   onConfirm,
   onCancel,
 }: CurrencyChangeDialogProps) {
-  const keepButton = useRef<HTMLButtonElement>(null);
   return (
-    <Dialog.Root
+    <ConfirmDialog
       open={next !== null}
-      onOpenChange={(details) => !details.open && onCancel()}
-      role="alertdialog"
-      lazyMount
-      unmountOnExit
-      initialFocusEl={() => keepButton.current}
-      placement="center"
+      onOpenChange={(open) => !open && onCancel()}
+      title={<>¿Cambiar la moneda a {next}?</>}
+      cancelLabel={<>Mantener {current}</>}
+      confirmLabel={<>Cambiar a {next}</>}
+      onConfirm={() => next && onConfirm(next)}
+      colorPalette="blue"
     >
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content mx="4">
-            <Dialog.Header>
-              <Dialog.Title>¿Cambiar la moneda a {next}?</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              <Stack gap="3">
-                <Text>
-                  Los precios no se convierten. Los de ahora están en {current}
-                  {currentBasePrice ? ` (precio base ${currentBasePrice})` : ""}: al cambiar se borran el precio base y
-                  los de los descuentos, para que los escribas en {next}.
-                </Text>
-                {next !== "COP" && <Text color="orange.700">{pricingMessages.gatewayPesosOnly}</Text>}
-              </Stack>
-            </Dialog.Body>
-            <Dialog.Footer flexDirection={{ base: "column-reverse", sm: "row" }} alignItems="stretch">
-              <Button ref={keepButton} variant="outline" onClick={onCancel}>
-                Mantener {current}
-              </Button>
-              <Button colorPalette="blue" onClick={() => next && onConfirm(next)}>
-                Cambiar a {next}
-              </Button>
-            </Dialog.Footer>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+      <Stack gap="3">
+        <Text>
+          Los precios no se convierten. Los de ahora están en {current}
+          {currentBasePrice ? ` (precio base ${currentBasePrice})` : ""}: al cambiar se borran el precio base y los de
+          los descuentos, para que los escribas en {next}.
+        </Text>
+        {next !== "COP" && <Text color="orange.700">{pricingMessages.gatewayPesosOnly}</Text>}
+      </Stack>
+    </ConfirmDialog>
   );
 }

@@ -1,7 +1,8 @@
-import { Box, Button, Dialog, HStack, Portal, Spinner, Stack, Table, Text } from "@chakra-ui/react";
+import { Box, Button, HStack, Spinner, Stack, Table, Text } from "@chakra-ui/react";
 import type { FailedPhotoDto } from "@dorsal/shared";
 import { useState } from "react";
 import { useSearchParams } from "react-router";
+import { ConfirmDialog } from "../../../components/ui/confirm-dialog";
 import { EmptyState } from "../../../components/ui/empty-state";
 import { EventSelect } from "../../../components/ui/event-select";
 import { CheckIcon } from "../../../components/ui/icons";
@@ -75,31 +76,16 @@ function ConfirmRetryAll({
   onClose: () => void;
 }) {
   return (
-    <Dialog.Root open={open} onOpenChange={(details) => !details.open && onClose()} role="alertdialog">
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content>
-            <Dialog.Header>
-              <Dialog.Title>¿Reintentar todas las fotos con error?</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              <Text>
-                Se procesarán de nuevo {formatCount(count)} foto(s). Las que vuelvan a fallar seguirán en esta lista.
-              </Text>
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Button variant="outline" onClick={onClose}>
-                Cancelar
-              </Button>
-              <Button colorPalette="blue" onClick={onConfirm}>
-                Reintentar todas
-              </Button>
-            </Dialog.Footer>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <ConfirmDialog
+      open={open}
+      onOpenChange={(next) => !next && onClose()}
+      title="¿Reintentar todas las fotos con error?"
+      confirmLabel="Reintentar todas"
+      onConfirm={onConfirm}
+      colorPalette="blue"
+    >
+      <Text>Se procesarán de nuevo {formatCount(count)} foto(s). Las que vuelvan a fallar seguirán en esta lista.</Text>
+    </ConfirmDialog>
   );
 }
 

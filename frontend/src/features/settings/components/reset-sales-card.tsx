@@ -1,5 +1,6 @@
-import { Button, Card, Dialog, Heading, Portal, Text } from "@chakra-ui/react";
+import { Button, Card, Heading, Text } from "@chakra-ui/react";
 import { useState } from "react";
+import { ConfirmDialog } from "../../../components/ui/confirm-dialog";
 import { toaster } from "../../../components/ui/toaster";
 import { useResetSales } from "../api/reset-sales";
 
@@ -42,32 +43,18 @@ export function ResetSalesCard() {
           Reiniciar ventas del mes
         </Button>
       </Card.Body>
-      <Dialog.Root open={confirming} onOpenChange={(details) => setConfirming(details.open)} role="alertdialog">
-        <Portal>
-          <Dialog.Backdrop />
-          <Dialog.Positioner>
-            <Dialog.Content>
-              <Dialog.Header>
-                <Dialog.Title>¿Reiniciar las ventas del mes?</Dialog.Title>
-              </Dialog.Header>
-              <Dialog.Body>
-                <Text>
-                  Ventas del Mes volverá a cero y contará solo las ventas desde ahora. Las ventas ya registradas no se
-                  borran. No se puede deshacer.
-                </Text>
-              </Dialog.Body>
-              <Dialog.Footer>
-                <Button variant="outline" onClick={() => setConfirming(false)}>
-                  Cancelar
-                </Button>
-                <Button colorPalette="red" onClick={confirm}>
-                  Reiniciar
-                </Button>
-              </Dialog.Footer>
-            </Dialog.Content>
-          </Dialog.Positioner>
-        </Portal>
-      </Dialog.Root>
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="¿Reiniciar las ventas del mes?"
+        confirmLabel="Reiniciar"
+        onConfirm={confirm}
+      >
+        <Text>
+          Ventas del Mes volverá a cero y contará solo las ventas desde ahora. Las ventas ya registradas no se borran.
+          No se puede deshacer.
+        </Text>
+      </ConfirmDialog>
     </Card.Root>
   );
 }

@@ -1,5 +1,6 @@
-import { Button, Dialog, Portal, Text } from "@chakra-ui/react";
+import { Text } from "@chakra-ui/react";
 import type { UserListItem } from "@dorsal/shared";
+import { ConfirmDialog } from "../../../components/ui/confirm-dialog";
 import { toaster } from "../../../components/ui/toaster";
 import { ApiError } from "../../../lib/api-fetch";
 import { useDeleteUser } from "../api/users";
@@ -34,36 +35,19 @@ export function DeleteUserDialog({ user, onClose }: { user: UserListItem | null;
   };
 
   return (
-    <Dialog.Root
+    <ConfirmDialog
       open={user !== null}
-      onOpenChange={(details) => !details.open && onClose()}
-      role="alertdialog"
-      placement="center"
+      onOpenChange={(open) => !open && onClose()}
+      title="¿Eliminar usuario?"
+      confirmLabel="Eliminar"
+      onConfirm={confirm}
+      pending={deleteUser.isPending}
+      pendingText="Eliminando..."
     >
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content>
-            <Dialog.Header>
-              <Dialog.Title>¿Eliminar usuario?</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              <Text>
-                Se eliminará la cuenta de {user ? `${displayName(user)} (${user.email})` : "este usuario"}. No podrá
-                volver a iniciar sesión ni subir fotos. Esta acción no se puede deshacer.
-              </Text>
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Button variant="outline" onClick={onClose} disabled={deleteUser.isPending}>
-                Cancelar
-              </Button>
-              <Button colorPalette="red" onClick={confirm} loading={deleteUser.isPending} loadingText="Eliminando...">
-                Eliminar
-              </Button>
-            </Dialog.Footer>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+      <Text>
+        Se eliminará la cuenta de {user ? `${displayName(user)} (${user.email})` : "este usuario"}. No podrá volver a
+        iniciar sesión ni subir fotos. Esta acción no se puede deshacer.
+      </Text>
+    </ConfirmDialog>
   );
 }

@@ -42,12 +42,6 @@ const REREAD_MAX_DIGITS = 6;
 const DET_MEAN = [0.485, 0.456, 0.406] as const;
 const DET_STD = [0.229, 0.224, 0.225] as const;
 
-interface RgbImage {
-  data: Uint8Array;
-  width: number;
-  height: number;
-}
-
 export interface PaddleOcr {
   /** `closerLook`: regions (normalised) where small text is worth a full-resolution detection. */
   detectText(image: PhotoInput, closerLook: readonly BoundingBox[]): Promise<TextDetection[]>;
@@ -84,7 +78,7 @@ export async function loadPaddleOcr(files: OcrModelFiles): Promise<PaddleOcr> {
    * Text regions of `window` (crop-source pixels; the whole image by default) detected at `scale`
    * crop-source pixels per input pixel, as quads in crop-source pixels, with the probability map.
    */
-  async function detectQuads(image: RgbImage, scale: number, window?: Rect) {
+  async function detectQuads(image: RawPixels, scale: number, window?: Rect) {
     const area = window ?? { left: 0, top: 0, right: image.width, bottom: image.height };
     const left = Math.floor(area.left);
     const top = Math.floor(area.top);
@@ -137,13 +131,13 @@ export async function loadPaddleOcr(files: OcrModelFiles): Promise<PaddleOcr> {
    * would be small at that scale, again from ZOOM times as many pixels (at most the crop source's
    * own), so distant bibs are found without paying a full-resolution detection of the whole frame.
    */
-  const coarseScaleOf = (image: RgbImage) => DETECTOR_LONG_SIDE / Math.max(image.width, image.height);
+  const coarseScaleOf = (image: RawPixels) => DETECTOR_LONG_SIDE / Math.max(image.width, image.height);
 
-  async function findCoarse(image: RgbImage): Promise<Quad[]> {
+  async function findCoarse(image: RawPixels): Promise<Quad[]> {
     return (await detectQuads(image, coarseScaleOf(image))).quads;
   }
 
-  async function findFine(image: RgbImage, coarse: readonly Quad[], closerLook: readonly BoundingBox[]) {
+  async function findFine(image: RawPixels, coarse: readonly Quad[], closerLook: readonly BoundingBox[]) {
     const coarseScale = coarseScaleOf(image);
     const fineScale = Math.min(ZOOM * coarseScale, Math.max(1, coarseScale));
     // Photos the coarse pass already sees at (nearly) full resolution gain nothing from a second look.
@@ -170,7 +164,7 @@ export async function loadPaddleOcr(files: OcrModelFiles): Promise<PaddleOcr> {
     return kept;
   }
 
-  async function recognise(image: RgbImage, quad: Quad): Promise<RecognisedRegion | undefined> {
+  async function recognise(image: RawPixels, quad: Quad): Promise<RecognisedRegion | undefined> {
     const crop = readingQuad(quad);
     const decoded = await read(image, crop.quad);
     if (mean(decoded.confidences) < MIN_TEXT_SCORE) return undefined;
@@ -191,7 +185,7 @@ export async function loadPaddleOcr(files: OcrModelFiles): Promise<PaddleOcr> {
    * region grown over the added digits, or undefined.
    */
   async function reread(
-    image: RgbImage,
+    image: RawPixels,
     reading: Quad,
     decoded: DecodedText,
   ): Promise<(DecodedText & { quad: Quad }) | undefined> {
@@ -213,7 +207,7 @@ export async function loadPaddleOcr(files: OcrModelFiles): Promise<PaddleOcr> {
   }
 
   /** Recognises the text in a quad given in reading order. */
-  async function read(image: RgbImage, quad: Quad): Promise<DecodedText> {
+  async function read(image: RawPixels, quad: Quad): Promise<DecodedText> {
     const { width: quadWidth, height: quadHeight } = sideLengths(quad);
     const ratio = quadWidth / Math.max(1e-6, quadHeight);
     const width = Math.floor(REC_HEIGHT * Math.max(REC_MIN_WIDTH / REC_HEIGHT, ratio));
@@ -231,7 +225,7 @@ export async function loadPaddleOcr(files: OcrModelFiles): Promise<PaddleOcr> {
     return ctcGreedyDecode(probabilities.data as Float32Array, steps, classes, alphabet);
   }
 
-  async function readRegions(image: RgbImage, quads: readonly Quad[]) {
+  async function readRegions(image: RawPixels, quads: readonly Quad[]) {
     const regions: (RecognisedRegion | null)[] = [];
     for (const quad of quads) regions.push((await recognise(image, quad)) ?? null);
     return regions;
@@ -281,7 +275,7 @@ function mean(values: readonly number[]): number {
  * Warps the quad into the left `contentWidth` columns of a REC_HEIGHT-high CHW tensor (BGR,
  * normalised to -1..1), bilinear with supersampling so large text is averaged rather than aliased.
  */
-function sampleCrop(image: RgbImage, quad: Quad, out: Float32Array, width: number, contentWidth: number): void {
+function sampleCrop(image: RawPixels, quad: Quad, out: Float32Array, width: number, contentWidth: number): void {
   const [tl, tr, br, bl] = quad;
   const { height: sourceHeight } = sideLengths(quad);
   const k = Math.min(MAX_SUPERSAMPLE, Math.max(1, Math.ceil(sourceHeight / REC_HEIGHT)));
@@ -316,7 +310,7 @@ function sampleCrop(image: RgbImage, quad: Quad, out: Float32Array, width: numbe
 }
 
 /** Pixel centres at integer coordinates; edges replicated, as OpenCV's warp does. */
-function bilinear(image: RgbImage, x: number, y: number, out: number[]): void {
+function bilinear(image: RawPixels, x: number, y: number, out: number[]): void {
   const maxX = image.width - 1;
   const maxY = image.height - 1;
   const cx = Math.min(maxX, Math.max(0, x));

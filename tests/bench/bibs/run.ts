@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { type BibRuleConfig, extractBibs } from "@dorsal/shared";
-import { createLocalVision } from "../src/adapters/local/local-vision";
-import { rulesFor } from "../src/app/bib-index";
-import type { FaceDetection, TextDetection, Vision } from "../src/ports/vision";
+import { createLocalVision } from "../../../functions/src/adapters/local/local-vision";
+import { rulesFor } from "../../../functions/src/app/bib-index";
+import type { FaceDetection, TextDetection, Vision } from "../../../functions/src/ports/vision";
 import { loadSet } from "./dataset";
 import type { Truth } from "./score";
 

@@ -22,7 +22,7 @@ import { addScore, emptyTotals, percentile, rates, scorePhoto, sumTotals, type T
 import { scoreWithStartList, startListFor } from "./start-lists";
 import { leaveOneSetOut, scoreSet, type TunableSet } from "./tuning";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 const DATA_ROOT = resolve(ROOT, "../shared/data");
 
 const { values } = parseArgs({
