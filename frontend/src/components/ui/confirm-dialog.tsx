@@ -10,13 +10,11 @@ interface ConfirmDialogProps {
   confirmLabel: ReactNode;
   onConfirm: () => void;
   /** Red for what cannot be undone; blue for what only starts work. */
-  colorPalette?: "red" | "blue" | "green" | "orange";
+  colorPalette?: "red" | "blue";
   /** While the action runs: the confirm button spins with `pendingText` and Cancel waits. */
   pending?: boolean;
   pendingText?: string;
   cancelLabel?: ReactNode;
-  /** The button that opens the dialog, when the dialog owns it. */
-  trigger?: ReactNode;
 }
 
 /**
@@ -35,7 +33,6 @@ export function ConfirmDialog({
   pending = false,
   pendingText,
   cancelLabel = "Cancelar",
-  trigger,
 }: ConfirmDialogProps) {
   const cancelButton = useRef<HTMLButtonElement>(null);
   return (
@@ -49,7 +46,6 @@ export function ConfirmDialog({
       lazyMount
       unmountOnExit
     >
-      {trigger && <Dialog.Trigger asChild>{trigger}</Dialog.Trigger>}
       <Portal>
         <Dialog.Backdrop />
         <Dialog.Positioner>
