@@ -41,6 +41,7 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
+          globalSetup: ["tests/support/shared-runtime.ts"],
           testTimeout: 120_000,
           hookTimeout: 180_000,
         },

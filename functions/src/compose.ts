@@ -25,6 +25,7 @@ import { createTokenService, type PrivateJwk } from "./app/tokens";
 import { type AwsConfig, type Config, type LocalConfig, parseConfig } from "./config";
 import { createApplicationRepository } from "./data/applications";
 import { createAssignmentRepository } from "./data/assignments";
+import { createBibLinkRepository } from "./data/bib-links";
 import { createCredentialRepository } from "./data/credentials";
 import { createDownloadCodeRepository } from "./data/download-codes";
 import { createDownloadCountRepository } from "./data/download-counts";
@@ -32,6 +33,7 @@ import { createEventConfigRepository } from "./data/event-configs";
 import { createEventDeletionRepository } from "./data/event-deletion";
 import { createEventRepository } from "./data/events";
 import { createLoginAttemptRepository } from "./data/login-attempts";
+import { createParticipantRepository } from "./data/participants";
 import { createPhotoRepository } from "./data/photos";
 import { createPricingRepository } from "./data/pricing";
 import { createSalesRepository } from "./data/sales";
@@ -41,9 +43,12 @@ import { createUploadRepository } from "./data/uploads";
 import { createUserRepository } from "./data/users";
 import { createZipBatchRepository } from "./data/zip-batches";
 import { createLogger, type Logger } from "./logger";
+import type { Clock } from "./ports/clock";
+import type { Ids } from "./ports/ids";
 import type { ObjectStore } from "./ports/object-store";
 import type { PaymentGateway } from "./ports/payments";
 import type { PipelineStarter } from "./ports/pipeline";
+import type { UrlSigner } from "./ports/url-signer";
 import type { Vision } from "./ports/vision";
 
 /**
@@ -56,6 +61,8 @@ export interface Container {
   pipelineTasks: PipelineTasks;
   /** Only in the local runtime: the in-process pipeline, for stats and graceful shutdown. */
   localPipeline?: LocalPipeline;
+  /** Only on AWS: the first admin's credentials, from the secret the stack generates (JSON). */
+  adminSecret?: () => Promise<string>;
   close(): Promise<void>;
 }
 
@@ -133,9 +140,12 @@ async function composeAws(config: AwsConfig): Promise<Container> {
   });
   const jwtSecret = secret(config.JWT_KEY_SECRET_ARN);
   const wompiSecretArn = config.WOMPI_SECRET_ARN;
-  return assemble({
+  const adminSecretArn = config.ADMIN_SECRET_ARN;
+  const container = await assemble({
     config,
     logger,
+    // Requests reach the function through CloudFront, so their headers name API Gateway.
+    siteOrigin: () => `https://${config.CLOUDFRONT_DOMAIN}`,
     table: createDynamoTable(documentClientSender(new DynamoDBClient({ region })), config.TABLE_NAME),
     objects: createS3ObjectStore(s3, buckets),
     urls: createCloudFrontUrlSigner({
@@ -156,6 +166,7 @@ async function composeAws(config: AwsConfig): Promise<Container> {
         })
       : unconfiguredPayments("WOMPI_SECRET_ARN is not set for this function"),
   });
+  return adminSecretArn ? { ...container, adminSecret: () => readSecret(adminSecretArn) } : container;
 }
 
 async function composeLocal(config: LocalConfig, local: LocalServices): Promise<Container> {
@@ -191,6 +202,7 @@ async function composeLocal(config: LocalConfig, local: LocalServices): Promise<
   const container = await assemble({
     config,
     logger,
+    siteOrigin: requestOrigin,
     table: local.dynamo
       ? readCachedTable(
           createDynamoTable(local.dynamo.send, config.TABLE_NAME),
@@ -238,33 +250,49 @@ async function composeLocal(config: LocalConfig, local: LocalServices): Promise<
   };
 }
 
+/** Ports a use-case test replaces with its own fakes (adapters/memory/); the rest are real. */
+export interface InMemoryFakes {
+  clock?: Clock;
+  ids?: Ids;
+  vision?: Vision;
+  payments?: PaymentGateway;
+  urls?: UrlSigner;
+}
+
 /**
  * The local composition with the table and the object store held in memory and no pipeline
  * queue: the pipeline's steps are called directly (`pipelineTasks`). What it costs is the steps'
- * own work with no stand-in between them — bench:ingest's CPU limit. Nothing is kept; the
- * endpoints and DATA_DIR of `config` are not used.
+ * own work with no stand-in between them — bench:ingest's CPU limit; with `fakes`, the deps of
+ * use-case tests. Nothing is kept; the endpoints and DATA_DIR of `config` are not used.
  */
-export async function composeInMemory(config: LocalConfig): Promise<Container> {
+export async function composeInMemory(config: LocalConfig, fakes: InMemoryFakes = {}): Promise<Container> {
   const refuse = (what: string) => () =>
     Promise.reject(new Error(`the in-memory composition has no ${what}: call its pipeline steps directly`));
-  const { createLocalVision } = await import("./adapters/local/local-vision");
+  const { vision } = fakes;
   return assemble({
     config,
     logger: createLogger(config.LOG_LEVEL),
+    siteOrigin: requestOrigin,
+    ...(fakes.clock ? { clock: fakes.clock } : {}),
+    ...(fakes.ids ? { ids: fakes.ids } : {}),
     table: createMemoryTable(),
     objects: createMemoryObjectStore(),
-    urls: { signedGetUrl: refuse("image URLs") },
+    urls: fakes.urls ?? { signedGetUrl: refuse("image URLs") },
     pipeline: { start: refuse("pipeline queue") },
-    vision: memo(() => createLocalVision({ workers: config.OCR_WORKERS })),
+    vision: vision
+      ? async () => vision
+      : memo(async () =>
+          (await import("./adapters/local/local-vision")).createLocalVision({ workers: config.OCR_WORKERS }),
+        ),
     jwk: async () => {
       const { privateKey } = await generateKeyPair("RS256", { extractable: true, modulusLength: 2048 });
       return { ...(await exportJWK(privateKey)), kid: "memory", alg: "RS256" as const };
     },
-    payments: unconfiguredPayments("the in-memory composition takes no payments"),
+    payments: fakes.payments ?? unconfiguredPayments("the in-memory composition takes no payments"),
   });
 }
 
-/** Real Wompi when its keys are given, else the sandbox whose keys functions/local/main.ts fills in. */
+/** Real Wompi when its keys are given, else the sandbox whose keys the embedded runtime fills in (functions/local/runtime.ts). */
 function localPayments(config: LocalConfig): PaymentGateway {
   const { WOMPI_PUBLIC_KEY, WOMPI_PRIVATE_KEY, WOMPI_INTEGRITY_SECRET, WOMPI_EVENTS_SECRET } = config;
   if (!WOMPI_PUBLIC_KEY || !WOMPI_PRIVATE_KEY || !WOMPI_INTEGRITY_SECRET || !WOMPI_EVENTS_SECRET) {
@@ -298,9 +326,17 @@ async function localJwtKey(dataDir: string): Promise<PrivateJwk> {
   return jwk;
 }
 
+/** Locally the site is wherever the browser reached it (a phone on the LAN, or localhost). */
+const requestOrigin: Deps["siteOrigin"] = ({ origin, host }) =>
+  origin && URL.canParse(origin) ? new URL(origin).origin : `http://${host ?? "localhost"}`;
+
 async function assemble(parts: {
   config: Config;
   logger: Logger;
+  siteOrigin: Deps["siteOrigin"];
+  /** Real time and randomness unless a use-case test brings its own. */
+  clock?: Clock;
+  ids?: Ids;
   table: Deps["table"];
   objects: Deps["objects"];
   urls: Deps["urls"];
@@ -309,8 +345,8 @@ async function assemble(parts: {
   jwk: () => Promise<PrivateJwk>;
   payments: PaymentGateway;
 }): Promise<Container> {
-  const clock = systemClock;
-  const ids = createIds(clock);
+  const clock = parts.clock ?? systemClock;
+  const ids = parts.ids ?? createIds(clock);
   const credentials = createCredentialRepository(parts.table, clock);
   const deps: Deps = {
     config: parts.config,
@@ -338,6 +374,8 @@ async function assemble(parts: {
     startLists: createStartListRepository(parts.table),
     eventDeletion: createEventDeletionRepository(parts.table),
     photos: createPhotoRepository(parts.table),
+    bibLinks: createBibLinkRepository(parts.table),
+    participants: createParticipantRepository(parts.table),
     zipBatches: createZipBatchRepository(parts.table),
     uploads: createUploadRepository(parts.table),
     pricing: createPricingRepository(parts.table),
@@ -346,6 +384,7 @@ async function assemble(parts: {
     downloadCodes: createDownloadCodeRepository(parts.table),
     sales: createSalesRepository(parts.table),
     payments: parts.payments,
+    siteOrigin: parts.siteOrigin,
     logger: parts.logger,
   };
   let visionStarted = false;
@@ -364,14 +403,12 @@ async function assemble(parts: {
   };
 }
 
+/** How a handler reaches its container: Lambda's process-wide one, or the embedded runtime's own. */
+export type ContainerLoader = () => Promise<Container>;
+
 let current: Promise<Container> | undefined;
 
-/** The embedded runtime composes with its in-process stand-ins before any handler asks for the container. */
-export function provideContainer(container: Promise<Container>): void {
-  current = container;
-}
-
-/** The process-wide container, built on first use from the environment (Lambda: once per cold start). */
+/** Lambda's container, built on first use from the environment (once per cold start). */
 export function getContainer(): Promise<Container> {
   current ??= compose(parseConfig(process.env));
   return current;

@@ -50,33 +50,31 @@ export class Alarms extends Construct {
     if (props.email) this.topic.addSubscription(new subscriptions.EmailSubscription(props.email));
     const notify = new actions.SnsAction(this.topic);
 
-    this.deadLetters = new cloudwatch.Alarm(this, "DeadLetters", {
-      alarmDescription:
-        "Upload notifications in the pipeline's dead-letter queue: photos that never started. " +
+    // Either count should be zero: one photo in either is worth a look.
+    const onAny = (id: string, alarmDescription: string, metric: cloudwatch.IMetric) =>
+      new cloudwatch.Alarm(this, id, {
+        alarmDescription,
+        metric,
+        threshold: 0,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+    this.deadLetters = onAny(
+      "DeadLetters",
+      "Upload notifications in the pipeline's dead-letter queue: photos that never started. " +
         "Fix the cause, then redrive the queue (docs/deploy.md, Operating).",
-      metric: props.pipeline.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+      props.pipeline.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
         period: Duration.minutes(1),
         statistic: cloudwatch.Stats.MAXIMUM,
       }),
-      threshold: 0,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 1,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-    });
-
-    this.failedExecutions = new cloudwatch.Alarm(this, "FailedExecutions", {
-      alarmDescription:
-        "Pipeline executions that failed (ExecutionsFailed): even the fail task could not record the photo. " +
+    );
+    this.failedExecutions = onAny(
+      "FailedExecutions",
+      "Pipeline executions that failed (ExecutionsFailed): even the fail task could not record the photo. " +
         "See the state machine's execution logs.",
-      metric: props.pipeline.stateMachine.metricFailed({
-        period: Duration.minutes(5),
-        statistic: cloudwatch.Stats.SUM,
-      }),
-      threshold: 0,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 1,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-    });
+      props.pipeline.stateMachine.metricFailed({ period: Duration.minutes(5), statistic: cloudwatch.Stats.SUM }),
+    );
 
     for (const alarm of [this.deadLetters, this.failedExecutions]) {
       alarm.addAlarmAction(notify);

@@ -1,3 +1,14 @@
+// Why not aws-cdk-lib/aws-lambda-nodejs's NodejsFunction (evaluated for issue 20):
+// - It always runs esbuild with `--outfile=<asset>/index.mjs`, and esbuild refuses code splitting
+//   without `--outdir` ("Must use outdir when code splitting is enabled"); passing `--outdir` in
+//   `esbuildArgs` fails too ("Cannot use both outfile and outdir"). Without splitting, the local
+//   adapters reached only through `import()` are inlined into index.mjs with their static imports
+//   of dynalite, s3rver, onnxruntime-node…, which are not in the asset: the function would fail on
+//   cold start.
+// - The architecture follows from what the bundle imports (sharp: x86_64), so the bundle must
+//   exist when the function is defined; NodejsFunction bundles only when its asset is staged.
+// - Its `nodeModules` installs packages with npm in the asset (network during synth); sharp's
+//   prebuilt linux-x64 packages are copied from the local node_modules here instead.
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";

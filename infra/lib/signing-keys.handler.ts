@@ -1,6 +1,6 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, randomUUID } from "node:crypto";
 import { GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
-import type { CloudFormationCustomResourceEvent } from "aws-lambda";
+import type { CdkCustomResourceEvent, CdkCustomResourceResponse } from "aws-lambda";
 
 /**
  * Custom resource that creates Dorsal's signing keys inside the account, so no key material ever
@@ -9,6 +9,8 @@ import type { CloudFormationCustomResourceEvent } from "aws-lambda";
  *   PEM is returned to CloudFormation (`PublicKeyPem`) for the CloudFront public key;
  * - an RSA private JWK (`kid`, `alg: RS256`) for session tokens, into the other secret.
  * Keys are generated on Create only; an Update keeps them (and returns the same public key).
+ * This is the onEvent handler of a CDK provider (signing-keys.ts): it returns the physical id and
+ * the data, or throws, and the provider framework answers CloudFormation.
  */
 export interface SigningKeysProperties {
   CloudFrontKeySecretArn: string;
@@ -54,44 +56,24 @@ async function existingPublicKey(props: SigningKeysProperties): Promise<string> 
   return publicPemOf(createPrivateKey(stored.SecretString));
 }
 
-async function apply(event: CloudFormationCustomResourceEvent): Promise<Record<string, string> | undefined> {
-  const props = event.ResourceProperties as unknown as SigningKeysProperties;
+export async function handler(
+  event: CdkCustomResourceEvent<SigningKeysProperties>,
+): Promise<CdkCustomResourceResponse<{ PublicKeyPem: string }>> {
+  const props = event.ResourceProperties;
   switch (event.RequestType) {
     case "Create":
-      return { PublicKeyPem: await createKeys(props) };
+      return { PhysicalResourceId: `signing-keys-${randomUUID()}`, Data: { PublicKeyPem: await createKeys(props) } };
     case "Update": {
-      const old = event.OldResourceProperties as unknown as SigningKeysProperties;
+      const old = event.OldResourceProperties;
       const sameSecrets =
         old.CloudFrontKeySecretArn === props.CloudFrontKeySecretArn && old.JwtKeySecretArn === props.JwtKeySecretArn;
-      return { PublicKeyPem: sameSecrets ? await existingPublicKey(props) : await createKeys(props) };
+      return {
+        PhysicalResourceId: event.PhysicalResourceId,
+        Data: { PublicKeyPem: sameSecrets ? await existingPublicKey(props) : await createKeys(props) },
+      };
     }
     case "Delete":
       // The secrets are resources of the stack: CloudFormation deletes them, and the keys with them.
-      return undefined;
+      return { PhysicalResourceId: event.PhysicalResourceId };
   }
-}
-
-/** Lambda-backed custom resource: whatever happens, CloudFormation gets an answer at ResponseURL. */
-export async function handler(event: CloudFormationCustomResourceEvent): Promise<void> {
-  const physicalResourceId = "PhysicalResourceId" in event ? event.PhysicalResourceId : `signing-keys-${randomUUID()}`;
-  let outcome: { Status: "SUCCESS"; Data?: Record<string, string> } | { Status: "FAILED"; Reason: string };
-  try {
-    outcome = { Status: "SUCCESS", Data: await apply(event) };
-  } catch (error) {
-    console.error("signing keys", event.RequestType, "failed:", error);
-    outcome = { Status: "FAILED", Reason: error instanceof Error ? error.message : String(error) };
-  }
-  const response = await fetch(event.ResponseURL, {
-    method: "PUT",
-    // The presigned response URL was signed without a content type.
-    headers: { "content-type": "" },
-    body: JSON.stringify({
-      ...outcome,
-      PhysicalResourceId: physicalResourceId,
-      StackId: event.StackId,
-      RequestId: event.RequestId,
-      LogicalResourceId: event.LogicalResourceId,
-    }),
-  });
-  if (!response.ok) throw new Error(`CloudFormation response rejected: ${response.status} ${await response.text()}`);
 }

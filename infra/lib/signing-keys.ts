@@ -3,13 +3,15 @@ import { CustomResource, Duration, Validations } from "aws-cdk-lib";
 import * as cloudfront from "aws-cdk-lib/aws-cloudfront";
 import * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import { Construct } from "constructs";
+import { CustomResourceProvider } from "./custom-resource-provider";
 import { DorsalFunction } from "./dorsal-function";
 import type { SigningKeysProperties } from "./signing-keys.handler";
 
 /**
  * The two private keys Dorsal signs with, generated in the account on first deploy by a custom
- * resource (see signing-keys.handler.ts): the CloudFront URL-signing key and the JWT key. Only
- * the CloudFront public key comes back out, into the key group that image behaviours trust.
+ * resource (see signing-keys.handler.ts, behind CDK's provider framework): the CloudFront
+ * URL-signing key and the JWT key. Only the CloudFront public key comes back out, into the key
+ * group that image behaviours trust.
  */
 export class SigningKeys extends Construct {
   /** PEM private key matching `publicKey`; the functions sign CloudFront URLs with it. */
@@ -18,8 +20,10 @@ export class SigningKeys extends Construct {
   readonly jwtKeySecret: secretsmanager.Secret;
   readonly publicKey: cloudfront.PublicKey;
   readonly keyGroup: cloudfront.KeyGroup;
-  /** The custom resource's function. */
+  /** The custom resource's function (the provider's onEvent handler). */
   readonly generator: DorsalFunction;
+  /** CDK's provider framework, which calls `generator` and answers CloudFormation. */
+  readonly provider: CustomResourceProvider;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
@@ -42,12 +46,13 @@ export class SigningKeys extends Construct {
     this.cloudFrontKeySecret.grantRead(this.generator.fn);
     this.jwtKeySecret.grantWrite(this.generator.fn);
 
+    this.provider = new CustomResourceProvider(this, "Provider", this.generator);
     const properties: SigningKeysProperties = {
       CloudFrontKeySecretArn: this.cloudFrontKeySecret.secretArn,
       JwtKeySecretArn: this.jwtKeySecret.secretArn,
     };
     const keys = new CustomResource(this, "Keys", {
-      serviceToken: this.generator.fn.functionArn,
+      serviceToken: this.provider.serviceToken,
       resourceType: "Custom::DorsalSigningKeys",
       properties,
     });

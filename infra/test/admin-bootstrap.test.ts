@@ -47,12 +47,21 @@ describe("first admin", () => {
     expect(JSON.stringify(resources()[id(stateless.admin.secret)])).not.toMatch(/"password"\s*:/);
   });
 
-  it("is created by a custom resource backed by the bootstrap function, updated when the secret changes", () => {
+  it("is created by a custom resource whose provider framework calls the bootstrap function, updated when the secret changes", () => {
     const custom = Object.values(resources()).filter((r) => r.Type === "Custom::DorsalAdminBootstrap");
     expect(custom).toHaveLength(1);
+    const framework = stateless.admin.provider.provider.node.findChild("framework-onEvent") as IConstruct;
     expect(custom[0]?.Properties).toEqual({
-      ServiceToken: { "Fn::GetAtt": [id(stateless.admin.bootstrapper.fn), "Arn"] },
+      ServiceToken: { "Fn::GetAtt": [id(framework), "Arn"] },
       AdminSecretArn: secretRef(),
+    });
+    // CDK's framework function answers CloudFormation; it invokes ours and nothing else.
+    const frameworkFunction = resources()[id(framework)] as Resource;
+    expect(frameworkFunction.Properties.Environment).toEqual({
+      Variables: { USER_ON_EVENT_FUNCTION_ARN: { "Fn::GetAtt": [id(stateless.admin.bootstrapper.fn), "Arn"] } },
+    });
+    expect(frameworkFunction.Properties.Role).toEqual({
+      "Fn::GetAtt": [id(stateless.admin.provider.role), "Arn"],
     });
   });
 

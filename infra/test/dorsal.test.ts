@@ -8,6 +8,7 @@ import { Queue } from "aws-cdk-lib/aws-sqs";
 import { DefinitionBody, Pass, StateMachine } from "aws-cdk-lib/aws-stepfunctions";
 import type { CloudAssembly } from "aws-cdk-lib/cx-api";
 import { AwsSolutionsChecks } from "cdk-nag";
+import type { IConstruct } from "constructs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { httpRoutes } from "../../functions/src/http/routes";
 import { appContentSecurityPolicy, storedFileContentSecurityPolicy } from "../../functions/src/http/security-headers";
@@ -524,6 +525,47 @@ describe("CloudFront", () => {
       },
     });
     expect(JSON.stringify(code.toJSON())).not.toMatch(/PRIVATE KEY|BEGIN PUBLIC KEY/);
+  });
+});
+
+describe("custom resources", () => {
+  const custom = () => [
+    { type: "Custom::DorsalSigningKeys", provider: stateless.keys.provider, onEvent: stateless.keys.generator },
+    { type: "Custom::DorsalAdminBootstrap", provider: stateless.admin.provider, onEvent: stateless.admin.bootstrapper },
+  ];
+  const ref = (construct: IConstruct) => stateless.getLogicalId(construct.node.defaultChild as never);
+
+  it("are answered by CDK's provider framework, which invokes our function", () => {
+    for (const { type, provider, onEvent } of custom()) {
+      const framework = provider.provider.node.findChild("framework-onEvent");
+      const [resource] = Object.values(code.findResources(type));
+      expect(resource?.Properties.ServiceToken).toEqual({ "Fn::GetAtt": [ref(framework), "Arn"] });
+      const fn = code.toJSON().Resources[ref(framework)] as Resource;
+      expect(fn.Properties.Environment).toEqual({
+        Variables: { USER_ON_EVENT_FUNCTION_ARN: { "Fn::GetAtt": [logicalId(stateless, onEvent), "Arn"] } },
+      });
+      expect(fn.Properties.LoggingConfig).toMatchObject({ LogGroup: { Ref: ref(provider.logGroup) } });
+    }
+  });
+
+  it("give the framework function a role of ours: its log group and our function, no managed policy", () => {
+    for (const { provider, onEvent } of custom()) {
+      const role = code.toJSON().Resources[ref(provider.role)] as Resource;
+      expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+      const fnArn = { "Fn::GetAtt": [logicalId(stateless, onEvent), "Arn"] };
+      expect(statementsOf(provider.role)).toEqual([
+        expect.objectContaining({
+          Action: ["logs:CreateLogStream", "logs:PutLogEvents"],
+          Resource: { "Fn::GetAtt": [ref(provider.logGroup), "Arn"] },
+        }),
+        expect.objectContaining({
+          Action: "lambda:InvokeFunction",
+          Resource: [fnArn, { "Fn::Join": ["", [fnArn, ":*"]] }],
+        }),
+        expect.objectContaining({ Action: "lambda:GetFunction", Resource: fnArn }),
+      ]);
+      expect(code.toJSON().Resources[ref(provider.logGroup)].Properties.RetentionInDays).toBe(30);
+    }
   });
 });
 

@@ -1,9 +1,9 @@
 import { createPublicKey, createSign, createVerify } from "node:crypto";
 import { GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
-import type { CloudFormationCustomResourceEvent } from "aws-lambda";
+import type { CdkCustomResourceEvent } from "aws-lambda";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createTokenService } from "../../functions/src/app/tokens";
-import { generateSigningKeys, handler } from "../lib/signing-keys.handler";
+import { generateSigningKeys, handler, type SigningKeysProperties } from "../lib/signing-keys.handler";
 
 const props = { ServiceToken: "arn:aws:lambda:x", CloudFrontKeySecretArn: "arn:cf", JwtKeySecretArn: "arn:jwt" };
 const base = {
@@ -40,13 +40,13 @@ describe("signing keys", () => {
   });
 });
 
-describe("signing keys custom resource", () => {
+type Event = CdkCustomResourceEvent<SigningKeysProperties>;
+
+describe("signing keys custom resource (onEvent of CDK's provider framework)", () => {
   const stored = new Map<string, string>();
-  let responses: Record<string, unknown>[];
 
   beforeEach(() => {
     stored.clear();
-    responses = [];
     vi.spyOn(SecretsManagerClient.prototype, "send").mockImplementation(async (command: unknown) => {
       if (command instanceof PutSecretValueCommand) {
         stored.set(command.input.SecretId ?? "", command.input.SecretString ?? "");
@@ -55,45 +55,41 @@ describe("signing keys custom resource", () => {
       if (command instanceof GetSecretValueCommand) return { SecretString: stored.get(command.input.SecretId ?? "") };
       throw new Error("unexpected command");
     });
-    vi.spyOn(globalThis, "fetch").mockImplementation(async (_url, init) => {
-      responses.push(JSON.parse(String(init?.body)));
-      return new Response("");
-    });
   });
   afterEach(() => vi.restoreAllMocks());
 
   it("stores both private keys on Create and returns only the public one", async () => {
-    await handler({ ...base, RequestType: "Create" } as CloudFormationCustomResourceEvent);
-    const response = responses[0] as { Data: { PublicKeyPem: string } };
-    expect(response).toMatchObject({ Status: "SUCCESS", RequestId: "request-1", LogicalResourceId: "SigningKeys" });
-    const publicPem = response.Data.PublicKeyPem;
+    const response = await handler({ ...base, RequestType: "Create" } as Event);
+    expect(response.PhysicalResourceId).toMatch(/^signing-keys-/);
+    const publicPem = response.Data?.PublicKeyPem;
     expect(createPublicKey(stored.get("arn:cf") ?? "").export({ type: "spki", format: "pem" })).toBe(publicPem);
     expect(JSON.parse(stored.get("arn:jwt") ?? "{}")).toMatchObject({ alg: "RS256", d: expect.any(String) });
     expect(JSON.stringify(response)).not.toContain("PRIVATE KEY");
   });
 
-  it("keeps the keys on Update and answers with the same public key", async () => {
-    await handler({ ...base, RequestType: "Create" } as CloudFormationCustomResourceEvent);
-    const created = responses[0] as { PhysicalResourceId: string; Data: unknown };
+  it("keeps the keys on Update and returns the same physical id and public key", async () => {
+    const created = await handler({ ...base, RequestType: "Create" } as Event);
     const cloudFrontKey = stored.get("arn:cf");
-    await handler({
+    const jwtKey = stored.get("arn:jwt");
+    const updated = await handler({
       ...base,
       RequestType: "Update",
       PhysicalResourceId: created.PhysicalResourceId,
       OldResourceProperties: props,
-    } as CloudFormationCustomResourceEvent);
-    expect(responses[1]).toMatchObject({
-      Status: "SUCCESS",
-      PhysicalResourceId: created.PhysicalResourceId,
-      Data: created.Data,
-    });
+    } as Event);
+    expect(updated).toEqual(created);
     expect(stored.get("arn:cf")).toBe(cloudFrontKey);
+    expect(stored.get("arn:jwt")).toBe(jwtKey);
   });
 
-  it("reports a failure to CloudFormation instead of leaving the stack waiting", async () => {
+  it("does nothing on Delete: the secrets go with the stack", async () => {
+    const response = await handler({ ...base, RequestType: "Delete", PhysicalResourceId: "signing-keys-1" } as Event);
+    expect(response).toEqual({ PhysicalResourceId: "signing-keys-1" });
+    expect(SecretsManagerClient.prototype.send).not.toHaveBeenCalled();
+  });
+
+  it("throws a Secrets Manager failure, which the framework reports to CloudFormation", async () => {
     vi.mocked(SecretsManagerClient.prototype.send).mockRejectedValue(new Error("AccessDenied"));
-    vi.spyOn(console, "error").mockImplementation(() => undefined);
-    await handler({ ...base, RequestType: "Create" } as CloudFormationCustomResourceEvent);
-    expect(responses[0]).toMatchObject({ Status: "FAILED", Reason: "AccessDenied" });
+    await expect(handler({ ...base, RequestType: "Create" } as Event)).rejects.toThrow("AccessDenied");
   });
 });

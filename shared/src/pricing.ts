@@ -267,7 +267,7 @@ export interface CartPrice {
 }
 
 /**
- * What a cart costs (README "Prices"). An event whose admin saved a pricing charges its tiers
+ * What a cart costs (docs/features.md, "Prices"). An event whose admin saved a pricing charges its tiers
  * (`priceForPhotoCount`). Otherwise spec §9's cart rule applies with the system photo price: all the
  * bib's photos (more than one) 50000, 5 or more 30000, 3 or 4 20000, else price × count. Where
  * several apply the cheapest wins, and a bundle never costs more than the photos one by one (two

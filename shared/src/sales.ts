@@ -90,7 +90,7 @@ export const cartQuoteRequest = z.object({
 });
 export type CartQuoteRequest = z.input<typeof cartQuoteRequest>;
 
-/** Which rule priced the cart (README "Prices"). */
+/** Which rule priced the cart (docs/features.md, "Prices"). */
 export type CartPriceRule = "eventPricing" | "bundleAllOfBib" | "bundle5" | "bundle3" | "perPhoto";
 
 export interface CartQuote {

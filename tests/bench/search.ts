@@ -29,6 +29,7 @@ import autocannon from "autocannon";
 import { ensureTable, startDynalite } from "../../functions/local/storage";
 import { createDynamoTable } from "../../functions/src/adapters/aws/dynamodb-table";
 import { storagePaths } from "../../functions/src/app/storage-paths";
+import { createBibLinkRepository } from "../../functions/src/data/bib-links";
 import { createEventRepository } from "../../functions/src/data/events";
 import { createPhotoRepository, newPhotoFields, type PhotoRecord } from "../../functions/src/data/photos";
 import { activeEvent } from "../support/in-process";
@@ -164,6 +165,7 @@ async function seed(dataDir: string): Promise<{ bibs: string[]; ms: number }> {
     const table = createDynamoTable(dynamo.send, tableName);
     const events = createEventRepository(table);
     const photos = createPhotoRepository(table);
+    const bibLinks = createBibLinkRepository(table);
     const id = await events.nextId();
     if (id !== eventId) throw new Error(`expected a fresh table (event id ${id})`);
     await events.create(activeEvent(eventId, "Media Maratón de Carga"));
@@ -177,7 +179,7 @@ async function seed(dataDir: string): Promise<{ bibs: string[]; ms: number }> {
     await inPool(seeded, 16, async ({ textDetections = [], ...photo }) => {
       if (!(await photos.createPending(photo))) throw new Error(`photo ${photo.id} already exists`);
       await photos.storeText(photo.id, textDetections);
-      for (const bib of photo.detectedDorsals) await photos.linkBib(eventId, bib, photo.id, photo.uploadedAt);
+      for (const bib of photo.detectedDorsals) await bibLinks.linkBib(eventId, bib, photo.id, photo.uploadedAt);
     });
     const links = seeded.reduce((sum, photo) => sum + photo.detectedDorsals.length, 0);
     // The counters the pipeline's record step keeps (the event list shows only events with photos).

@@ -1,8 +1,8 @@
 import type { EventDto, PublicUser, Role } from "@dorsal/shared";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { httpHandlers, httpRoutes } from "../../functions/src/http/routes";
 import { adminToken, apiClient } from "../support/api";
-import { type RunningDorsal, startDorsal } from "../support/server";
+import { sharedDorsal } from "../support/server";
 
 type Client = ReturnType<typeof apiClient>;
 
@@ -24,7 +24,7 @@ async function declaredRoutes() {
  */
 describe("access matrix", () => {
   const forbidden = { success: false, error: "No tienes permiso para realizar esta acción" };
-  let dorsal: RunningDorsal;
+  const dorsal = sharedDorsal();
   let event: EventDto;
   let photographer: Client;
   let plainUser: Client;
@@ -49,16 +49,11 @@ describe("access matrix", () => {
   }
 
   beforeAll(async () => {
-    dorsal = await startDorsal();
     const admin = apiClient(dorsal.url, await adminToken(dorsal));
     event = (await admin.post<EventDto>("/api/events", { name: "Carrera Matriz", date: "2026-12-06" })).body;
     photographer = await signedIn("matriz.foto@dorsal.test", "photographer");
     plainUser = await signedIn("matriz.usuario@dorsal.test", "user");
   });
-  afterAll(async () => {
-    await dorsal?.stop();
-  });
-
   it("declares every route of the route table in exactly one handler", async () => {
     const declared = (await declaredRoutes()).map((route) => route.key).sort();
     expect(declared).toEqual(httpRoutes.map((route) => `${route.method} ${route.path}`).sort());

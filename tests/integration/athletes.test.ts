@@ -1,32 +1,27 @@
 import type { EventDto, SearchResponse } from "@dorsal/shared";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { adminToken, apiClient } from "../support/api";
 import { seedEventWithBibPhotos } from "../support/seed";
-import { type RunningDorsal, startDorsal } from "../support/server";
+import { sharedDorsal } from "../support/server";
 
 /**
  * Athlete accounts and the per-event option 'Acceso deportistas': off by default, the athlete sees
  * what the public sees; on, a signed-in athlete gets the clean copies and the originals free.
  */
 describe("athletes", () => {
-  let dorsal: RunningDorsal;
+  const dorsal = sharedDorsal();
   let admin: ReturnType<typeof apiClient>;
   let event: EventDto;
   let photoId: string;
   let athlete: ReturnType<typeof apiClient>;
 
   beforeAll(async () => {
-    dorsal = await startDorsal();
     const token = await adminToken(dorsal);
     admin = apiClient(dorsal.url, token);
     const seeded = await seedEventWithBibPhotos(dorsal, token, { name: "Carrera de Atletas", bibs: ["5173"] });
     event = seeded.event;
     photoId = seeded.photoIdsByBib.get("5173")?.[0] ?? "";
   }, 180_000);
-  afterAll(async () => {
-    await dorsal?.stop();
-  });
-
   it("creates an athlete account that is signed in at once, one per email", async () => {
     const account = { name: "Ana Gómez", email: "ana@example.com", password: "secreto1" };
     const created = await apiClient(dorsal.url).post<{ success: boolean; token: string; user: { role: string } }>(

@@ -5,11 +5,11 @@ import type {
   EventDto,
   IssuedDownloadCode,
 } from "@dorsal/shared";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { adminToken, apiClient } from "../support/api";
 import { makeBibPhoto } from "../support/bib-photo";
 import { seedEventWithBibPhotos } from "../support/seed";
-import { type RunningDorsal, startDorsal } from "../support/server";
+import { sharedDorsal } from "../support/server";
 import { readZip } from "../support/zip";
 
 /**
@@ -17,24 +17,19 @@ import { readZip } from "../support/zip";
  * downloads that bib's originals, each photo up to the code's limit.
  */
 describe("download codes", () => {
-  let dorsal: RunningDorsal;
+  const dorsal = sharedDorsal();
   let admin: ReturnType<typeof apiClient>;
   let event: EventDto;
   let photoId: string;
   let issued: DownloadCodeResult;
 
   beforeAll(async () => {
-    dorsal = await startDorsal();
     const token = await adminToken(dorsal);
     admin = apiClient(dorsal.url, token);
     const seeded = await seedEventWithBibPhotos(dorsal, token, { name: "Carrera Verde", bibs: ["5173", "42"] });
     event = seeded.event;
     photoId = seeded.photoIdsByBib.get("5173")?.[0] ?? "";
   }, 180_000);
-  afterAll(async () => {
-    await dorsal?.stop();
-  });
-
   it("is issued by admins only, for active events that sell their photos", async () => {
     const request = { eventId: event.id, dorsalNumber: "05173", expiresInDays: 7, maxDownloads: 3 };
     expect((await apiClient(dorsal.url).post("/api/admin/generate-download-code", request)).status).toBe(401);

@@ -9,7 +9,7 @@ import {
   validateDownloadCode,
 } from "../../functions/src/app/download-codes";
 import { sweepDownloadZips } from "../../functions/src/app/original-zip";
-import { downloadInfo, downloadPhoto, downloadZip } from "../../functions/src/app/sales";
+import { downloadInfo, downloadPhoto, downloadZip } from "../../functions/src/app/paid-downloads";
 import { downloadZipKey } from "../../functions/src/app/storage-paths";
 import type { SaleRecord } from "../../functions/src/data/sales";
 import { startInProcess } from "../support/in-process";

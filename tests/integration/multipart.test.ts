@@ -11,11 +11,11 @@ import type {
   ZipBatchStatusResponse,
 } from "@dorsal/shared";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { adminToken, apiClient, waitFor } from "../support/api";
 import { makeBibPhoto } from "../support/bib-photo";
 import { makeBigBibPhoto } from "../support/big-photo";
-import { type RunningDorsal, startDorsal } from "../support/server";
+import { sharedDorsal } from "../support/server";
 import { makeZip } from "../support/zip";
 
 type Client = ReturnType<typeof apiClient>;
@@ -29,19 +29,14 @@ const partSize = 5 * 1024 * 1024;
  * (s3rver on the app's port, with ListParts/Abort added in front of it).
  */
 describe("direct uploads: presigned PUT and resumable multipart", () => {
-  let dorsal: RunningDorsal;
+  const dorsal = sharedDorsal();
   let admin: Client;
   let event: EventDto;
 
   beforeAll(async () => {
-    dorsal = await startDorsal();
     admin = apiClient(dorsal.url, await adminToken(dorsal));
     event = (await admin.post<EventDto>("/api/events", { name: "Maratón Multiparte", date: "2026-12-06" })).body;
   });
-  afterAll(async () => {
-    await dorsal?.stop();
-  });
-
   const start = async (client: Client, request: UploadTargetRequest) => {
     const started = await client.post<UploadTarget>("/api/photos/uploads", request);
     expect(started.status).toBe(200);

@@ -72,16 +72,16 @@ describe("pipeline idempotency and failures", () => {
     const key = storagePaths.original(eventId, "0photoredelivered00000000001", "jpg");
     const tasks = container.pipelineTasks;
     const input = { bucket: testBuckets.originals, key, size: 1, version: "A2" };
-    const photo = await tasks.prepare(input as never);
-    const variants = await tasks.variants({ ...input, photo } as never);
-    const detection = await tasks.detect({ ...input, photo, variants } as never);
-    const result = await tasks.record({ ...input, photo, variants, detection } as never);
+    const photo = await tasks.prepare(input);
+    const variants = await tasks.variants({ photo });
+    const detection = await tasks.detect({ photo, variants });
+    const result = await tasks.record({ photo, variants, detection });
     expect(result).toMatchObject({ firstTime: false, bibs: ["615"] });
 
     expect(await statsOf()).toMatchObject({ totalPhotos: 1, processedPhotos: 1, dorsalsDetected: 1 });
     const participant = await container.deps.table.get<{ photoCount: number }>(keys.participant(eventId, "615"));
     expect(participant?.photoCount).toBe(1);
-    expect(await container.deps.photos.photoIdsForBib(eventId, "615")).toEqual(["0photoredelivered00000000001"]);
+    expect(await container.deps.bibLinks.photoIdsForBib(eventId, "615")).toEqual(["0photoredelivered00000000001"]);
   });
 
   it("records a file that is not an image as failed, with its reason, counted once", async () => {
@@ -124,7 +124,7 @@ describe("pipeline idempotency and failures", () => {
       processingStatus: "successful",
       detectedDorsals: ["615"],
     });
-    expect(await container.deps.photos.photoIdsForBib(eventId, "615")).toEqual(["0photoredelivered00000000001"]);
+    expect(await container.deps.bibLinks.photoIdsForBib(eventId, "615")).toEqual(["0photoredelivered00000000001"]);
     expect(await statsOf()).toMatchObject({ totalPhotos: 3, processedPhotos: 1, failedPhotos: 1, duplicatePhotos: 1 });
   });
 
@@ -157,9 +157,9 @@ describe("pipeline idempotency and failures", () => {
     // What kills between a photo's state and its counters leave behind, several times over.
     const skew = { totalPhotos: 2, processedPhotos: -1, failedPhotos: 1, duplicatePhotos: 3, facesDetected: 4 };
     await deps.events.addStats(eventId, { ...skew, processingMsTotal: 999, dorsalsDetected: 5 }, new Date());
-    const participants = await deps.photos.participantCounts(eventId);
-    expect(await deps.photos.replaceParticipantCount(eventId, "615", 7, participants.get("615"))).toBe(true);
-    expect(await deps.photos.replaceParticipantCount(eventId, "4242", 2, participants.get("4242"))).toBe(true);
+    const participants = await deps.participants.participantCounts(eventId);
+    expect(await deps.participants.replaceParticipantCount(eventId, "615", 7, participants.get("615"))).toBe(true);
+    expect(await deps.participants.replaceParticipantCount(eventId, "4242", 2, participants.get("4242"))).toBe(true);
     const bookkeeping = {
       lastUpdated: expect.any(String),
       recountedAt: expect.any(String),
@@ -177,7 +177,7 @@ describe("pipeline idempotency and failures", () => {
     expect(recounted).toEqual({ ...exact, ...bookkeeping });
     // Nothing moved the counters since the recount read them.
     expect(recounted?.changesAtRecount).toBe(recounted?.changes);
-    expect(await deps.photos.participantCounts(eventId)).toEqual(
+    expect(await deps.participants.participantCounts(eventId)).toEqual(
       new Map([
         ["615", 1],
         ["4242", 0],
@@ -189,9 +189,9 @@ describe("pipeline idempotency and failures", () => {
     let now = new Date();
     const deps: Deps = { ...container.deps, clock: { now: () => now } };
     const exact = await statsOf();
-    const exactParticipants = await deps.photos.participantCounts(eventId);
+    const exactParticipants = await deps.participants.participantCounts(eventId);
     await deps.events.addStats(eventId, { processedPhotos: 4 }, now);
-    await deps.photos.linkBib(eventId, "9999", "0photoredelivered00000000001", now.toISOString());
+    await deps.bibLinks.linkBib(eventId, "9999", "0photoredelivered00000000001", now.toISOString());
 
     // A pipeline write lands while the recount reads the photos: its result is stale, so it changes nothing.
     const racing: Deps = {
@@ -215,7 +215,7 @@ describe("pipeline idempotency and failures", () => {
     const recounted = await statsOf();
     expect(recounted?.processedPhotos).toBe(exact?.processedPhotos);
     expect(recounted?.dorsalsDetected).toBe((exact?.dorsalsDetected ?? 0) + 1);
-    expect(await deps.photos.participantCounts(eventId)).toEqual(new Map([...exactParticipants, ["9999", 1]]));
+    expect(await deps.participants.participantCounts(eventId)).toEqual(new Map([...exactParticipants, ["9999", 1]]));
     // …and then leaves it alone until something moves its counters again.
     now = new Date(now.getTime() + 60 * 60_000);
     expect(await recountChangedEvents(deps, { quietMinutes: 10 })).toEqual({ recounted: 0, stale: 0 });
@@ -238,7 +238,7 @@ describe("pipeline idempotency and failures", () => {
       const photoId = `0photofailedstep0000000000${index}`;
       const key = storagePaths.original(eventId, photoId, "jpg");
       await container.deps.photos.createPending(pendingRecord(photoId, key));
-      await container.pipelineTasks.fail({ key, error } as never);
+      await container.pipelineTasks.fail({ key, error });
       expect({ error, reason: (await container.deps.photos.get(photoId))?.failureReason }).toEqual({ error, reason });
     }
   });

@@ -1,9 +1,9 @@
 import type { EventDto, PhotoDto, PresignResponse, SearchResponse } from "@dorsal/shared";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { adminToken, apiClient, waitFor } from "../support/api";
 import { makeBibPhoto } from "../support/bib-photo";
-import { type RunningDorsal, startDorsal } from "../support/server";
+import { sharedDorsal } from "../support/server";
 
 const fetchImage = async (url: string | null | undefined) => {
   if (!url) throw new Error("photo without image URL");
@@ -41,7 +41,7 @@ async function cellDifferences(marked: Buffer, clean: Buffer): Promise<number[]>
  * once, without reprocessing.
  */
 describe("previews: watermarked for paid events, GRATIS/DEMO for free ones", () => {
-  let dorsal: RunningDorsal;
+  const dorsal = sharedDorsal();
   let token: string;
   let event: EventDto;
   let photoId: string;
@@ -58,7 +58,6 @@ describe("previews: watermarked for paid events, GRATIS/DEMO for free ones", () 
   };
 
   beforeAll(async () => {
-    dorsal = await startDorsal();
     token = await adminToken(dorsal);
     event = (
       await apiClient(dorsal.url, token).post<EventDto>("/api/events", {
@@ -88,10 +87,6 @@ describe("previews: watermarked for paid events, GRATIS/DEMO for free ones", () 
       "bib 5173 to become searchable",
     );
   });
-  afterAll(async () => {
-    await dorsal?.stop();
-  });
-
   it("gives the admin the clean web copy of the photo", async () => {
     const { status, body } = await apiClient(dorsal.url, token).get<PhotoDto>(`/api/photos/${photoId}`);
     expect(status).toBe(200);

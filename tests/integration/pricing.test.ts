@@ -1,13 +1,13 @@
 import { defaultEventPricing, type EventDto, type EventPricingDto, pricingMessages } from "@dorsal/shared";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { adminToken, apiClient } from "../support/api";
-import { type RunningDorsal, startDorsal } from "../support/server";
+import { sharedDorsal } from "../support/server";
 
 type ErrorBody = { success: false; error: string; details?: { path: string; message: string }[] };
 
 /** Event pricing through the embedded runtime: public defaults, admin-only saves, spec §5's rules. */
 describe("event pricing", () => {
-  let dorsal: RunningDorsal;
+  const dorsal = sharedDorsal();
   let admin: ReturnType<typeof apiClient>;
   let visitor: ReturnType<typeof apiClient>;
   let event: EventDto;
@@ -25,15 +25,10 @@ describe("event pricing", () => {
   };
 
   beforeAll(async () => {
-    dorsal = await startDorsal();
     admin = apiClient(dorsal.url, await adminToken(dorsal));
     visitor = apiClient(dorsal.url);
     event = (await admin.post<EventDto>("/api/events", { name: "Media Maratón de Bogotá", date: "2026-07-26" })).body;
   });
-  afterAll(async () => {
-    await dorsal?.stop();
-  });
-
   it("gives anyone spec §3's defaults for an event that never saved its pricing", async () => {
     const pricing = await visitor.get<EventPricingDto>(`/api/events/${event.id}/pricing`);
     expect(pricing.status).toBe(200);

@@ -12,9 +12,11 @@ import { createMemoryTable } from "../../functions/src/adapters/memory/table";
 import { createIds, systemClock } from "../../functions/src/adapters/system/system";
 import { createApplicationRepository } from "../../functions/src/data/applications";
 import { createAssignmentRepository } from "../../functions/src/data/assignments";
+import { createBibLinkRepository } from "../../functions/src/data/bib-links";
 import { createEventRepository } from "../../functions/src/data/events";
 import { keys } from "../../functions/src/data/keys";
 import { createLoginAttemptRepository } from "../../functions/src/data/login-attempts";
+import { createParticipantRepository } from "../../functions/src/data/participants";
 import { createPhotoRepository, newPhotoFields, type PhotoRecord } from "../../functions/src/data/photos";
 import { createPricingRepository } from "../../functions/src/data/pricing";
 import { createSalesRepository } from "../../functions/src/data/sales";
@@ -386,60 +388,62 @@ describe.each(backends)("repositories on %s", (_name, open) => {
     });
 
     it("links and unlinks bibs idempotently, with participant and event counts following", async () => {
-      const photos = createPhotoRepository(table);
+      const bibLinks = createBibLinkRepository(table);
+      const participants = createParticipantRepository(table);
       const events = createEventRepository(table);
       const linkEvent = 902;
       const [a, b] = [ids.newId(), ids.newId()];
       const now = new Date().toISOString();
 
       const links = await Promise.all([
-        photos.linkBib(linkEvent, "42", a, now),
-        photos.linkBib(linkEvent, "42", a, now),
-        photos.linkBib(linkEvent, "42", b, now),
-        photos.linkBib(linkEvent, "7", a, now),
+        bibLinks.linkBib(linkEvent, "42", a, now),
+        bibLinks.linkBib(linkEvent, "42", a, now),
+        bibLinks.linkBib(linkEvent, "42", b, now),
+        bibLinks.linkBib(linkEvent, "7", a, now),
       ]);
       expect(links).toEqual([expect.any(Boolean), expect.any(Boolean), true, true]);
       expect(links.slice(0, 2).filter(Boolean)).toHaveLength(1);
-      expect(await photos.participantCounts(linkEvent)).toEqual(
+      expect(await participants.participantCounts(linkEvent)).toEqual(
         new Map([
           ["7", 1],
           ["42", 2],
         ]),
       );
       expect((await events.stats([linkEvent])).get(linkEvent)?.dorsalsDetected).toBe(3);
-      expect((await photos.linkedBibs(a)).sort()).toEqual(["42", "7"]);
-      expect((await photos.photoIdsForBib(linkEvent, "42")).sort()).toEqual([a, b].sort());
+      expect((await bibLinks.linkedBibs(a)).sort()).toEqual(["42", "7"]);
+      expect((await bibLinks.photoIdsForBib(linkEvent, "42")).sort()).toEqual([a, b].sort());
 
-      expect(await photos.unlinkBib(linkEvent, "42", a)).toBe(true);
-      expect(await photos.unlinkBib(linkEvent, "42", a)).toBe(false);
-      expect((await photos.participantCounts(linkEvent)).get("42")).toBe(1);
+      expect(await bibLinks.unlinkBib(linkEvent, "42", a)).toBe(true);
+      expect(await bibLinks.unlinkBib(linkEvent, "42", a)).toBe(false);
+      expect((await participants.participantCounts(linkEvent)).get("42")).toBe(1);
       expect((await events.stats([linkEvent])).get(linkEvent)?.dorsalsDetected).toBe(2);
-      expect(await photos.photoIdsForBib(linkEvent, "42")).toEqual([b]);
+      expect(await bibLinks.photoIdsForBib(linkEvent, "42")).toEqual([b]);
     });
 
     it("keeps the bib grid's list in step with every count change: links, unlinks and recounts", async () => {
-      const photos = createPhotoRepository(table);
+      const bibLinks = createBibLinkRepository(table);
+      const participants = createParticipantRepository(table);
       const gridEvent = 903;
       const [a, b] = [ids.newId(), ids.newId()];
       const now = new Date().toISOString();
-      expect(await photos.bibsWithPhotos(gridEvent)).toEqual([]);
-      await photos.linkBib(gridEvent, "42", a, now);
-      await photos.linkBib(gridEvent, "42", b, now);
-      await photos.linkBib(gridEvent, "7", a, now);
+      expect(await participants.bibsWithPhotos(gridEvent)).toEqual([]);
+      await bibLinks.linkBib(gridEvent, "42", a, now);
+      await bibLinks.linkBib(gridEvent, "42", b, now);
+      await bibLinks.linkBib(gridEvent, "7", a, now);
       const linked = [
         { dorsalNumber: "7", photoCount: 1 },
         { dorsalNumber: "42", photoCount: 2 },
       ];
-      expect(await photos.bibsWithPhotos(gridEvent)).toEqual(linked);
-      expect(await photos.bibsWithPhotos(gridEvent)).toEqual(linked);
-      await photos.unlinkBib(gridEvent, "42", a);
-      expect(await photos.bibsWithPhotos(gridEvent)).toEqual([
+      expect(await participants.bibsWithPhotos(gridEvent)).toEqual(linked);
+      expect(await participants.bibsWithPhotos(gridEvent)).toEqual(linked);
+      await bibLinks.unlinkBib(gridEvent, "42", a);
+      expect(await participants.bibsWithPhotos(gridEvent)).toEqual([
         { dorsalNumber: "7", photoCount: 1 },
         { dorsalNumber: "42", photoCount: 1 },
       ]);
       // A recount that finds bib 7 on no photo any more.
-      expect(await photos.replaceParticipantCount(gridEvent, "7", 0, 1)).toBe(true);
-      expect(await photos.bibsWithPhotos(gridEvent)).toEqual([{ dorsalNumber: "42", photoCount: 1 }]);
+      expect(await participants.replaceParticipantCount(gridEvent, "7", 0, 1)).toBe(true);
+      expect(await participants.bibsWithPhotos(gridEvent)).toEqual([{ dorsalNumber: "42", photoCount: 1 }]);
     });
   });
 

@@ -9,10 +9,10 @@ import type {
   SearchResponse,
   StartListImportResponse,
 } from "@dorsal/shared";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { adminToken, apiClient, waitFor } from "../support/api";
 import { makeBibPhoto } from "../support/bib-photo";
-import { type RunningDorsal, startDorsal } from "../support/server";
+import { sharedDorsal } from "../support/server";
 
 const csvForm = (content: string | Uint8Array, filename = "inscritos.csv") => {
   const form = new FormData();
@@ -26,7 +26,7 @@ const csvForm = (content: string | Uint8Array, filename = "inscritos.csv") => {
  * listed bibs, one click accepts it, and the re-index applies a changed list to processed photos.
  */
 describe("start list: imported participants decide which reads are published", () => {
-  let dorsal: RunningDorsal;
+  const dorsal = sharedDorsal();
   let admin: ReturnType<typeof apiClient>;
   let event: EventDto;
   const ids: Record<string, string> = {};
@@ -46,13 +46,8 @@ describe("start list: imported participants decide which reads are published", (
   };
 
   beforeAll(async () => {
-    dorsal = await startDorsal();
     admin = apiClient(dorsal.url, await adminToken(dorsal));
     event = (await admin.post<EventDto>("/api/events", { name: "Media Maratón de Cali", date: "2026-12-20" })).body;
-  });
-
-  afterAll(async () => {
-    await dorsal?.stop();
   });
 
   it("refuses a file with a bad line whole, telling each line's problem in Spanish", async () => {

@@ -2,6 +2,9 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { inject } from "vitest";
+import type { SharedDorsal } from "./shared-runtime";
+import { testAdmin } from "./test-admin";
 
 export interface RunningDorsal {
   url: string;
@@ -33,8 +36,7 @@ export async function startDorsal(
   } = {},
 ): Promise<RunningDorsal> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), "dorsal-test-")));
-  const adminEmail = "admin@dorsal.test";
-  const adminPassword = "clave-de-prueba-123";
+  const { email: adminEmail, password: adminPassword } = testAdmin;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: "0",
@@ -42,7 +44,7 @@ export async function startDorsal(
     ADMIN_EMAIL: adminEmail,
     ADMIN_PASSWORD: adminPassword,
     LOG_LEVEL: "warn",
-    // As `npm start` sets it (package.json): see README, Benchmarks.
+    // As `npm start` sets it (package.json): see docs/benchmarks.md, Ingest.
     MALLOC_ARENA_MAX: "2",
     MALLOC_MMAP_THRESHOLD_: "131072",
     ...options.env,
@@ -118,3 +120,6 @@ function stopChild(child: ChildProcess): Promise<number | null> {
     child.kill("SIGINT");
   });
 }
+
+/** The integration project's shared runtime (tests/support/shared-runtime.ts); a suite keeps to its own events and users there. */
+export const sharedDorsal = (): SharedDorsal => inject("sharedDorsal");

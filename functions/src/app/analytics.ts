@@ -40,7 +40,7 @@ export async function analytics(
         const eventStats = stats.get(event.id);
         const hasProcessed = (eventStats?.processedPhotos ?? 0) > 0;
         const [participants, processed, unbibbed] = await Promise.all([
-          hasProcessed ? deps.photos.participantCounts(event.id) : new Map<string, number>(),
+          hasProcessed ? deps.participants.participantCounts(event.id) : new Map<string, number>(),
           processedMinutesBetween(deps.table, event.id, from, now),
           hasProcessed ? unbibbedCount(deps.table, event.id) : 0,
         ]);

@@ -121,13 +121,13 @@ export async function setPhotoBibs(
 }
 
 async function reconcileLinks(deps: Deps, photo: PhotoRecord): Promise<void> {
-  const linked = new Set(await deps.photos.linkedBibs(photo.id));
+  const linked = new Set(await deps.bibLinks.linkedBibs(photo.id));
   const wanted = new Set(photo.detectedDorsals);
   for (const bib of wanted) {
-    if (!linked.has(bib)) await deps.photos.linkBib(photo.eventId, bib, photo.id, photo.uploadedAt);
+    if (!linked.has(bib)) await deps.bibLinks.linkBib(photo.eventId, bib, photo.id, photo.uploadedAt);
   }
   for (const bib of linked) {
-    if (!wanted.has(bib)) await deps.photos.unlinkBib(photo.eventId, bib, photo.id);
+    if (!wanted.has(bib)) await deps.bibLinks.unlinkBib(photo.eventId, bib, photo.id);
   }
 }
 

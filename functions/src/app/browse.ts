@@ -46,7 +46,7 @@ async function browsableEvent(deps: Deps, eventId: number, options: { free: bool
 /**
  * One page of the event's bib grid, in bib order. The participant items hold each bib's photo
  * count; an event has at most a few thousand bibs, so the list is read whole (kept between
- * requests until a count changes: photos.bibsWithPhotos) and the page is cut here.
+ * requests until a count changes: participants.bibsWithPhotos) and the page is cut here.
  */
 export async function dorsalPage(
   deps: Deps,
@@ -56,7 +56,7 @@ export async function dorsalPage(
 ): Promise<DorsalPage> {
   const [, withPhotos] = await Promise.all([
     browsableEvent(deps, eventId, options),
-    deps.photos.bibsWithPhotos(eventId),
+    deps.participants.bibsWithPhotos(eventId),
   ]);
   const pageSize = limits.bibGridPageSize;
   const totalPages = Math.max(1, Math.ceil(withPhotos.length / pageSize));
@@ -86,7 +86,7 @@ export async function bibPhotoPage(
   // Independent reads, started together: the answer waits for the slowest, not for their sum.
   const [event, found, participantName] = await Promise.all([
     browsableEvent(deps, eventId, options),
-    deps.photos.photoIdsForBib(eventId, bib).then((ids) => deps.photos.getViews(ids)),
+    deps.bibLinks.photoIdsForBib(eventId, bib).then((ids) => deps.photos.getViews(ids)),
     participantNameOf(deps, eventId, bib),
   ]);
   const photos = found

@@ -1,6 +1,7 @@
 import type { Config } from "../config";
 import type { ApplicationRepository } from "../data/applications";
 import type { AssignmentRepository } from "../data/assignments";
+import type { BibLinkRepository } from "../data/bib-links";
 import type { CredentialRepository } from "../data/credentials";
 import type { DownloadCodeRepository } from "../data/download-codes";
 import type { DownloadCountRepository } from "../data/download-counts";
@@ -8,6 +9,7 @@ import type { EventConfigRepository } from "../data/event-configs";
 import type { EventDeletionRepository } from "../data/event-deletion";
 import type { EventRepository } from "../data/events";
 import type { LoginAttemptRepository } from "../data/login-attempts";
+import type { ParticipantRepository } from "../data/participants";
 import type { PhotoRepository } from "../data/photos";
 import type { PricingRepository } from "../data/pricing";
 import type { SalesRepository } from "../data/sales";
@@ -49,6 +51,8 @@ export interface Deps {
   startLists: StartListRepository;
   eventDeletion: EventDeletionRepository;
   photos: PhotoRepository;
+  bibLinks: BibLinkRepository;
+  participants: ParticipantRepository;
   zipBatches: ZipBatchRepository;
   uploads: UploadRepository;
   pricing: PricingRepository;
@@ -57,6 +61,13 @@ export interface Deps {
   downloadCodes: DownloadCodeRepository;
   sales: SalesRepository;
   payments: PaymentGateway;
+  /**
+   * The site's origin for a request that came with these headers: where the buyer comes back to
+   * after paying. On AWS the site's own domain (requests reach the function through CloudFront, so
+   * headers name API Gateway); locally the origin the browser used, so a phone on the LAN comes back
+   * to the LAN address.
+   */
+  siteOrigin(headers: { origin?: string | undefined; host?: string | undefined }): string;
   /** For what a use case notices but must not fail on (a refused payment event, a lookup that failed). */
   logger: Logger;
 }

@@ -120,7 +120,7 @@ const codeUrl = (code: string, photoId: string) =>
 
 /** The bib's processed photos in the event, oldest first: what a code for it opens. */
 async function photosOfBib(deps: Deps, eventId: number, dorsalNumber: string): Promise<PhotoRecord[]> {
-  const photos = await deps.photos.getMany(await deps.photos.photoIdsForBib(eventId, dorsalNumber));
+  const photos = await deps.photos.getMany(await deps.bibLinks.photoIdsForBib(eventId, dorsalNumber));
   return photos
     .filter((photo) => photo.processingStatus === "successful")
     .sort((a, b) => a.uploadedAt.localeCompare(b.uploadedAt));

@@ -12,7 +12,7 @@ import type { EventRecord, EventStats } from "../data/events";
 import type { PageCursor } from "../data/photos";
 import type { Deps } from "./deps";
 import { notFound } from "./errors";
-import { salesFigures } from "./sales";
+import { salesFigures } from "./sales-report";
 
 const toEventDto = (event: EventRecord, stats: EventStats | undefined): EventDto => ({
   id: event.id,
@@ -70,7 +70,7 @@ export async function getEvent(deps: Deps, eventId: number): Promise<EventDto> {
 }
 
 /**
- * The dashboard's four figures and what each card compares them with (README, Dashboard):
+ * The dashboard's four figures and what each card compares them with (docs/features.md, Dashboard):
  * events created this month, photos processed today (from the per-minute counters, only for
  * events that processed something today), the share of processed photos with a bib (from the
  * "Sin dorsal" index), and last month's sales.
@@ -104,7 +104,7 @@ export async function dashboardStats(deps: Deps): Promise<DashboardStats> {
   };
 }
 
-/** 'Acceso deportistas': whether signed-in athletes get this event's photos free (README, Athletes). */
+/** 'Acceso deportistas': whether signed-in athletes get this event's photos free (docs/features.md, Athletes). */
 export async function setAthleteAccess(deps: Deps, eventId: number, requiresAthleteLogin: boolean): Promise<EventDto> {
   const updated = await deps.events.update(eventId, {
     requiresAthleteLogin,

@@ -15,7 +15,7 @@ import { settleUploadPhoto } from "./my-uploads";
 import { reopenFailed } from "./processing";
 import { parseOriginalKey, storagePaths } from "./storage-paths";
 import { type WatermarkKind, watermarkSvg } from "./watermarks";
-import { settleZipPhoto } from "./zip-import";
+import { settleZipPhoto } from "./zip-batches";
 
 // Types only: sharp itself is loaded by the variants step alone.
 type SharpFactory = typeof import("sharp").default;
@@ -70,7 +70,7 @@ export interface ExecutionState extends PipelineInput {
   error?: { Error: string; Cause: string };
 }
 /** Detect runs beside variants for most photos (no variants yet), after them for HEIC. */
-type DetectInput = Omit<ExecutionState, "variants"> & { variants?: Variants };
+type DetectInput = Pick<ExecutionState, "photo"> & { variants?: Variants };
 
 /**
  * The steps of the photo pipeline, each idempotent: running one twice (a redelivered S3 event, a
@@ -97,7 +97,7 @@ export function createPipelineTasks(deps: Deps) {
      * 1. map the object key to its event and photo; 2. refuse what is too big or not an image (by
      * magic bytes, never by name); 3. mark the photo processing and count it once for the event.
      */
-    async prepare(input): Promise<PreparedPhoto> {
+    async prepare(input: PipelineInput): Promise<PreparedPhoto> {
       const ids = parseOriginalKey(input.key);
       if (!ids) throw new PermanentError(`Clave de objeto inesperada: ${input.key}`);
       await requireEvent(ids.eventId);
@@ -141,7 +141,7 @@ export function createPipelineTasks(deps: Deps) {
      * so switching an event's free photos on or off needs no reprocessing. Same keys every time, so a
      * re-run overwrites.
      */
-    async variants({ photo }): Promise<Variants> {
+    async variants({ photo }: Pick<ExecutionState, "photo">): Promise<Variants> {
       const started = performance.now();
       // Loaded here, not at module scope: only this step needs libvips, so the other functions stay small.
       const { default: sharp } = await import("sharp");
@@ -273,7 +273,7 @@ export function createPipelineTasks(deps: Deps) {
      * 3. list it under "Sin dorsal" if it has none, which needs it successful;
      * 4. add the photo to the event's processing stats the first time only.
      */
-    async record({ photo, variants, detection }) {
+    async record({ photo, variants, detection }: Pick<ExecutionState, "photo" | "variants" | "detection">) {
       await requireEvent(photo.eventId);
       const now = deps.clock.now();
       await setPhotoBibs(deps, photo.photoId, () => ({ machineBibs: detection.bibs }));
@@ -316,7 +316,7 @@ export function createPipelineTasks(deps: Deps) {
     },
 
     /** Any step's final failure lands on the photo with its reason; counted once per photo. */
-    async fail(input) {
+    async fail(input: Pick<ExecutionState, "key" | "error">) {
       const ids = parseOriginalKey(input.key);
       const reason = failureReason(input.error);
       deps.logger.warn("photo failed", { key: input.key, error: input.error, reason });

@@ -221,7 +221,9 @@ export async function recountEventStats(
   options: { links: boolean },
 ): Promise<{ replaced: boolean }> {
   const read = (await deps.events.stats([eventId])).get(eventId);
-  const storedParticipants = options.links ? await deps.photos.participantCounts(eventId) : new Map<string, number>();
+  const storedParticipants = options.links
+    ? await deps.participants.participantCounts(eventId)
+    : new Map<string, number>();
   const counts = {
     totalPhotos: 0,
     processedPhotos: 0,
@@ -247,7 +249,7 @@ export async function recountEventStats(
         counts.processingMsTotal += (ms.variants ?? 0) + (ms.decode ?? 0) + (ms.text ?? 0) + (ms.faces ?? 0);
       }
       if (options.links) {
-        for (const bib of await deps.photos.linkedBibs(photo.id)) {
+        for (const bib of await deps.bibLinks.linkedBibs(photo.id)) {
           photosPerBib.set(bib, (photosPerBib.get(bib) ?? 0) + 1);
         }
       }
@@ -260,7 +262,7 @@ export async function recountEventStats(
   for (const bib of new Set([...storedParticipants.keys(), ...photosPerBib.keys()])) {
     const photoCount = photosPerBib.get(bib) ?? 0;
     const readCount = storedParticipants.get(bib);
-    if (readCount !== photoCount) await deps.photos.replaceParticipantCount(eventId, bib, photoCount, readCount);
+    if (readCount !== photoCount) await deps.participants.replaceParticipantCount(eventId, bib, photoCount, readCount);
   }
   const dorsalsDetected = [...photosPerBib.values()].reduce((sum, count) => sum + count, 0);
   return { replaced: await deps.events.replaceStats(eventId, { ...counts, dorsalsDetected }, recount) };

@@ -20,7 +20,7 @@ export async function searchByBib(
   // Independent reads, started together: the answer waits for the slowest, not for their sum.
   const [event, found, participantName] = await Promise.all([
     deps.events.get(eventId),
-    deps.photos.photoIdsForBib(eventId, bib).then((ids) => deps.photos.getViews(ids)),
+    deps.bibLinks.photoIdsForBib(eventId, bib).then((ids) => deps.photos.getViews(ids)),
     participantNameOf(deps, eventId, bib),
   ]);
   if (!event) throw notFound(messages.eventNotFound);

@@ -60,7 +60,7 @@ export async function listParticipants(
   const list = await deps.startLists.current(eventId);
   if (!list) return { startList: null, participants: [], cursor: null };
   const page = await deps.startLists.page(list, { limit: options.limit, cursor: decodeCursor(options.cursor) });
-  const counts = await deps.photos.participantCountsOf(
+  const counts = await deps.participants.participantCountsOf(
     eventId,
     page.entries.map((entry) => entry.dorsalNumber),
   );

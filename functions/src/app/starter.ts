@@ -2,6 +2,7 @@ import type { S3Event } from "aws-lambda";
 import type { Logger } from "../logger";
 import type { ObjectStore } from "../ports/object-store";
 import type { PipelineStarter } from "../ports/pipeline";
+import { objectsCreatedIn } from "./s3-notifications";
 import { parseOriginalKey } from "./storage-paths";
 
 /**
@@ -14,20 +15,13 @@ export async function startPipelineFor(
   notification: Partial<S3Event> & { Event?: string },
 ): Promise<number> {
   let started = 0;
-  for (const record of notification.Records ?? []) {
-    if (!record.eventName.startsWith("ObjectCreated:")) continue;
-    if (record.s3.bucket.name !== deps.objects.bucketName("originals")) continue;
-    const key = decodeURIComponent(record.s3.object.key.replace(/\+/g, " "));
+  const bucket = deps.objects.bucketName("originals");
+  for (const { key, size, version } of objectsCreatedIn(bucket, notification)) {
     if (!parseOriginalKey(key)) {
       deps.logger.warn("ignoring object outside the originals layout", { key });
       continue;
     }
-    const result = await deps.pipeline.start({
-      bucket: record.s3.bucket.name,
-      key,
-      size: record.s3.object.size,
-      version: record.s3.object.sequencer ?? record.s3.object.eTag ?? "",
-    });
+    const result = await deps.pipeline.start({ bucket, key, size, version });
     if (!result.alreadyStarted) started++;
   }
   return started;

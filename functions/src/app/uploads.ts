@@ -48,7 +48,7 @@ export function uploadContentType(file: { filename: string; contentType: string 
  * what under which name. Every way in (presigned, multipart, ZIP) makes it here.
  */
 export function pendingPhoto(
-  deps: Deps,
+  deps: Pick<Deps, "ids" | "clock">,
   uploader: Pick<SessionClaims, "userId">,
   eventId: number,
   filename: string,

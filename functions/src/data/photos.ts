@@ -2,7 +2,6 @@ import type { DetectedBib, ManualBibs } from "@dorsal/shared";
 import type { Table } from "../ports/table";
 import type { BoundingBox, TextDetection } from "../ports/vision";
 import { failedPhotosOfEventPrefix, failedPhotosPartition, keys, photosOfEventPartition } from "./keys";
-import { queryAll } from "./query-all";
 
 export interface PhotoRecord {
   id: string;
@@ -90,11 +89,6 @@ export const newPhotoFields = {
 
 export type PageCursor = Record<string, unknown>;
 
-export interface BibWithPhotos {
-  dorsalNumber: string;
-  photoCount: number;
-}
-
 /**
  * What a photo's view (app/photo-view.ts) and the screens' filters read: never recognition's raw
  * text, faces or pipeline bookkeeping, which make up most of a processed photo's item.
@@ -121,38 +115,11 @@ export const photoViewAttributes = [
 
 export type PhotoView = Pick<PhotoRecord, (typeof photoViewAttributes)[number]>;
 
-/** How many events' bib grids one process keeps (the events athletes browse at once). */
-const bibGridEvents = 64;
-
 export function createPhotoRepository(table: Table) {
   const storeText = async (photoId: string, textDetections: TextDetection[]) => {
     // The photo's id in the item too: what it belongs to is readable without parsing the key.
     await table.put({ ...keys.photoText(photoId), type: "photoText", photoId, textDetections });
   };
-
-  /**
-   * Every change of a participant's photo count bumps `bibCountsVersion` on the event's stats, after
-   * the count is written: a grid read at a version therefore holds every change up to it.
-   */
-  const bumpBibCountsVersion = (eventId: number, add: Record<string, number> = {}) =>
-    table.update({ key: keys.eventStats(eventId), set: { eventId }, add: { ...add, bibCountsVersion: 1 } });
-
-  const linkCounts = async (eventId: number, bib: string, delta: 1 | -1) => {
-    await table.update({
-      key: keys.participant(eventId, bib),
-      set: { type: "participant", eventId, dorsalNumber: bib },
-      add: { photoCount: delta },
-    });
-    await bumpBibCountsVersion(eventId, { dorsalsDetected: delta, changes: 1 });
-  };
-
-  /**
-   * The bib grid reads an event's every participant to cut a page of 100; on race day thousands of
-   * athletes open it while counts change a few times a second at most. The list is kept per event
-   * with the version it was read at, and read again once the stored version moved on: never older
-   * than the last change that finished before the request. A miss is shared by those who wait on it.
-   */
-  const bibGrids = new Map<number, { version: number; bibs: Promise<readonly BibWithPhotos[]> }>();
 
   return {
     /** The upload's record, written before the bytes arrive; returns false if it already exists. */
@@ -438,120 +405,6 @@ export function createPhotoRepository(table: Table) {
     // gsi2 also lists failed photos: only the "Sin dorsal" partition counts here.
     isListedAsUnbibbed: (photo: PhotoRecord) =>
       (photo as { gsi2pk?: unknown }).gsi2pk === keys.unbibbedPhotosPartition(photo.eventId),
-
-    /** The bibs a photo is actually linked under (what search sees). */
-    async linkedBibs(photoId: string): Promise<string[]> {
-      const page = await table.query<{ bib: string }>({ index: "gsi1", partition: keys.bibsOfPhotoPartition(photoId) });
-      return page.items.map((item) => item.bib);
-    },
-
-    /** Links a photo to a bib; the participant's and the event's counts follow only a new link. */
-    async linkBib(eventId: number, bib: string, photoId: string, uploadedAt: string): Promise<boolean> {
-      const created = await table.put(
-        {
-          ...keys.bibPhoto(eventId, bib, photoId),
-          ...keys.bibsOfPhotoIndex(photoId, bib),
-          type: "bibPhoto",
-          eventId,
-          bib,
-          photoId,
-          uploadedAt,
-        },
-        { ifAbsent: true },
-      );
-      if (created) await linkCounts(eventId, bib, 1);
-      return created;
-    },
-
-    /** Removes a link; the counts follow only a link that existed. */
-    async unlinkBib(eventId: number, bib: string, photoId: string): Promise<boolean> {
-      const deleted = await table.delete(keys.bibPhoto(eventId, bib, photoId));
-      if (deleted) await linkCounts(eventId, bib, -1);
-      return deleted;
-    },
-
-    /** Every participant (bib) of an event with its stored photo count, in bib order. */
-    async participantCounts(eventId: number): Promise<Map<string, number>> {
-      const participants = await queryAll<{ dorsalNumber: string; photoCount?: number }>(table, {
-        partition: keys.event(eventId).pk,
-        sortPrefix: "BIB#",
-      });
-      return new Map(participants.map((participant) => [participant.dorsalNumber, participant.photoCount ?? 0]));
-    },
-
-    /** The event's bibs that have photos, in bib order, with their counts (the public bib grid). */
-    async bibsWithPhotos(eventId: number): Promise<readonly BibWithPhotos[]> {
-      const stats = await table.get<{ bibCountsVersion?: number }>(keys.eventStats(eventId), {
-        attributes: ["bibCountsVersion"],
-      });
-      const version = stats?.bibCountsVersion ?? 0;
-      const kept = bibGrids.get(eventId);
-      // Re-inserted on use: the Map's first entry is the event browsed least recently.
-      bibGrids.delete(eventId);
-      if (kept?.version === version) {
-        bibGrids.set(eventId, kept);
-        return kept.bibs;
-      }
-      // Strongly consistent: an index-free read that sees every count the version stands for.
-      const bibs = queryAll<{ dorsalNumber: string; photoCount?: number }>(table, {
-        partition: keys.event(eventId).pk,
-        sortPrefix: "BIB#",
-        consistent: true,
-        attributes: ["dorsalNumber", "photoCount"],
-      }).then((participants) =>
-        participants.flatMap(({ dorsalNumber, photoCount }) =>
-          photoCount && photoCount > 0 ? [{ dorsalNumber, photoCount }] : [],
-        ),
-      );
-      const entry = { version, bibs };
-      bibGrids.set(eventId, entry);
-      bibs.catch(() => {
-        if (bibGrids.get(eventId) === entry) bibGrids.delete(eventId);
-      });
-      for (const oldest of bibGrids.keys()) {
-        if (bibGrids.size <= bibGridEvents) break;
-        bibGrids.delete(oldest);
-      }
-      return bibs;
-    },
-
-    /** The stored photo counts of some of an event's bibs (a bib with no photo is absent). */
-    async participantCountsOf(eventId: number, bibs: readonly string[]): Promise<Map<string, number>> {
-      const participants = await table.batchGet<{ dorsalNumber: string; photoCount?: number }>(
-        bibs.map((bib) => keys.participant(eventId, bib)),
-      );
-      return new Map(participants.map((participant) => [participant.dorsalNumber, participant.photoCount ?? 0]));
-    },
-
-    /**
-     * Overwrites a participant's photo count with a recount, unless a link moved it since the recount
-     * read it as `readCount` (undefined: the participant did not exist). False when it changed nothing.
-     */
-    async replaceParticipantCount(
-      eventId: number,
-      bib: string,
-      photoCount: number,
-      readCount: number | undefined,
-    ): Promise<boolean> {
-      const updated = await table.update({
-        key: keys.participant(eventId, bib),
-        set: { type: "participant", eventId, dorsalNumber: bib, photoCount },
-        conditions: [
-          readCount === undefined
-            ? { attribute: "pk", op: "not_exists" }
-            : { attribute: "photoCount", op: "=", value: readCount },
-        ],
-      });
-      if (updated === undefined) return false;
-      // Not `changes`: the recount that called this compares `changes` to what it read.
-      await bumpBibCountsVersion(eventId);
-      return true;
-    },
-
-    async photoIdsForBib(eventId: number, bib: string): Promise<string[]> {
-      const links = await queryAll<{ photoId: string }>(table, { partition: keys.bibPhotosPartition(eventId, bib) });
-      return links.map((link) => link.photoId);
-    },
   };
 }
 export type PhotoRepository = ReturnType<typeof createPhotoRepository>;

@@ -1,20 +1,22 @@
 import { randomUUID } from "node:crypto";
-import { GetSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { limits } from "@dorsal/shared";
-import type { CloudFormationCustomResourceEvent, Context } from "aws-lambda";
+import type { CdkCustomResourceEvent, CdkCustomResourceResponse } from "aws-lambda";
 import { z } from "zod";
 import { ensureAdmin } from "../app/auth";
 import { getContainer } from "../compose";
 import { createLogger, type Logger } from "../logger";
+import { lambdaEntry } from "./middy";
 
 /**
  * Custom resource that creates the first admin on AWS, the counterpart of what the local runtime
- * does on first start (functions/local/main.ts). The credentials come from a Secrets Manager
+ * does on first start (functions/local/runtime.ts). The credentials come from a Secrets Manager
  * secret the stack generates (`{"email": …, "password": …}`, ARN in `ADMIN_SECRET_ARN`).
  * - Create and Update: `ensureAdmin`, which does nothing when the email already has an account, so
  *   a redeploy never resets a password.
  * - Delete: nothing; users are data and outlive the code stack.
- * CloudFormation gets an answer on every path, failures and timeouts included.
+ * This is the onEvent handler of a CDK provider (infra/lib/admin-bootstrap.ts): it returns the
+ * physical id and the data, or throws, and the provider framework answers CloudFormation, on
+ * failures and timeouts too.
  */
 
 /**
@@ -30,29 +32,19 @@ export interface AdminCredentials {
   password: string;
 }
 
-/** What CloudFormation expects at the presigned ResponseURL. */
-export interface CustomResourceResponse {
-  Status: "SUCCESS" | "FAILED";
-  Reason?: string;
-  PhysicalResourceId: string;
-  StackId: string;
-  RequestId: string;
-  LogicalResourceId: string;
-  Data?: Record<string, string>;
+/** What `Fn::GetAtt` reads off the resource. */
+export interface AdminBootstrapData {
+  AdminEmail: string;
+  /** "true" when this run created the account, "false" when the email already had one. */
+  AdminCreated: string;
 }
 
 /** The outside world of the handler; tests replace any of it. */
 export interface AdminBootstrapPorts {
   readCredentials(): Promise<AdminCredentials>;
   ensureAdmin(credentials: AdminCredentials): Promise<{ created: boolean }>;
-  respond(url: string, response: CustomResourceResponse): Promise<void>;
   logger: Logger;
 }
-
-/** Kept for the answer itself when the work runs up against the function's timeout. */
-const answerMarginMs = 3_000;
-/** CloudFormation rejects response bodies over 4 KiB. */
-const maxReasonLength = 1_000;
 
 const secretShape = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email()),
@@ -75,81 +67,35 @@ export function parseAdminCredentials(secretString: string): AdminCredentials {
 }
 
 export function createAdminBootstrapHandler(ports: AdminBootstrapPorts) {
-  async function apply(event: CloudFormationCustomResourceEvent): Promise<Record<string, string> | undefined> {
-    if (event.RequestType === "Delete") return undefined;
+  return async (
+    event: CdkCustomResourceEvent<AdminBootstrapProperties>,
+  ): Promise<CdkCustomResourceResponse<AdminBootstrapData>> => {
+    if (event.RequestType === "Delete") return { PhysicalResourceId: event.PhysicalResourceId };
     const credentials = await ports.readCredentials();
     const { created } = await ports.ensureAdmin(credentials);
     ports.logger.info(created ? "first admin created" : "admin already exists, left unchanged", {
       email: credentials.email,
       requestType: event.RequestType,
     });
-    return { AdminEmail: credentials.email, AdminCreated: String(created) };
-  }
-
-  return async (
-    event: CloudFormationCustomResourceEvent,
-    context: Pick<Context, "getRemainingTimeInMillis" | "logStreamName">,
-  ): Promise<void> => {
-    const physicalResourceId =
-      "PhysicalResourceId" in event ? event.PhysicalResourceId : `admin-bootstrap-${randomUUID()}`;
-    let outcome: Pick<CustomResourceResponse, "Status" | "Reason" | "Data">;
-    try {
-      const budget = Math.max(context.getRemainingTimeInMillis() - answerMarginMs, 0);
-      const data = await withDeadline(apply(event), budget);
-      outcome = { Status: "SUCCESS", ...(data ? { Data: data } : {}) };
-    } catch (error) {
-      // The error itself as data, so the logger writes its name, message and stack.
-      ports.logger.error(`admin bootstrap ${event.RequestType} failed`, error);
-      const message = error instanceof Error ? error.message : String(error);
-      const reason = `${message} (CloudWatch log stream ${context.logStreamName})`;
-      outcome = { Status: "FAILED", Reason: reason.slice(0, maxReasonLength) };
-    }
-    await ports.respond(event.ResponseURL, {
-      ...outcome,
-      PhysicalResourceId: physicalResourceId,
-      StackId: event.StackId,
-      RequestId: event.RequestId,
-      LogicalResourceId: event.LogicalResourceId,
-    });
+    return {
+      // Kept on Update: a new id would make CloudFormation delete the old resource.
+      PhysicalResourceId: event.RequestType === "Create" ? `admin-bootstrap-${randomUUID()}` : event.PhysicalResourceId,
+      Data: { AdminEmail: credentials.email, AdminCreated: String(created) },
+    };
   };
 }
 
-function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`No result within ${ms} ms; the function timed out`)), ms);
-  });
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
-}
-
-/**
- * PUTs the answer to CloudFormation's presigned URL. A rejected or failed PUT throws, so Lambda
- * retries the (asynchronous) invocation; ensureAdmin is idempotent, so a retry is harmless.
- */
-export async function sendResponse(url: string, response: CustomResourceResponse): Promise<void> {
-  const result = await fetch(url, {
-    method: "PUT",
-    // The presigned URL was signed without a content type.
-    headers: { "content-type": "" },
-    body: JSON.stringify(response),
-  });
-  if (!result.ok) throw new Error(`CloudFormation response rejected: ${result.status} ${await result.text()}`);
-}
-
-let secrets: SecretsManagerClient | undefined;
-
 async function readCredentialsFromSecret(): Promise<AdminCredentials> {
-  const secretId = process.env.ADMIN_SECRET_ARN;
-  if (!secretId) throw new Error("ADMIN_SECRET_ARN is not set for this function");
-  secrets ??= new SecretsManagerClient({});
-  const out = await secrets.send(new GetSecretValueCommand({ SecretId: secretId }));
-  if (!out.SecretString) throw new Error("The admin secret has no string value");
-  return parseAdminCredentials(out.SecretString);
+  const { adminSecret } = await getContainer();
+  if (!adminSecret) throw new Error("ADMIN_SECRET_ARN is not set for this function");
+  return parseAdminCredentials(await adminSecret());
 }
 
-export const handler = createAdminBootstrapHandler({
-  readCredentials: readCredentialsFromSecret,
-  ensureAdmin: async (credentials) => ensureAdmin((await getContainer()).deps, credentials),
-  respond: sendResponse,
-  logger: createLogger("info"),
-});
+export const handler = lambdaEntry(
+  "admin bootstrap",
+  createAdminBootstrapHandler({
+    readCredentials: readCredentialsFromSecret,
+    ensureAdmin: async (credentials) => ensureAdmin((await getContainer()).deps, credentials),
+    logger: createLogger("info"),
+  }),
+);

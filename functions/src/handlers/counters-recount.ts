@@ -1,5 +1,6 @@
 import { recountChangedEvents } from "../app/processing";
 import { getContainer } from "../compose";
+import { lambdaEntry } from "./middy";
 
 /** Events whose counters moved less than this long ago are left for a later run (the pipeline may still be on them). */
 const quietMinutes = 15;
@@ -9,9 +10,9 @@ const quietMinutes = 15;
  * changed since their last recount, so one a stopped Lambda left a write behind is exact again
  * (docs/data-model.md, Counters). The local runtime recounts at start-up instead.
  */
-export const handler = async () => {
+export const handler = lambdaEntry("counters recount", async () => {
   const { deps, logger } = await getContainer();
   const result = await recountChangedEvents(deps, { quietMinutes });
   if (result.recounted + result.stale > 0) logger.info("event counters recounted", result);
   return result;
-};
+});

@@ -41,6 +41,9 @@ export interface RouteSpec<Body = unknown, Query = unknown, Params = unknown> {
   run(context: RouteContext<Body, Query, Params>): Promise<Reply | object>;
 }
 
+/** A resource's routes: what one Lambda function serves. */
+export type RouteTable = Partial<Record<RouteKey, RouteSpec>>;
+
 /** Keeps each route's body/query/params types tied to its schemas. */
 export const route = <Body = undefined, Query = undefined, Params = undefined>(spec: RouteSpec<Body, Query, Params>) =>
   spec as RouteSpec<unknown, unknown, unknown>;
@@ -115,10 +118,7 @@ const isReply = (value: object): value is Reply => "status" in value && typeof v
  * route's zod schemas validate everything that comes in, and access is checked before any use case
  * runs. The same function serves API Gateway and the local runtime.
  */
-export function createHttpHandler(
-  routes: Partial<Record<RouteKey, RouteSpec>>,
-  loadDeps: () => Promise<{ deps: Deps; logger: Logger }>,
-) {
+export function createHttpHandler(routes: RouteTable, loadDeps: () => Promise<{ deps: Deps; logger: Logger }>) {
   const base = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
     const spec = routes[event.routeKey as RouteKey];
     if (!spec) throw notFound(messages.notFound);

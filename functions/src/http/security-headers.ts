@@ -1,6 +1,6 @@
 /**
  * The browser-facing security headers, defined once: CloudFront's response headers policies send
- * them in AWS (infra/lib/site.ts) and the local runtime sends the same (functions/local/main.ts),
+ * them in AWS (infra/lib/site.ts) and the local runtime sends the same (functions/local/runtime.ts),
  * which phones on a race-day LAN reach as directly as the internet reaches CloudFront.
  */
 

@@ -22,7 +22,7 @@ import { invalid } from "../../app/errors";
 import { getMyUpload, listMyUploads, startUpload } from "../../app/my-uploads";
 import { getPhoto, searchByBib } from "../../app/search";
 import { assertCanUpload, presignUploads, uploadFiles } from "../../app/uploads";
-import { createZipBatch, getZipBatchStatus, uploadZip } from "../../app/zip-import";
+import { createZipBatch, getZipBatchStatus, uploadZip } from "../../app/zip-batches";
 import { getContainer } from "../../compose";
 import { createHttpHandler, type RouteContext, reply, route } from "../../http/handler";
 

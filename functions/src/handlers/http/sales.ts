@@ -1,18 +1,10 @@
 import { cartQuoteRequest, createSaleRequest, idParam, retrySaleRequest } from "@dorsal/shared";
-import type { APIGatewayProxyEventV2 } from "aws-lambda";
 import { z } from "zod";
-import type { Deps } from "../../app/deps";
+import { createSale, quoteCart, retrySale } from "../../app/checkout";
 import { decodeCursor } from "../../app/page-cursor";
-import {
-  createSale,
-  downloadInfo,
-  downloadPhoto,
-  downloadZip,
-  listEventSales,
-  quoteCart,
-  receivePaymentEvent,
-  retrySale,
-} from "../../app/sales";
+import { downloadInfo, downloadPhoto, downloadZip } from "../../app/paid-downloads";
+import { listEventSales } from "../../app/sales-report";
+import { receivePaymentEvent } from "../../app/settlement";
 import { getContainer } from "../../compose";
 import { createHttpHandler, reply, route } from "../../http/handler";
 
@@ -26,18 +18,6 @@ const adminSalesQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(100),
 });
 
-/**
- * Where the buyer comes back to after paying. On AWS the site's own domain (requests reach the
- * function through CloudFront, so headers name API Gateway); locally the origin the browser used,
- * so a phone on the LAN comes back to the LAN address.
- */
-function siteOrigin(deps: Deps, event: APIGatewayProxyEventV2): string {
-  if (deps.config.DORSAL_RUNTIME === "aws") return `https://${deps.config.CLOUDFRONT_DOMAIN}`;
-  const origin = event.headers.origin;
-  if (origin && URL.canParse(origin)) return new URL(origin).origin;
-  return `http://${event.headers.host ?? "localhost"}`;
-}
-
 export const handler = createHttpHandler(
   {
     "POST /api/sales/quote": route({
@@ -48,7 +28,7 @@ export const handler = createHttpHandler(
     "POST /api/sales/create": route({
       access: "public",
       body: createSaleRequest,
-      run: async ({ deps, body, event }) => reply(201, await createSale(deps, body, siteOrigin(deps, event))),
+      run: async ({ deps, body, event }) => reply(201, await createSale(deps, body, deps.siteOrigin(event.headers))),
     }),
     "GET /api/sales/download/{token}": route({
       access: "public",
@@ -72,7 +52,7 @@ export const handler = createHttpHandler(
       params: tokenParams,
       body: retrySaleRequest,
       run: async ({ deps, params, body, event }) =>
-        reply(201, await retrySale(deps, params.token, body.amount, siteOrigin(deps, event))),
+        reply(201, await retrySale(deps, params.token, body.amount, deps.siteOrigin(event.headers))),
     }),
     "POST /api/payments/wompi/events": route({
       access: "public",

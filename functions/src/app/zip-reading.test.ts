@@ -1,6 +1,6 @@
 import { zipSkipReasons } from "@dorsal/shared";
 import { describe, expect, it } from "vitest";
-import { classifyEntryContent, classifyEntryName, zipPhotoId } from "./zip-import";
+import { classifyEntryContent, classifyEntryName } from "./zip-reading";
 
 describe("ZIP entry names", () => {
   it.each([
@@ -70,14 +70,5 @@ describe("ZIP entry contents", () => {
   it("skips anything else, empty files included", () => {
     expect(classifyEntryContent(Buffer.from("hola, no soy una foto"))).toEqual({ reason: zipSkipReasons.notImage });
     expect(classifyEntryContent(Buffer.alloc(0))).toEqual({ reason: zipSkipReasons.notImage });
-  });
-});
-
-describe("photo ids of a ZIP's entries", () => {
-  it("are the same for the same entry on every run and distinct across entries", () => {
-    const batch = "mi0abcdef0123456789abcdef0123";
-    expect(zipPhotoId(batch, 7)).toBe(zipPhotoId(batch, 7));
-    expect(zipPhotoId(batch, 7)).not.toBe(zipPhotoId(batch, 70));
-    expect(zipPhotoId(batch, 65_534)).toMatch(/^[a-z0-9]{10,40}$/);
   });
 });
