@@ -3,6 +3,7 @@ import { lazy, Suspense } from "react";
 import { Navigate, Route, Routes, useSearchParams } from "react-router";
 import { ComingSoon } from "../components/ui/coming-soon";
 import { LandingPage } from "../features/landing/components/landing-page";
+import { FreePhotosPage } from "../features/search/components/free-photos-page";
 import { SearchPage } from "../features/search/components/search-page";
 import { type SessionUser, session, useSession } from "../lib/session";
 import { AdminLayout } from "./layouts/admin-layout";
@@ -28,7 +29,7 @@ const BibReviewPage = lazy(() =>
   import("../features/bibs/components/bib-review-page").then((module) => ({ default: module.BibReviewPage })),
 );
 const StartListPage = lazy(() =>
-  import("../features/participants/components/start-list-page").then((module) => ({ default: module.StartListPage })),
+  import("../features/bibs/components/start-list-page").then((module) => ({ default: module.StartListPage })),
 );
 const FailedPhotosPage = lazy(() =>
   import("../features/processing/components/failed-photos-page").then((module) => ({
@@ -63,13 +64,8 @@ const DownloadCodesPage = lazy(() =>
   })),
 );
 const AthleteLoginPage = lazy(() =>
-  import("../features/athletes/components/athlete-login-page").then((module) => ({
+  import("../features/auth/components/athlete-login-page").then((module) => ({
     default: module.AthleteLoginPage,
-  })),
-);
-const FreePhotosPage = lazy(() =>
-  import("../features/free-photos/components/free-photos-page").then((module) => ({
-    default: module.FreePhotosPage,
   })),
 );
 const PurchasePage = lazy(() =>
@@ -234,14 +230,7 @@ export function AppRoutes() {
         {!user && <Route index element={<LandingPage />} />}
         <Route element={<PublicPage />}>
           {!isAdmin && <Route path="search" element={<SearchPage />} />}
-          <Route
-            path="free-photos"
-            element={
-              <Suspense fallback={null}>
-                <FreePhotosPage />
-              </Suspense>
-            }
-          />
+          <Route path="free-photos" element={<FreePhotosPage />} />
           <Route
             path="soy-fotografo"
             element={

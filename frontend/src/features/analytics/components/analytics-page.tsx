@@ -19,10 +19,10 @@ import { EmptyState } from "../../../components/ui/empty-state";
 import { EventSelect } from "../../../components/ui/event-select";
 import { LoadError } from "../../../components/ui/load-error";
 import { PageHeader } from "../../../components/ui/page-header";
+import { StatCard } from "../../../components/ui/stat-card";
 import { TableScrollArea } from "../../../components/ui/table-scroll-area";
 import { formatCop, formatDateTime } from "../../../lib/format";
-import { StatCard } from "../../dashboard/components/stat-card";
-import { useEvents } from "../../events/api/get-events";
+import { useEvents } from "../../../lib/queries/events";
 import { formatDuration, formatNumber, percentOf } from "../api/format";
 import { useAnalytics } from "../api/get-analytics";
 

@@ -1,10 +1,11 @@
-import type {
-  ApplicationStatus,
-  ApprovedApplicationResponse,
-  PhotographerApplicationCreated,
-  PhotographerApplicationDto,
-  PhotographerApplicationPage,
-  PhotographerApplicationRequest,
+import {
+  type ApplicationStatus,
+  type ApprovedApplicationResponse,
+  applicationMessages,
+  type PhotographerApplicationCreated,
+  type PhotographerApplicationDto,
+  type PhotographerApplicationPage,
+  type PhotographerApplicationRequest,
 } from "@dorsal/shared";
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "../../../lib/api-fetch";
@@ -21,7 +22,7 @@ export function submitApplication(input: PhotographerApplicationRequest): Promis
 }
 
 export function useSubmitApplication() {
-  return useMutation({ mutationFn: submitApplication });
+  return useMutation({ mutationFn: submitApplication, meta: { errorTitle: applicationMessages.submitFailed } });
 }
 
 export function getApplications(
@@ -61,10 +62,14 @@ export function rejectApplication(id: string, adminNotes: string): Promise<Photo
 }
 
 /** A review moves the application between status lists, and an approval adds a user. */
-function useReviewMutation<Variables, Result>(mutationFn: (variables: Variables) => Promise<Result>) {
+function useReviewMutation<Variables, Result>(
+  mutationFn: (variables: Variables) => Promise<Result>,
+  errorTitle: string,
+) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn,
+    meta: { errorTitle },
     onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: applicationsKey }),
@@ -74,11 +79,13 @@ function useReviewMutation<Variables, Result>(mutationFn: (variables: Variables)
 }
 
 export const useApproveApplication = () =>
-  useReviewMutation((variables: { id: string; eventId: number }) =>
-    approveApplication(variables.id, variables.eventId),
+  useReviewMutation(
+    (variables: { id: string; eventId: number }) => approveApplication(variables.id, variables.eventId),
+    "No se pudo aprobar la aplicación",
   );
 
 export const useRejectApplication = () =>
-  useReviewMutation((variables: { id: string; adminNotes: string }) =>
-    rejectApplication(variables.id, variables.adminNotes),
+  useReviewMutation(
+    (variables: { id: string; adminNotes: string }) => rejectApplication(variables.id, variables.adminNotes),
+    "No se pudo rechazar la aplicación",
   );

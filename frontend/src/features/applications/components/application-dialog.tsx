@@ -59,14 +59,7 @@ function Review({
       setEventError("Selecciona el evento que cubrirá el fotógrafo");
       return;
     }
-    approve.mutate(
-      { id: application.id, eventId },
-      {
-        onSuccess: onApproved,
-        onError: (error) =>
-          toaster.create({ type: "error", title: "No se pudo aprobar la aplicación", description: error.message }),
-      },
-    );
+    approve.mutate({ id: application.id, eventId }, { onSuccess: onApproved });
   };
 
   const rejectNow = () =>
@@ -77,8 +70,6 @@ function Review({
           toaster.create({ type: "success", title: "Aplicación rechazada", description: application.fullName });
           onRejected();
         },
-        onError: (error) =>
-          toaster.create({ type: "error", title: "No se pudo rechazar la aplicación", description: error.message }),
       },
     );
 

@@ -13,7 +13,6 @@ import {
 } from "@chakra-ui/react";
 import {
   applicationLimits,
-  applicationMessages,
   availabilityOptions,
   cameraTypes,
   experienceLevels,
@@ -22,7 +21,6 @@ import {
 } from "@dorsal/shared";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { Link as RouterLink } from "react-router";
-import { toaster } from "../../../components/ui/toaster";
 import { ApiError } from "../../../lib/api-fetch";
 import { firstErrorByField } from "../../../lib/field-errors";
 import { useSubmitApplication } from "../api/applications";
@@ -115,7 +113,6 @@ export function ApplicationFormPage() {
       onSuccess: () => setSubmittedEmail(parsed.data.email),
       onError: (error) => {
         if (error instanceof ApiError && error.details) setErrors(firstErrorByField<FieldName>(error.details));
-        toaster.create({ type: "error", title: applicationMessages.submitFailed, description: error.message });
       },
     });
   };

@@ -9,10 +9,11 @@ import { useState } from "react";
 import { EmptyState } from "../../../components/ui/empty-state";
 import { CameraIcon } from "../../../components/ui/icons";
 import { LoadError } from "../../../components/ui/load-error";
+import { LoadMoreButton } from "../../../components/ui/load-more-button";
 import { PageHeader } from "../../../components/ui/page-header";
 import { TableScrollArea } from "../../../components/ui/table-scroll-area";
 import { formatDateTime } from "../../../lib/format";
-import { useEvents } from "../../events/api/get-events";
+import { useEvents } from "../../../lib/queries/events";
 import { useApplications } from "../api/applications";
 import { experienceLabels, statusLabels } from "../api/labels";
 import { ApplicationDialog } from "./application-dialog";
@@ -128,16 +129,7 @@ export function ApplicationsPage() {
             </TableScrollArea>
           </Card.Root>
         )}
-        {applications.hasNextPage && (
-          <Button
-            variant="outline"
-            alignSelf="center"
-            onClick={() => void applications.fetchNextPage()}
-            loading={applications.isFetchingNextPage}
-          >
-            Cargar más
-          </Button>
-        )}
+        <LoadMoreButton list={applications} />
       </Stack>
 
       <ApplicationDialog

@@ -1,6 +1,7 @@
 import { Alert, Button, Code, DataList, Dialog, Portal, Stack } from "@chakra-ui/react";
 import type { ApprovedApplicationResponse } from "@dorsal/shared";
 import { toaster } from "../../../components/ui/toaster";
+import { copyText } from "../../../components/ui/use-copy";
 
 type Credentials = ApprovedApplicationResponse["credentials"];
 
@@ -16,12 +17,7 @@ function handoverText(credentials: Credentials, loginUrl: string): string {
 }
 
 async function copy(text: string) {
-  try {
-    await navigator.clipboard.writeText(text);
-    toaster.create({ type: "success", title: "Credenciales copiadas" });
-  } catch {
-    toaster.create({ type: "error", title: "Error al copiar", description: "No se pudo copiar al portapapeles" });
-  }
+  if (await copyText(text)) toaster.create({ type: "success", title: "Credenciales copiadas" });
 }
 
 /**

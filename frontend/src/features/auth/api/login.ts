@@ -18,5 +18,6 @@ export async function login(credentials: LoginRequest): Promise<SessionUser> {
 }
 
 export function useLogin() {
-  return useMutation({ mutationFn: login });
+  // The sign-in screens say why it failed above their fields.
+  return useMutation({ mutationFn: login, meta: { errorToast: false } });
 }

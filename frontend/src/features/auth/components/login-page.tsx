@@ -1,10 +1,11 @@
-import { Alert, Box, Button, Card, Field, Heading, Input, Link, Stack, Text } from "@chakra-ui/react";
+import { Alert, Box, Card, Heading, Link, Stack, Text } from "@chakra-ui/react";
 import type { Role } from "@dorsal/shared";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Link as RouterLink, useNavigate } from "react-router";
 import { NetworkError } from "../../../lib/api-fetch";
 import { session } from "../../../lib/session";
 import { useLogin } from "../api/login";
+import { CredentialsFields } from "./credentials-fields";
 
 interface LoginPageProps {
   requiredRole: Extract<Role, "admin" | "photographer">;
@@ -92,29 +93,13 @@ export function LoginPage({ requiredRole }: LoginPageProps) {
                   </Alert.Root>
                 )
               )}
-              <Field.Root required>
-                <Field.Label>Correo electrónico</Field.Label>
-                <Input
-                  type="email"
-                  name="email"
-                  autoComplete="username"
-                  value={email}
-                  onChange={(event) => setEmail(event.currentTarget.value)}
-                />
-              </Field.Root>
-              <Field.Root required>
-                <Field.Label>Contraseña</Field.Label>
-                <Input
-                  type="password"
-                  name="password"
-                  autoComplete="current-password"
-                  value={password}
-                  onChange={(event) => setPassword(event.currentTarget.value)}
-                />
-              </Field.Root>
-              <Button type="submit" colorPalette="blue" loading={login.isPending} loadingText="Ingresando...">
-                Ingresar
-              </Button>
+              <CredentialsFields
+                email={email}
+                password={password}
+                onEmailChange={setEmail}
+                onPasswordChange={setPassword}
+                pending={login.isPending}
+              />
             </Stack>
           </form>
         </Card.Body>

@@ -24,6 +24,7 @@ export function useUpdateEventConfig(eventId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (config: EventRecognitionConfig) => updateEventConfig(eventId, config),
+    meta: { errorTitle: "No se pudo guardar la configuración" },
     onSuccess: (saved) => queryClient.setQueryData(eventConfigQueryOptions(eventId).queryKey, saved),
   });
 }

@@ -26,6 +26,7 @@ export function useRemoveDuplicate(eventId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (photoId: string) => removeDuplicate(eventId, photoId),
+    meta: { errorTitle: "No se pudo quitar la foto" },
     onSuccess: async ({ photoId }) => {
       queryClient.setQueriesData<PhotoPages>({ queryKey: eventPhotosKey(eventId) }, (data) =>
         withoutPhoto(data, photoId),

@@ -1,7 +1,7 @@
 import type { PhotoDto } from "@dorsal/shared";
 import { type QueryClient, useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "../../../lib/api-fetch";
-import { dashboardStatsQueryOptions } from "../../dashboard/api/get-dashboard-stats";
+import { dashboardStatsQueryOptions } from "../../../lib/queries/dashboard-stats";
 import { eventPhotosKey } from "./get-event-photos";
 import { type PhotoPages, replacePhoto } from "./photo-pages";
 
@@ -44,10 +44,12 @@ async function showUpdatedPhoto(queryClient: QueryClient, photo: PhotoDto): Prom
   ]);
 }
 
+/** Adding and removing serve two actions each (add and undo; remove and dismiss): the screen words each failure. */
 export function useAddBib(eventId: number, photoId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (dorsalNumber: string) => addBib(eventId, photoId, dorsalNumber),
+    meta: { errorToast: false },
     onSuccess: (photo) => showUpdatedPhoto(queryClient, photo),
   });
 }
@@ -56,6 +58,7 @@ export function useRemoveBib(eventId: number, photoId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (dorsalNumber: string) => removeBib(eventId, photoId, dorsalNumber),
+    meta: { errorToast: false },
     onSuccess: (photo) => showUpdatedPhoto(queryClient, photo),
   });
 }
@@ -65,6 +68,7 @@ export function useAcceptSuggestion(eventId: number, photoId: string) {
   return useMutation({
     mutationFn: ({ read, dorsalNumber }: { read: string; dorsalNumber: string }) =>
       acceptSuggestion(eventId, photoId, read, dorsalNumber),
+    meta: { errorTitle: "No se pudo aceptar la sugerencia" },
     onSuccess: (photo) => showUpdatedPhoto(queryClient, photo),
   });
 }

@@ -7,7 +7,7 @@ import { ArrowLeftIcon, RefreshIcon, UserIcon } from "../../../components/ui/ico
 import { LoadError } from "../../../components/ui/load-error";
 import { PageHeader } from "../../../components/ui/page-header";
 import { formatCount, formatEventDate } from "../../../lib/format";
-import { useEvent } from "../../events/api/get-event";
+import { useEvent } from "../../../lib/queries/events";
 import { eventPhotosKey, type PhotoFilter, useEventPhotos } from "../api/get-event-photos";
 import { unbibbedCountLabel } from "../api/photo-pages";
 import { PhotoList } from "./photo-list";

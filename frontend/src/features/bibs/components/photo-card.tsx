@@ -61,8 +61,8 @@ function DuplicateNote({ photo }: { photo: PhotoDto }) {
     try {
       await remove.mutateAsync(photo.id);
       toaster.create({ type: "success", title: "Foto repetida quitada", description: photo.originalFilename });
-    } catch (error) {
-      toaster.create({ type: "error", title: "No se pudo quitar la foto", description: messageOf(error) });
+    } catch {
+      // The query client reported the failure.
     }
   };
   return (
@@ -172,8 +172,6 @@ export function BibEditor({ photo }: { photo: PhotoDto }) {
             title: `Dorsal ${dorsalNumber} agregado`,
             description: "La búsqueda ya muestra esta foto para ese dorsal.",
           }),
-        onError: (error) =>
-          toaster.create({ type: "error", title: "No se pudo aceptar la sugerencia", description: messageOf(error) }),
       },
     );
 

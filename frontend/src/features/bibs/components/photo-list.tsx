@@ -4,6 +4,7 @@ import { Link as RouterLink } from "react-router";
 import { EmptyState } from "../../../components/ui/empty-state";
 import { CheckIcon, UploadIcon } from "../../../components/ui/icons";
 import { LoadError } from "../../../components/ui/load-error";
+import { LoadMoreButton } from "../../../components/ui/load-more-button";
 import { formatCount } from "../../../lib/format";
 import { type PhotoFilter, useEventPhotos } from "../api/get-event-photos";
 import { photosOf } from "../api/photo-pages";
@@ -85,17 +86,7 @@ export function PhotoList({ eventId, filter }: { eventId: number; filter: PhotoF
             ? `Mostrando ${formatCount(list.length)} fotos`
             : `${formatCount(list.length)} ${list.length === 1 ? "foto" : "fotos"} en total`}
         </Text>
-        {photos.hasNextPage && (
-          <Button
-            variant="outline"
-            onClick={() => photos.fetchNextPage()}
-            loading={photos.isFetchingNextPage}
-            loadingText="Cargando..."
-            width={{ base: "full", sm: "auto" }}
-          >
-            Cargar más
-          </Button>
-        )}
+        <LoadMoreButton list={photos} loadingText="Cargando..." width={{ base: "full", sm: "auto" }} />
         {photos.isError && (
           <Text textStyle="sm" color="red.600" role="alert">
             Error cargando fotos: {photos.error.message}

@@ -161,7 +161,6 @@ function RecognitionForm({ eventId, config, totalPhotos, reindex }: RecognitionF
           }
           setErrors(fromServer);
         }
-        toaster.create({ type: "error", title: "No se pudo guardar la configuración", description: error.message });
       },
     });
   };

@@ -2,7 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toaster } from "../../../components/ui/toaster";
 import { formatCount } from "../../../lib/format";
-import { dashboardStatsQueryOptions } from "../../dashboard/api/get-dashboard-stats";
+import { dashboardStatsQueryOptions } from "../../../lib/queries/dashboard-stats";
 import { type ReindexProgress, reindexEvent } from "../api/reindex-event";
 
 export type ReindexState = { running: false } | ({ running: true } & ReindexProgress);

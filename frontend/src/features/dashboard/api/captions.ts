@@ -3,7 +3,7 @@ import { formatCount } from "../../../lib/format";
 
 /**
  * The stat cards' captions. The spec's were fixed texts ('+2 este mes', '87% precisión OCR'…);
- * these say the same kind of thing from the real figures (README, Dashboard).
+ * these say the same kind of thing from the real figures (docs/features.md, Dashboard).
  */
 export interface StatCaptions {
   activeEvents: string;

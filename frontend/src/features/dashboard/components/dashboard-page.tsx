@@ -6,12 +6,12 @@ import { CalendarIcon } from "../../../components/ui/icons";
 import { LinkCards } from "../../../components/ui/link-cards";
 import { LoadError } from "../../../components/ui/load-error";
 import { PageHeader } from "../../../components/ui/page-header";
+import { StatCard } from "../../../components/ui/stat-card";
 import { formatCop, formatCount } from "../../../lib/format";
-import { useEvents } from "../../events/api/get-events";
+import { useDashboardStats } from "../../../lib/queries/dashboard-stats";
+import { useEvents } from "../../../lib/queries/events";
 import { statCaptions } from "../api/captions";
-import { useDashboardStats } from "../api/get-dashboard-stats";
 import { ProcessingCard } from "./processing-card";
-import { StatCard } from "./stat-card";
 
 const shortcuts = [
   { to: "/events", title: "Gestión de Eventos", text: "Crea eventos y revisa su estado.", action: "Ver eventos" },
@@ -29,6 +29,14 @@ const shortcuts = [
     text: "Revisa quién quiere fotografiar tus eventos.",
     action: "Ver aplicaciones",
   },
+] as const;
+
+/** 'Resumen del Sistema': each figure of the stats with its caption, in the spec's order. */
+const figures = [
+  { key: "activeEvents", label: "Eventos Activos", format: formatCount, accent: "blue.500" },
+  { key: "processedPhotos", label: "Fotos Procesadas", format: formatCount, accent: "green.500" },
+  { key: "detectedDorsals", label: "Dorsales Detectados", format: formatCount, accent: "purple.500" },
+  { key: "monthlySales", label: "Ventas del Mes", format: formatCop, accent: "orange.500" },
 ] as const;
 
 /** An organizer's first visit: nothing works before an event exists, so that is the one next step. */
@@ -81,30 +89,15 @@ export function DashboardPage() {
         </Card.Root>
       ) : (
         <SimpleGrid as="section" aria-label="Resumen del Sistema" columns={{ base: 1, sm: 2, xl: 4 }} gap="4" mb="8">
-          <StatCard
-            label="Eventos Activos"
-            value={stats.data && formatCount(stats.data.activeEvents)}
-            caption={captions?.activeEvents}
-            accent="blue.500"
-          />
-          <StatCard
-            label="Fotos Procesadas"
-            value={stats.data && formatCount(stats.data.processedPhotos)}
-            caption={captions?.processedPhotos}
-            accent="green.500"
-          />
-          <StatCard
-            label="Dorsales Detectados"
-            value={stats.data && formatCount(stats.data.detectedDorsals)}
-            caption={captions?.detectedDorsals}
-            accent="purple.500"
-          />
-          <StatCard
-            label="Ventas del Mes"
-            value={stats.data && formatCop(stats.data.monthlySales)}
-            caption={captions?.monthlySales}
-            accent="orange.500"
-          />
+          {figures.map((figure) => (
+            <StatCard
+              key={figure.key}
+              label={figure.label}
+              value={stats.data && figure.format(stats.data[figure.key])}
+              caption={captions?.[figure.key]}
+              accent={figure.accent}
+            />
+          ))}
         </SimpleGrid>
       )}
 

@@ -4,8 +4,8 @@ import { Link as RouterLink } from "react-router";
 import { EmptyState } from "../../../components/ui/empty-state";
 import { LoadError } from "../../../components/ui/load-error";
 import { formatCount } from "../../../lib/format";
-import { useEvents } from "../../events/api/get-events";
-import { useEventsProcessing } from "../../processing/api/event-processing";
+import { useEvents } from "../../../lib/queries/events";
+import { useEventsProcessing } from "../api/event-processing";
 
 function EventProgress({ event, progress }: { event: EventDto; progress: EventProcessingDto | undefined }) {
   if (!progress) return <Skeleton height="12" />;

@@ -27,7 +27,7 @@ export function codeChatMessage(result: DownloadCodeResult, origin: string): str
 export type CodeStatus = "active" | "used" | "spent" | "expired";
 
 /**
- * Whether the customer can still use the code. The limit counts per photo (README), so a code in
+ * Whether the customer can still use the code. The limit counts per photo (docs/features.md), so a code in
  * use may still have downloads left; it is spent when the bib's most downloaded photo reached it.
  */
 export function codeStatus(code: IssuedDownloadCode, now: Date): CodeStatus {

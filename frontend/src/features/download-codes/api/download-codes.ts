@@ -24,6 +24,8 @@ export function useGenerateDownloadCode() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: generateDownloadCode,
+    // A refusal may be a question for the admin (409, shown on the form) rather than an error.
+    meta: { errorToast: false },
     onSuccess: (result) =>
       queryClient.invalidateQueries({ queryKey: issuedCodesQueryOptions(result.eventId).queryKey }),
   });

@@ -1,30 +1,12 @@
 import { Box, Button, Card, Code, DataList, Heading, Stack, Text } from "@chakra-ui/react";
 import type { DownloadCodeResult } from "@dorsal/shared";
-import { useEffect, useRef, useState } from "react";
 import { CheckIcon } from "../../../components/ui/icons";
-import { toaster } from "../../../components/ui/toaster";
+import { useCopy } from "../../../components/ui/use-copy";
 import { codeChatMessage, formatValidUntil } from "../api/code-message";
 
-/** Spec §9: how long 'Copiado' stays on the button. */
-const copiedForMs = 3000;
-
 export function CodeResultCard({ result }: { result: DownloadCodeResult }) {
-  const [copied, setCopied] = useState(false);
-  const copiedTimer = useRef<number | undefined>(undefined);
   const message = codeChatMessage(result, window.location.origin);
-
-  useEffect(() => () => window.clearTimeout(copiedTimer.current), []);
-
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(message);
-      setCopied(true);
-      window.clearTimeout(copiedTimer.current);
-      copiedTimer.current = window.setTimeout(() => setCopied(false), copiedForMs);
-    } catch {
-      toaster.create({ type: "error", title: "Error al copiar", description: "No se pudo copiar al portapapeles" });
-    }
-  };
+  const { copied, copy } = useCopy(message);
 
   return (
     <Card.Root as="section" aria-labelledby="code-result-title" borderColor="green.300" data-testid="code-result">

@@ -30,7 +30,7 @@ import { LoadError } from "../../../components/ui/load-error";
 import { PageHeader } from "../../../components/ui/page-header";
 import { toaster } from "../../../components/ui/toaster";
 import { ApiError } from "../../../lib/api-fetch";
-import { newestEvent, useEvents } from "../../events/api/get-events";
+import { newestEvent, useEvents } from "../../../lib/queries/events";
 import { codeEligibleEvents } from "../api/code-message";
 import { useGenerateDownloadCode } from "../api/download-codes";
 import { CodeResultCard } from "./code-result-card";

@@ -47,5 +47,7 @@ export function useRetryPayment(token: string) {
         body: { amount },
       }),
     onSuccess: (response) => window.location.assign(response.paymentUrl),
+    // The declined payment's card says why the retry failed.
+    meta: { errorToast: false },
   });
 }

@@ -21,12 +21,12 @@ import { Link as RouterLink, useSearchParams } from "react-router";
 import { PageHeader } from "../../../components/ui/page-header";
 import { PhotoPreviewDialog } from "../../../components/ui/photo-preview-dialog";
 import { ThumbnailImage } from "../../../components/ui/thumbnail";
+import { allowanceText, nothingLeft, remainingPerPhoto } from "../../../lib/allowance";
 import { ApiError } from "../../../lib/api-fetch";
 import { downloadFile } from "../../../lib/download-file";
 import { formatCount, formatDateTime } from "../../../lib/format";
-import { allowanceText, nothingLeft, remainingPerPhoto } from "../api/allowance";
+import { useZipDownload } from "../../../lib/zip-download";
 import { useDownloadInfo, useRefreshDownloadInfo } from "../api/download-info";
-import { useZipDownload } from "../api/download-zip";
 import { PaymentDeclined } from "./payment-declined";
 import { CopyDownloadLink, PaymentSummary } from "./payment-summary";
 

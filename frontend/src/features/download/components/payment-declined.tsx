@@ -4,7 +4,7 @@ import { useNavigate } from "react-router";
 import { ThumbnailTile } from "../../../components/ui/thumbnail";
 import { ApiError } from "../../../lib/api-fetch";
 import { formatCop, formatCount } from "../../../lib/format";
-import { storePurchaseIntent } from "../../purchase/api/purchase-intent";
+import { storePurchaseIntent } from "../../../lib/purchase-intent";
 import { useCartPhotos, useRetryPayment } from "../api/download-info";
 import { PaymentSummary } from "./payment-summary";
 

@@ -1,8 +1,7 @@
 import { Button, DataList, HStack, Input, Stack, Text } from "@chakra-ui/react";
 import type { DownloadInfo } from "@dorsal/shared";
-import { useEffect, useRef, useState } from "react";
 import { CheckIcon } from "../../../components/ui/icons";
-import { toaster } from "../../../components/ui/toaster";
+import { useCopy } from "../../../components/ui/use-copy";
 import { formatCop, formatCount, formatDateTime } from "../../../lib/format";
 
 /** Wompi's payment method types, as a buyer knows them; an unknown type is not shown. */
@@ -15,9 +14,6 @@ const paymentMethods: Record<string, string> = {
   BANCOLOMBIA_QR: "QR Bancolombia",
   BANCOLOMBIA_COLLECT: "Corresponsal Bancolombia",
 };
-
-/** Spec §9: how long 'copied' stays on the button. */
-const copiedForMs = 3000;
 
 /** What the buyer paid (or tried to pay): amount, reference, photos, and when and how once paid. */
 export function PaymentSummary({ info }: { info: DownloadInfo }) {
@@ -63,20 +59,7 @@ export function PaymentSummary({ info }: { info: DownloadInfo }) {
  * a copy button. The field stays selectable where the clipboard is not available (plain HTTP).
  */
 export function CopyDownloadLink({ link }: { link: string }) {
-  const [copied, setCopied] = useState(false);
-  const timer = useRef<number | undefined>(undefined);
-  useEffect(() => () => window.clearTimeout(timer.current), []);
-
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(link);
-      setCopied(true);
-      window.clearTimeout(timer.current);
-      timer.current = window.setTimeout(() => setCopied(false), copiedForMs);
-    } catch {
-      toaster.create({ type: "error", title: "Error al copiar", description: "No se pudo copiar al portapapeles" });
-    }
-  };
+  const { copied, copy } = useCopy(link);
 
   return (
     <Stack gap="2" as="section" aria-labelledby="download-link-title">

@@ -1,8 +1,8 @@
 import type { CreateEventRequest, EventDto } from "@dorsal/shared";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "../../../lib/api-fetch";
-import { dashboardStatsQueryOptions } from "../../dashboard/api/get-dashboard-stats";
-import { eventsQueryOptions } from "./get-events";
+import { dashboardStatsQueryOptions } from "../../../lib/queries/dashboard-stats";
+import { eventsQueryOptions } from "../../../lib/queries/events";
 
 export function createEvent(input: CreateEventRequest): Promise<EventDto> {
   return apiFetch<EventDto>("/api/events", { method: "POST", body: input });
@@ -12,6 +12,7 @@ export function useCreateEvent() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createEvent,
+    meta: { errorMessage: "No se pudo crear el evento" },
     onSuccess: async () => {
       // Spec §7: the dashboard figures count events too, so both caches go stale together.
       await Promise.all([

@@ -1,9 +1,8 @@
 import type { DeleteEventRequest, DeleteEventResponse } from "@dorsal/shared";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "../../../lib/api-fetch";
-import { dashboardStatsQueryOptions } from "../../dashboard/api/get-dashboard-stats";
-import { eventQueryOptions } from "./get-event";
-import { eventsQueryOptions } from "./get-events";
+import { dashboardStatsQueryOptions } from "../../../lib/queries/dashboard-stats";
+import { eventQueryOptions, eventsQueryOptions } from "../../../lib/queries/events";
 
 export function deleteEvent({
   eventId,
@@ -16,6 +15,8 @@ export function useDeleteEvent() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteEvent,
+    // The dialog shows the reason next to the password and words its toast to match.
+    meta: { errorToast: false },
     onSuccess: async (_, { eventId }) => {
       // Removed, not invalidated: a refetch of the deleted event (its photos, its config) could only 404.
       queryClient.removeQueries({ queryKey: eventQueryOptions(eventId).queryKey });

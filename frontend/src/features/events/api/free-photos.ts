@@ -1,9 +1,8 @@
 import type { EventDto, EventSalesSummary } from "@dorsal/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "../../../lib/api-fetch";
-import { dashboardStatsQueryOptions } from "../../dashboard/api/get-dashboard-stats";
-import { eventQueryOptions } from "./get-event";
-import { eventsQueryOptions } from "./get-events";
+import { dashboardStatsQueryOptions } from "../../../lib/queries/dashboard-stats";
+import { eventQueryOptions, eventsQueryOptions } from "../../../lib/queries/events";
 
 /** 'Liberar Fotos Gratis' (enabled) / 'Proteger Fotos' (disabled): the public copies switch at once. */
 export function setFreePhotos({ eventId, enabled }: { eventId: number; enabled: boolean }): Promise<EventDto> {
@@ -15,6 +14,8 @@ export function useSetFreePhotos() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: setFreePhotos,
+    // The button words the failure by what it was doing: freeing the photos or protecting them.
+    meta: { errorToast: false },
     onSuccess: async (updated) => {
       // The answer is the event as stored now: the list shows it without waiting for a refetch.
       queryClient.setQueryData(eventsQueryOptions().queryKey, (events) =>

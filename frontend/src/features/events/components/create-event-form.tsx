@@ -63,7 +63,6 @@ export function CreateEventForm({ focusName = false }: { focusName?: boolean }) 
         if (error instanceof ApiError && error.details) {
           setErrors(firstErrorByField(error.details, wordingFor));
         }
-        toaster.create({ type: "error", title: "Error", description: "No se pudo crear el evento" });
       },
     });
   };

@@ -4,9 +4,9 @@ import { useState } from "react";
 import { Link as RouterLink } from "react-router";
 import { EventSelect } from "../../../components/ui/event-select";
 import { formatBytes } from "../../../lib/format";
+import { acceptAttribute } from "../../../lib/image-input";
+import { newestEvent, useEvents } from "../../../lib/queries/events";
 import { useSession } from "../../../lib/session";
-import { newestEvent, useEvents } from "../../events/api/get-events";
-import { acceptAttribute } from "../../upload/api/file-rules";
 import { type DiagnosticResult, postDiagnosticPhotos } from "../api/post-photos";
 
 /**

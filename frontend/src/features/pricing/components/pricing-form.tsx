@@ -125,7 +125,6 @@ export function PricingForm({ eventId, eventName, pricing }: PricingFormProps) {
           for (const detail of error.details) fromServer[detail.path as keyof FieldErrors] ??= detail.message;
           setServerErrors(fromServer);
         }
-        toaster.create({ type: "error", title: pricingMessages.saveFailed, description: error.message });
       },
     });
   };

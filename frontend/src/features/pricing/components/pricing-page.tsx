@@ -5,8 +5,8 @@ import { EventSelect } from "../../../components/ui/event-select";
 import { LoadError } from "../../../components/ui/load-error";
 import { PageHeader } from "../../../components/ui/page-header";
 import { toaster } from "../../../components/ui/toaster";
-import { newestEvent, useEvents } from "../../events/api/get-events";
-import { useEventPricing } from "../api/event-pricing";
+import { useEventPricing } from "../../../lib/queries/event-pricing";
+import { newestEvent, useEvents } from "../../../lib/queries/events";
 import { PricingForm } from "./pricing-form";
 
 function EventPricingSection({ eventId, eventName }: { eventId: number; eventName: string }) {

@@ -51,6 +51,7 @@ export function useRerunFailed() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: rerunAll,
+    meta: { errorTitle: "No se pudo reintentar" },
     onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: failedPhotosKey }),

@@ -7,15 +7,14 @@ import { EmptyState } from "../../../components/ui/empty-state";
 import { EventSelect } from "../../../components/ui/event-select";
 import { CheckIcon } from "../../../components/ui/icons";
 import { LoadError } from "../../../components/ui/load-error";
+import { LoadMoreButton } from "../../../components/ui/load-more-button";
 import { PageHeader } from "../../../components/ui/page-header";
 import { TableScrollArea } from "../../../components/ui/table-scroll-area";
 import { ThumbnailImage } from "../../../components/ui/thumbnail";
 import { toaster } from "../../../components/ui/toaster";
 import { formatCount, formatDateTime } from "../../../lib/format";
-import { useEvents } from "../../events/api/get-events";
+import { useEvents } from "../../../lib/queries/events";
 import { useFailedPhotos, useRerunFailed } from "../api/failed-photos";
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 function FailedPhotoRow({ photo, onRetry, busy }: { photo: FailedPhotoDto; onRetry: () => void; busy: boolean }) {
   return (
@@ -118,8 +117,6 @@ export function FailedPhotosPage() {
       { photoIds: [photo.id] },
       {
         onSuccess: () => toaster.create({ type: "success", title: `${photo.originalFilename}: reintento en curso` }),
-        onError: (error) =>
-          toaster.create({ type: "error", title: "No se pudo reintentar", description: messageOf(error) }),
         onSettled: () => setRetrying(null),
       },
     );
@@ -132,8 +129,8 @@ export function FailedPhotosPage() {
       // One event at a time: the server re-runs an event's failures in bounded batches.
       for (const id of targetEvents) requeued += await rerun.mutateAsync({ eventId: id });
       toaster.create({ type: "success", title: `${formatCount(requeued)} foto(s) enviadas a procesar de nuevo` });
-    } catch (error) {
-      toaster.create({ type: "error", title: "No se pudo reintentar", description: messageOf(error) });
+    } catch {
+      // The query client reported the failure; the events after it are left for another try.
     }
   };
 
@@ -202,16 +199,7 @@ export function FailedPhotosPage() {
               </Table.Body>
             </Table.Root>
           </TableScrollArea>
-          {failed.hasNextPage && (
-            <Button
-              alignSelf="center"
-              variant="outline"
-              onClick={() => void failed.fetchNextPage()}
-              loading={failed.isFetchingNextPage}
-            >
-              Cargar más
-            </Button>
-          )}
+          <LoadMoreButton list={failed} />
         </Stack>
       )}
       <ConfirmRetryAll

@@ -17,5 +17,7 @@ export function useCreateSale() {
   return useMutation({
     mutationFn: (request: CreateSaleRequest) =>
       apiFetch<CreateSaleResponse>("/api/sales/create", { method: "POST", body: request }),
+    // The purchase form says why the payment could not start, next to its button.
+    meta: { errorToast: false },
   });
 }

@@ -31,8 +31,8 @@ import { PageHeader } from "../../../components/ui/page-header";
 import { ThumbnailImage } from "../../../components/ui/thumbnail";
 import { ApiError } from "../../../lib/api-fetch";
 import { formatCount } from "../../../lib/format";
-import { useSearchPhotos } from "../../search/api/search-photos";
-import { consumePurchaseIntent, type PurchaseIntent } from "../api/purchase-intent";
+import { consumePurchaseIntent, type PurchaseIntent } from "../../../lib/purchase-intent";
+import { useSearchPhotos } from "../../../lib/queries/search-photos";
 import { useCartQuote, useCreateSale } from "../api/sales";
 
 const ruleLabels: Record<CartPriceRule, string> = {

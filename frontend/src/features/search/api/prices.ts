@@ -1,7 +1,7 @@
-import { type CartPrice, cartPrice, type PublicSettingsDto, salesMessages } from "@dorsal/shared";
+import { type CartPrice, cartPrice, salesMessages } from "@dorsal/shared";
 import { useQuery } from "@tanstack/react-query";
-import { apiFetch } from "../../../lib/api-fetch";
-import { eventPricingQueryOptions } from "../../pricing/api/event-pricing";
+import { eventPricingQueryOptions } from "../../../lib/queries/event-pricing";
+import { publicSettingsQueryOptions } from "./public-settings";
 
 /** What a cart of `count` photos of the searched bib costs. */
 export type PriceOf = (count: number) => CartPrice;
@@ -18,12 +18,7 @@ export type BibPricing =
  */
 export function useBibPricing(eventId: number, bibPhotoCount: number): BibPricing {
   const pricing = useQuery(eventPricingQueryOptions(eventId));
-  const photoPrice = useQuery({
-    // The same query (key and request) the payment instructions read the support phone from.
-    queryKey: ["settings"],
-    queryFn: ({ signal }) => apiFetch<PublicSettingsDto>("/api/settings", { signal }),
-    select: (settings) => settings.photoPrice,
-  });
+  const photoPrice = useQuery({ ...publicSettingsQueryOptions(), select: (settings) => settings.photoPrice });
   if (pricing.isError) return { status: "unavailable", message: pricing.error.message };
   if (photoPrice.isError) return { status: "unavailable", message: photoPrice.error.message };
   if (pricing.isPending || photoPrice.isPending) return { status: "pending" };

@@ -3,7 +3,7 @@ import type { EventDto } from "@dorsal/shared";
 import { EmptyState } from "../../../components/ui/empty-state";
 import { SearchIcon } from "../../../components/ui/icons";
 import { formatCount } from "../../../lib/format";
-import { useEvents } from "../../events/api/get-events";
+import { useEvents } from "../../../lib/queries/events";
 
 const photos = (count: number) => `${formatCount(count)} ${count === 1 ? "foto" : "fotos"}`;
 

@@ -22,10 +22,9 @@ import { ThumbnailImage } from "../../../components/ui/thumbnail";
 import { apiFetch } from "../../../lib/api-fetch";
 import { downloadFile } from "../../../lib/download-file";
 import { formatCount } from "../../../lib/format";
+import { storePurchaseIntent } from "../../../lib/purchase-intent";
+import type { PhotoSearch } from "../../../lib/queries/search-photos";
 import { useSession } from "../../../lib/session";
-import { CodeDialog } from "../../download-codes/components/code-dialog";
-import { PaymentInstructions } from "../../download-codes/components/payment-instructions";
-import { storePurchaseIntent } from "../../purchase/api/purchase-intent";
 import { useBibPhotos } from "../api/browse";
 import {
   type BibPricing,
@@ -35,9 +34,10 @@ import {
   priceSteps,
   useBibPricing,
 } from "../api/prices";
-import type { PhotoSearch } from "../api/search-photos";
+import { CodeDialog } from "./code-dialog";
 import { NoPhotos } from "./no-photos";
 import { ParticipantName } from "./participant-name";
+import { PaymentInstructions } from "./payment-instructions";
 
 const photoCount = (count: number) => `${formatCount(count)} ${count === 1 ? "foto" : "fotos"}`;
 

@@ -5,11 +5,11 @@ import { useNavigate, useSearchParams } from "react-router";
 import { EventSelect } from "../../../components/ui/event-select";
 import { LoadError } from "../../../components/ui/load-error";
 import { PageHeader } from "../../../components/ui/page-header";
-import { useEvents } from "../../events/api/get-events";
-import { FreePhotos } from "../../free-photos/components/free-photos-page";
-import { purchaseStorageKeys } from "../../purchase/api/purchase-intent";
-import type { PhotoSearch } from "../api/search-photos";
+import { purchaseStorageKeys } from "../../../lib/purchase-intent";
+import { useEvents } from "../../../lib/queries/events";
+import type { PhotoSearch } from "../../../lib/queries/search-photos";
 import { BibGrid, EventCards } from "./browse";
+import { FreePhotos } from "./free-photos-page";
 import { PhotoResults } from "./photo-results";
 
 /** The search lives in the address so results can be shared, reloaded and reached with Back. */

@@ -1,6 +1,6 @@
-import type { ChangePasswordRequest, PasswordChangedResponse } from "@dorsal/shared";
+import { type ChangePasswordRequest, messages, type PasswordChangedResponse } from "@dorsal/shared";
 import { useMutation } from "@tanstack/react-query";
-import { apiFetch } from "../../../lib/api-fetch";
+import { ApiError, apiFetch } from "../../../lib/api-fetch";
 import { session } from "../../../lib/session";
 
 export function changePassword(body: ChangePasswordRequest): Promise<PasswordChangedResponse> {
@@ -14,6 +14,11 @@ export function changePassword(body: ChangePasswordRequest): Promise<PasswordCha
 export function useChangePassword() {
   return useMutation({
     mutationFn: changePassword,
+    meta: {
+      // A throttled attempt says when to try again; anything else gets the spec's text.
+      errorMessage: (failure) =>
+        failure instanceof ApiError && failure.status === 429 ? failure.message : messages.changePasswordFailed,
+    },
     onSuccess: ({ token }) => {
       const user = session.get();
       if (user && token) session.save({ ...user, token });

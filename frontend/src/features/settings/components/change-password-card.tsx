@@ -1,8 +1,6 @@
 import { Alert, Button, Card, Field, Heading, Input, Stack, Text } from "@chakra-ui/react";
-import { messages } from "@dorsal/shared";
 import { type FormEvent, useState } from "react";
 import { toaster } from "../../../components/ui/toaster";
-import { ApiError } from "../../../lib/api-fetch";
 import { useChangePassword } from "../api/change-password";
 import { isPasswordFormComplete, type PasswordForm, passwordFormError } from "../api/password-form";
 
@@ -32,14 +30,6 @@ export function ChangePasswordCard() {
           setForm(emptyForm);
           toaster.create({ type: "success", title: "Contraseña cambiada" });
         },
-        onError: (failure) =>
-          toaster.create({
-            type: "error",
-            title: "Error",
-            // A throttled attempt says when to try again; anything else gets the spec's text.
-            description:
-              failure instanceof ApiError && failure.status === 429 ? failure.message : messages.changePasswordFailed,
-          }),
       },
     );
   };

@@ -16,8 +16,6 @@ export function ResetSalesCard() {
     setConfirming(false);
     reset.mutate(undefined, {
       onSuccess: () => toaster.create({ type: "success", title: "Ventas del mes reiniciadas" }),
-      onError: () =>
-        toaster.create({ type: "error", title: "Error", description: "No se pudieron reiniciar las ventas del mes" }),
     });
   };
 

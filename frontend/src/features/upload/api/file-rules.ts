@@ -1,11 +1,5 @@
-import { acceptedImageTypes, imageContentType, imageTypeByExtension, limits } from "@dorsal/shared";
+import { imageContentType, limits } from "@dorsal/shared";
 import { formatBytes } from "../../../lib/format";
-
-/** Value for `<input accept>`: the types plus the extensions that browsers may not map. */
-export const acceptAttribute = [
-  ...acceptedImageTypes,
-  ...Object.keys(imageTypeByExtension).map((ext) => `.${ext}`),
-].join(",");
 
 /** Identity of a picked file, so picking the same photo twice does not upload it twice. */
 export function fileKey(file: Pick<File, "name" | "size" | "lastModified">): string {

@@ -1,7 +1,7 @@
 import { Box, Button, HStack, Text, VisuallyHidden } from "@chakra-ui/react";
 import { type ChangeEvent, type DragEvent, useRef, useState } from "react";
 import { CameraIcon, UploadIcon } from "../../../components/ui/icons";
-import { acceptAttribute } from "../api/file-rules";
+import { acceptAttribute } from "../../../lib/image-input";
 
 interface PhotoDropZoneProps {
   onFiles: (files: File[]) => void;

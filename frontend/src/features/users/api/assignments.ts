@@ -17,21 +17,6 @@ export function useAssignments(userId: string) {
   return useQuery(assignmentsQueryOptions(userId));
 }
 
-/**
- * The signed-in photographer's own events: the upload screen offers only these. Keyed by the
- * account, since signing out does not empty the cache and another photographer may sign in next.
- */
-export const myAssignmentsQueryOptions = (userId: string) =>
-  queryOptions({
-    queryKey: ["my-assignments", userId],
-    queryFn: ({ signal }) => apiFetch<EventAssignmentDto[]>("/api/users/me/events", { signal }),
-  });
-
-/** Asks only for a photographer (`userId` null otherwise). */
-export function useMyAssignments(userId: string | null) {
-  return useQuery({ ...myAssignmentsQueryOptions(userId ?? ""), enabled: userId !== null });
-}
-
 export const useAssignEvent = () =>
   useUsersMutation(({ userId, ...input }: AssignEventRequest & { userId: string }) =>
     apiFetch(`/api/users/${encodeURIComponent(userId)}/events`, { method: "POST", body: input }),

@@ -2,7 +2,6 @@ import { Alert, Button, Card, Field, Heading, HStack, Input, NativeSelect, Simpl
 import { createUserRequest, type EventDto, messages } from "@dorsal/shared";
 import { type FormEvent, useState } from "react";
 import { toaster } from "../../../components/ui/toaster";
-import { ApiError } from "../../../lib/api-fetch";
 import { useCreateUser } from "../api/users";
 import { EventOptions } from "./event-options";
 
@@ -59,12 +58,6 @@ export function CreateUserForm({ events, onClose }: { events: EventDto[]; onClos
           });
           onClose();
         },
-        onError: (error) =>
-          toaster.create({
-            type: "error",
-            title: "Error",
-            description: error instanceof ApiError ? error.message : "Error creando el usuario",
-          }),
       },
     );
   };

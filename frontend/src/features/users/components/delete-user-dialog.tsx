@@ -2,7 +2,6 @@ import { Text } from "@chakra-ui/react";
 import type { UserListItem } from "@dorsal/shared";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog";
 import { toaster } from "../../../components/ui/toaster";
-import { ApiError } from "../../../lib/api-fetch";
 import { useDeleteUser } from "../api/users";
 import { displayName } from "./users-table";
 
@@ -25,12 +24,6 @@ export function DeleteUserDialog({ user, onClose }: { user: UserListItem | null;
         });
         onClose();
       },
-      onError: (error) =>
-        toaster.create({
-          type: "error",
-          title: "Error",
-          description: error instanceof ApiError ? error.message : "Error eliminando el usuario",
-        }),
     });
   };
 

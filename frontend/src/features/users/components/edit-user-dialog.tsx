@@ -27,14 +27,11 @@ import {
 import { type FormEvent, useState } from "react";
 import { LoadError } from "../../../components/ui/load-error";
 import { toaster } from "../../../components/ui/toaster";
-import { ApiError } from "../../../lib/api-fetch";
 import { useSession } from "../../../lib/session";
 import { useAssignEvent, useAssignments, useUnassignEvent } from "../api/assignments";
 import { useUpdateUser } from "../api/users";
 import { EventOptions } from "./event-options";
 import { assignmentRoleLabels, roleLabel } from "./role-badge";
-
-const errorText = (error: unknown, fallback: string) => (error instanceof ApiError ? error.message : fallback);
 
 /** Name, email and role (spec §5 'Edit user': all required). */
 function AccountForm({ user, onSaved }: { user: UserListItem; onSaved: () => void }) {
@@ -69,12 +66,6 @@ function AccountForm({ user, onSaved }: { user: UserListItem; onSaved: () => voi
           toaster.create({ type: "success", title: "Usuario actualizado", description: parsed.data.name });
           onSaved();
         },
-        onError: (error) =>
-          toaster.create({
-            type: "error",
-            title: "Error",
-            description: errorText(error, "Error actualizando el usuario"),
-          }),
       },
     );
   };
@@ -157,8 +148,6 @@ function Assignments({ user, events }: { user: UserListItem; events: EventDto[] 
           toaster.create({ type: "success", title: "Evento asignado", description: name });
           setChoice({ eventId: "", role: "photographer", notes: "" });
         },
-        onError: (error) =>
-          toaster.create({ type: "error", title: "Error", description: errorText(error, "Error asignando el evento") }),
       },
     );
   };
@@ -169,8 +158,6 @@ function Assignments({ user, events }: { user: UserListItem; events: EventDto[] 
       { userId: user.id, eventId },
       {
         onSuccess: () => toaster.create({ type: "success", title: "Evento quitado", description: eventName }),
-        onError: (error) =>
-          toaster.create({ type: "error", title: "Error", description: errorText(error, "Error quitando el evento") }),
         onSettled: () => setRemoving(null),
       },
     );

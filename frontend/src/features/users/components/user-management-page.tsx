@@ -6,7 +6,7 @@ import { EmptyState } from "../../../components/ui/empty-state";
 import { UserIcon } from "../../../components/ui/icons";
 import { LoadError } from "../../../components/ui/load-error";
 import { PageHeader } from "../../../components/ui/page-header";
-import { useEvents } from "../../events/api/get-events";
+import { useEvents } from "../../../lib/queries/events";
 import { useUsers } from "../api/users";
 import { CreateUserForm } from "./create-user-form";
 import { DeleteUserDialog } from "./delete-user-dialog";

@@ -1,6 +1,6 @@
 import type { DownloadZip } from "@dorsal/shared";
 import { useMutation } from "@tanstack/react-query";
-import { apiFetch } from "../../../lib/api-fetch";
+import { apiFetch } from "./api-fetch";
 
 /**
  * Hands the ZIP to the browser's own download manager: the signed URL answers as an attachment,
@@ -24,6 +24,8 @@ export function useZipDownload(path: string, onCounted: () => unknown) {
   return useMutation({
     mutationFn: () => apiFetch<DownloadZip>(path, { method: "POST" }),
     onSuccess: (zip) => saveZip(zip),
+    // The screen says why next to the ZIP button.
+    meta: { errorToast: false },
     // The server counted the downloads before answering, whether or not the ZIP was made.
     onSettled: () => onCounted(),
   });

@@ -2,13 +2,13 @@ import type { PublicSettingsDto } from "@dorsal/shared";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiFetch } from "../../../lib/api-fetch";
 
-export const supportPhoneQueryOptions = () =>
+/** One request for the price and the support phone, whichever of them a part of the screen reads. */
+export const publicSettingsQueryOptions = () =>
   queryOptions({
     queryKey: ["settings"],
     queryFn: ({ signal }) => apiFetch<PublicSettingsDto>("/api/settings", { signal }),
-    select: (settings) => settings.supportPhone,
   });
 
 export function useSupportPhone() {
-  return useQuery(supportPhoneQueryOptions());
+  return useQuery({ ...publicSettingsQueryOptions(), select: (settings) => settings.supportPhone });
 }

@@ -15,10 +15,10 @@ import {
 import { type DownloadPhoto, downloadCode, salesMessages } from "@dorsal/shared";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { ThumbnailTile } from "../../../components/ui/thumbnail";
+import { allowanceText, nothingLeft, remainingPerPhoto } from "../../../lib/allowance";
 import { ApiError } from "../../../lib/api-fetch";
 import { formatCount, formatDateTime } from "../../../lib/format";
-import { allowanceText, nothingLeft, remainingPerPhoto } from "../../download/api/allowance";
-import { useZipDownload } from "../../download/api/download-zip";
+import { useZipDownload } from "../../../lib/zip-download";
 import { savePhoto, validateDownloadCode, validationFailureMessage } from "../api/validate-code";
 
 interface CodeDialogProps {

@@ -1,6 +1,6 @@
 import type { EventDto } from "@dorsal/shared";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { apiFetch } from "../../../lib/api-fetch";
+import { apiFetch } from "../api-fetch";
 
 export function getEvents(signal?: AbortSignal): Promise<EventDto[]> {
   return apiFetch<EventDto[]>("/api/events", { signal });
@@ -22,4 +22,18 @@ export function newestEvent(events: EventDto[]): EventDto | undefined {
     (newest, event) => (!newest || event.id > newest.id ? event : newest),
     undefined,
   );
+}
+
+export function getEvent(eventId: number, signal?: AbortSignal): Promise<EventDto> {
+  return apiFetch<EventDto>(`/api/events/${eventId}`, { signal });
+}
+
+export const eventQueryOptions = (eventId: number) =>
+  queryOptions({
+    queryKey: ["events", eventId],
+    queryFn: ({ signal }) => getEvent(eventId, signal),
+  });
+
+export function useEvent(eventId: number, options: { refetchInterval?: number | false } = {}) {
+  return useQuery({ ...eventQueryOptions(eventId), ...options });
 }

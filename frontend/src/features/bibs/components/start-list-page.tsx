@@ -25,9 +25,9 @@ import { TableScrollArea } from "../../../components/ui/table-scroll-area";
 import { toaster } from "../../../components/ui/toaster";
 import { ApiError } from "../../../lib/api-fetch";
 import { formatCount, formatDateTime, formatEventDate } from "../../../lib/format";
-import { changedPhotosText, useReindex } from "../../bibs/hooks/use-reindex";
-import { useEvent } from "../../events/api/get-event";
+import { useEvent } from "../../../lib/queries/events";
 import { useDeleteStartList, useImportStartList, useParticipants } from "../api/participants";
+import { changedPhotosText, useReindex } from "../hooks/use-reindex";
 
 const participantsText = (count: number) => `${formatCount(count)} ${count === 1 ? "participante" : "participantes"}`;
 const photosText = (count: number) =>
@@ -228,12 +228,8 @@ function DeleteListButton({ eventId, count }: { eventId: number; count: number }
             ? `Re-indexa los dorsales para que las ${photosText(result.processedPhotos)} publiquen de nuevo todas sus lecturas.`
             : undefined,
       });
-    } catch (error) {
-      toaster.create({
-        type: "error",
-        title: "No se pudo borrar la lista",
-        description: error instanceof Error ? error.message : String(error),
-      });
+    } catch {
+      // The query client reported the failure; the dialog stays open for another try.
     }
   };
   return (

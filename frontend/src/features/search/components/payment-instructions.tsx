@@ -1,6 +1,6 @@
 import { Box, Button, Collapsible, Heading, Link, List, Skeleton, Stack, Text } from "@chakra-ui/react";
 import { whatsappLink } from "@dorsal/shared";
-import { useSupportPhone } from "../api/support-phone";
+import { useSupportPhone } from "../api/public-settings";
 
 interface PaymentInstructionsProps {
   dorsalNumber: string;

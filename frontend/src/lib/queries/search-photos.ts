@@ -1,6 +1,6 @@
 import type { SearchResponse } from "@dorsal/shared";
 import { skipToken, useQuery } from "@tanstack/react-query";
-import { apiFetch } from "../../../lib/api-fetch";
+import { apiFetch } from "../api-fetch";
 
 export interface PhotoSearch {
   eventId: number;

@@ -2,7 +2,7 @@ import type { AthleteRegisterRequest, LoginResponse } from "@dorsal/shared";
 import { useMutation } from "@tanstack/react-query";
 import { ApiError, apiFetch, NetworkError } from "../../../lib/api-fetch";
 import type { SessionUser } from "../../../lib/session";
-import { sessionFrom } from "../../auth/api/login";
+import { sessionFrom } from "./login";
 
 /** A new athlete account answers like a login: the athlete is signed in at once. */
 export async function registerAthlete(request: AthleteRegisterRequest): Promise<SessionUser> {
@@ -12,7 +12,8 @@ export async function registerAthlete(request: AthleteRegisterRequest): Promise<
 }
 
 export function useRegisterAthlete() {
-  return useMutation({ mutationFn: registerAthlete });
+  // The form says why it failed above its fields.
+  return useMutation({ mutationFn: registerAthlete, meta: { errorToast: false } });
 }
 
 export const athleteAuthMessages = {

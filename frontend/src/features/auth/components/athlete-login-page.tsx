@@ -4,9 +4,10 @@ import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { firstErrorByField } from "../../../lib/field-errors";
 import { type SessionUser, session } from "../../../lib/session";
-import { useLogin } from "../../auth/api/login";
 import { athleteAuthFailure, athleteAuthMessages, useRegisterAthlete } from "../api/athlete-auth";
+import { useLogin } from "../api/login";
 import { safeReturnTo } from "../api/return-to";
+import { CredentialsFields } from "./credentials-fields";
 
 /** Spec §2.2: navigation waits 100 ms after the session is stored. */
 const navigationDelayMs = 100;
@@ -49,27 +50,13 @@ function SignInForm({ onSignedIn }: { onSignedIn: (user: SessionUser) => void })
     <form onSubmit={submit} aria-label="Ingresar como deportista">
       <Stack gap="4">
         <ErrorAlert message={error} />
-        <Field.Root required>
-          <Field.Label>Correo electrónico</Field.Label>
-          <Input
-            type="email"
-            autoComplete="username"
-            value={email}
-            onChange={(change) => setEmail(change.currentTarget.value)}
-          />
-        </Field.Root>
-        <Field.Root required>
-          <Field.Label>Contraseña</Field.Label>
-          <Input
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(change) => setPassword(change.currentTarget.value)}
-          />
-        </Field.Root>
-        <Button type="submit" colorPalette="blue" loading={login.isPending} loadingText="Ingresando...">
-          Ingresar
-        </Button>
+        <CredentialsFields
+          email={email}
+          password={password}
+          onEmailChange={setEmail}
+          onPasswordChange={setPassword}
+          pending={login.isPending}
+        />
       </Stack>
     </form>
   );

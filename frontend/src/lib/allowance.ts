@@ -1,5 +1,5 @@
 import { type DownloadPhoto, downloadsLeftText } from "@dorsal/shared";
-import { formatCount } from "../../../lib/format";
+import { formatCount } from "./format";
 
 /**
  * The allowance as the server counts it (docs/payments.md): each photo may be downloaded `max`

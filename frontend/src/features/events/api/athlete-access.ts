@@ -1,7 +1,7 @@
 import type { EventDto } from "@dorsal/shared";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "../../../lib/api-fetch";
-import { eventsQueryOptions } from "../../events/api/get-events";
+import { eventsQueryOptions } from "../../../lib/queries/events";
 
 /** 'Acceso deportistas': signed-in athletes see and download every photo of the event free (spec §1). */
 export function setAthleteAccess({
@@ -21,6 +21,7 @@ export function useSetAthleteAccess() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: setAthleteAccess,
+    meta: { errorMessage: (error) => `No se pudo cambiar el acceso de deportistas: ${error.message}` },
     // Every event query, the one event's included: the switch must show the stored state.
     onSettled: () => queryClient.invalidateQueries({ queryKey: eventsQueryOptions().queryKey }),
   });

@@ -37,6 +37,8 @@ export function useImportStartList(eventId: number) {
         body: form,
       });
     },
+    // The screen lists the file's refused lines under the server's reason.
+    meta: { errorToast: false },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: participantsKey(eventId) }),
   });
 }
@@ -45,6 +47,7 @@ export function useDeleteStartList(eventId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => apiFetch<StartListDeleteResponse>(`/api/events/${eventId}/participants`, { method: "DELETE" }),
+    meta: { errorTitle: "No se pudo borrar la lista" },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: participantsKey(eventId) }),
   });
 }

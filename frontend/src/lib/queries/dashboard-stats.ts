@@ -1,6 +1,6 @@
 import type { DashboardStats } from "@dorsal/shared";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { apiFetch } from "../../../lib/api-fetch";
+import { apiFetch } from "../api-fetch";
 
 export function getDashboardStats(signal?: AbortSignal): Promise<DashboardStats> {
   return apiFetch<DashboardStats>("/api/dashboard/stats", { signal });

@@ -19,12 +19,6 @@ export function AthleteAccessSwitch({ event }: { event: EventDto }) {
             title: requiresAthleteLogin ? "Acceso deportistas activado" : "Acceso deportistas desactivado",
             description: event.name,
           }),
-        onError: (error) =>
-          toaster.create({
-            type: "error",
-            title: "Error",
-            description: `No se pudo cambiar el acceso de deportistas: ${error.message}`,
-          }),
       },
     );
 

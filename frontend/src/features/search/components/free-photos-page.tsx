@@ -8,10 +8,10 @@ import { PhotoPreviewDialog } from "../../../components/ui/photo-preview-dialog"
 import { ThumbnailImage } from "../../../components/ui/thumbnail";
 import { downloadFile, pause } from "../../../lib/download-file";
 import { formatCount } from "../../../lib/format";
-import { useBibPhotos } from "../../search/api/browse";
-import { BibGrid, EventCards } from "../../search/components/browse";
-import { NoPhotos } from "../../search/components/no-photos";
-import { ParticipantName } from "../../search/components/participant-name";
+import { useBibPhotos } from "../api/browse";
+import { BibGrid, EventCards } from "./browse";
+import { NoPhotos } from "./no-photos";
+import { ParticipantName } from "./participant-name";
 
 /** Spec §9: free photos are downloaded one after another, 800 ms apart. */
 const freeSpacingMs = 800;
