@@ -1,14 +1,15 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
-import { type HttpHandlerName, httpRoutes } from "../src/http/routes";
+import type { RouteTable } from "../src/http/handler";
+import { httpRoutes, type RouteDefinition } from "../src/http/routes";
 
 /** A Lambda HTTP handler of functions/src/handlers/http, as createHttpHandler makes it. */
 export type LambdaHttpHandler = ((
   event: APIGatewayProxyEventV2,
   context: Context,
 ) => Promise<APIGatewayProxyStructuredResultV2>) & {
-  routes: Partial<Record<string, { multipart?: boolean }>>;
+  routes: RouteTable;
   refusal(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2 | undefined>;
 };
 
@@ -18,10 +19,7 @@ export type LambdaHttpHandler = ((
  */
 export const jsonBodyMaxBytes = 1024 * 1024;
 
-interface CompiledRoute {
-  method: string;
-  path: string;
-  handler: HttpHandlerName;
+interface CompiledRoute extends RouteDefinition {
   pattern: RegExp;
   names: string[];
 }

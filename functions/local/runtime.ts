@@ -117,8 +117,8 @@ export async function startRuntime(env: Record<string, string | undefined>): Pro
     response: ServerResponse,
     handler: LambdaHttpHandler,
     headersOnly: APIGatewayProxyEventV2,
+    large: boolean,
   ): Promise<Buffer | undefined> {
-    const large = handler.routes[headersOnly.routeKey]?.multipart === true;
     const limit = large ? maxBodyBytes : jsonBodyMaxBytes;
     const tooLarge = { success: false, error: large ? messages.fileTooLarge : messages.requestTooLarge };
     const declared = Number(request.headers["content-length"] ?? 0);
@@ -156,7 +156,7 @@ export async function startRuntime(env: Record<string, string | undefined>): Pro
   });
   const httpHandlers = {} as Record<HttpHandlerName, LambdaHttpHandler>;
   for (const [name, routes] of Object.entries(httpRoutes) as [HttpHandlerName, RouteTable][]) {
-    httpHandlers[name] = createHttpHandler(routes, () => ready) as LambdaHttpHandler;
+    httpHandlers[name] = createHttpHandler(routes.endpoints, routes.implementations, () => ready);
   }
 
   const server = createServer(async (request, response) => {
@@ -182,7 +182,7 @@ export async function startRuntime(env: Record<string, string | undefined>): Pro
         const handler = httpHandlers[match.route.handler];
         const routeKey = `${match.route.method} ${match.route.path}`;
         const headersOnly = toApiGatewayEvent(request, url, Buffer.alloc(0), routeKey, match.pathParameters);
-        const body = await admittedBody(request, response, handler, headersOnly);
+        const body = await admittedBody(request, response, handler, headersOnly, match.route.multipart);
         if (!body) return;
         const event = { ...headersOnly, body: body.toString("base64") };
         const context = lambdaContext(`dorsal-${match.route.handler}`, settings.API_TIMEOUT_SECONDS * 1000);

@@ -2,6 +2,7 @@ import { randomBytes, randomInt } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
+import { api, pathFor } from "@dorsal/shared";
 import { z } from "zod";
 import {
   checksumsMatch,
@@ -256,7 +257,7 @@ ${hidden}
     const attempt = async (index: number): Promise<void> => {
       let status = 0;
       try {
-        const response = await fetch(`${options.localUrl}/api/payments/wompi/events`, {
+        const response = await fetch(`${options.localUrl}${pathFor(api.sales.paymentEvent)}`, {
           method: "POST",
           headers: { "content-type": "application/json", "x-event-checksum": event.signature.checksum.toUpperCase() },
           body: JSON.stringify(event),

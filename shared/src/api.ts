@@ -8,6 +8,10 @@ import { roles } from "./roles";
 /** API contracts shared by the handlers (validation) and the browser (types). */
 
 export const idParam = z.coerce.number().int().positive();
+/** Account ids as the ids port makes them. */
+export const userIdParam = z.string().regex(/^[A-Za-z0-9_-]{6,64}$/);
+/** Photo and ZIP batch ids as the server makes them. */
+export const photoIdParam = z.string().regex(/^[a-z0-9]{10,40}$/);
 
 /** Every password field: scrypt hashes any length, and the cap keeps one request from hashing megabytes. */
 const password = z.string().max(limits.passwordMaxLength, messages.passwordTooLong);
@@ -31,7 +35,15 @@ export const publicUser = z.object({
 });
 export type PublicUser = z.infer<typeof publicUser>;
 
-export type LoginResponse = { success: true; token: string; user: PublicUser } | { success: false; error: string };
+/**
+ * A sign-in's answer (login, athlete registration). A refusal is an error status with
+ * `{ success: false, error }`, never this body.
+ */
+export interface LoginResponse {
+  success: true;
+  token: string;
+  user: PublicUser;
+}
 
 export const createEventRequest = z.object({
   name: z.string().trim().min(1).max(200),
@@ -292,6 +304,9 @@ export interface PhotoDto {
 }
 
 export type PreviewKind = "clean" | "watermarked" | "gratis";
+
+/** Chosen by the client for a run of multipart uploads; sent again to resume it (spec §4). */
+export const uploadSessionId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
 
 export interface UploadResponse {
   message: string;

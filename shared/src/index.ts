@@ -8,6 +8,7 @@ export * from "./bib-format";
 export { wearerRegion } from "./bib-geometry";
 export * from "./bibs";
 export * from "./constants";
+export * from "./contract";
 export * from "./messages";
 export * from "./participants";
 export * from "./pricing";

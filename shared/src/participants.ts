@@ -11,6 +11,12 @@ export interface ParticipantDto {
   photoCount: number;
 }
 
+/** GET /api/events/{id}/participants: a page of the list, continued from the last page's cursor. */
+export const participantsQuery = z.object({
+  cursor: z.string().max(2000).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
 export interface ParticipantPage {
   /** Null when the event has no start list (then `participants` is empty). */
   startList: { count: number; importedAt: string } | null;

@@ -75,8 +75,11 @@ export const dorsalNumber = z.string().trim().refine(isBibText, salesMessages.no
 
 const maxPhotosPerSale = 200;
 
+/** A photo id as the cart and the download routes' paths carry it. */
+export const downloadPhotoId = z.string().min(1).max(64);
+
 const photoIds = z
-  .array(z.string().min(1).max(64))
+  .array(downloadPhotoId)
   .min(1, salesMessages.cartEmpty)
   .max(maxPhotosPerSale, salesMessages.cartTooLarge)
   .transform((ids) => [...new Set(ids)]);
@@ -176,6 +179,38 @@ export interface DownloadInfo {
   expiresAt: string | null;
   maxDownloads: number;
   remainingDownloads: number;
+}
+
+/** A sale as the admin's export shows it: everything but the token's hash. */
+export interface AdminSaleDto {
+  id: string;
+  reference: string;
+  eventId: number;
+  dorsalNumber: string | null;
+  photoIds: string[];
+  /** Whole pesos. */
+  amount: number;
+  currency: "COP";
+  customerEmail: string;
+  customerName: string;
+  status: SaleStatus;
+  maxDownloads: number;
+  /** Days the link works, counted from `paidAt`. */
+  validityDays: number;
+  createdAt: string;
+  checkoutExpiresAt: string;
+  paidAt: string | null;
+  expiresAt: string | null;
+  transactionId: string | null;
+  paymentMethod: string | null;
+  statusMessage: string | null;
+  updatedAt: string;
+}
+
+/** GET /api/admin/sales?eventId=: an event's sales, oldest first, a page at a time (export and audit). */
+export interface AdminSalePage {
+  sales: AdminSaleDto[];
+  nextCursor: string | null;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { EventDto, PublicUser, Role } from "@dorsal/shared";
+import type { EndpointSpec, EventDto, PublicUser, Role } from "@dorsal/shared";
 import { beforeAll, describe, expect, it } from "vitest";
 import { httpHandlers, httpRoutes } from "../../functions/src/http/routes";
 import { adminToken, apiClient } from "../support/api";
@@ -6,14 +6,19 @@ import { sharedDorsal } from "../support/server";
 
 type Client = ReturnType<typeof apiClient>;
 
-/** Every route each handler file declares, with the roles it admits, read from the handlers themselves. */
+/**
+ * Every route each Lambda handler file serves, with the roles it admits, read from the handlers
+ * themselves (the endpoints each one bound), with the function it belongs to.
+ */
 async function declaredRoutes() {
-  const declared: { key: string; access: "public" | readonly Role[] }[] = [];
+  const declared: { key: string; handler: string; access: "public" | readonly Role[] }[] = [];
   for (const name of httpHandlers) {
-    const module: { handler: { routes: Record<string, { access: "public" | readonly Role[] }> } } = await import(
+    const module: { handler: { routes: { endpoints: Record<string, EndpointSpec> } } } = await import(
       `../../functions/src/handlers/http/${name}.ts`
     );
-    for (const [key, spec] of Object.entries(module.handler.routes)) declared.push({ key, access: spec.access });
+    for (const endpoint of Object.values(module.handler.routes.endpoints)) {
+      declared.push({ key: `${endpoint.method} ${endpoint.path}`, handler: name, access: endpoint.access });
+    }
   }
   return declared;
 }
@@ -54,9 +59,9 @@ describe("access matrix", () => {
     photographer = await signedIn("matriz.foto@dorsal.test", "photographer");
     plainUser = await signedIn("matriz.usuario@dorsal.test", "user");
   });
-  it("declares every route of the route table in exactly one handler", async () => {
-    const declared = (await declaredRoutes()).map((route) => route.key).sort();
-    expect(declared).toEqual(httpRoutes.map((route) => `${route.method} ${route.path}`).sort());
+  it("serves every route of the route table from exactly the function API Gateway sends it to", async () => {
+    const declared = (await declaredRoutes()).map(({ key, handler }) => `${key} → ${handler}`).sort();
+    expect(declared).toEqual(httpRoutes.map((route) => `${route.method} ${route.path} → ${route.handler}`).sort());
   });
 
   it("refuses every protected route without a token (401) and to a role it does not admit (403)", async () => {

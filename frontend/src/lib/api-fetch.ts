@@ -1,3 +1,4 @@
+import { type EndpointSpec, type HttpMethod, pathFor, type RequestOf, type ResponseOf } from "@dorsal/shared";
 import { session } from "./session";
 
 /** A response the server answered with a non-OK status; `message` is what the user should read. */
@@ -53,21 +54,21 @@ function detailsOf(body: string): ApiError["details"] {
   }
 }
 
-export interface ApiFetchOptions {
-  method?: "GET" | "POST" | "PUT" | "DELETE";
-  body?: unknown;
+interface CallOptions {
   signal?: AbortSignal;
   /** Login must not carry (or be able to revoke) the session it is about to replace. */
   anonymous?: boolean;
 }
 
 /**
- * The one way the browser calls the API. The bearer token goes on every call while signed in:
- * public endpoints ignore it and it keeps the client free of a list of protected paths that
- * would drift from the server's.
+ * What every call sends. The bearer token goes on every call while signed in: public endpoints
+ * ignore it and it keeps the client free of a list of protected paths that would drift from the
+ * server's.
  */
-export async function apiFetch<T>(path: string, options: ApiFetchOptions = {}): Promise<T> {
-  const { method = "GET", body, signal, anonymous = false } = options;
+async function apiFetch<T>(
+  path: string,
+  { method, body, signal, anonymous = false }: CallOptions & { method: HttpMethod; body: unknown },
+): Promise<T> {
   const token = anonymous ? undefined : session.get()?.token;
   const headers: Record<string, string> = { Accept: "application/json" };
   // Spec §7: FormData bodies are sent as is (the browser writes their boundary); others as JSON.
@@ -102,4 +103,36 @@ export async function apiFetch<T>(path: string, options: ApiFetchOptions = {}): 
   } catch {
     throw new ApiError(invalidResponseMessage, response.status);
   }
+}
+
+/** The request is optional where the endpoint has no path parameters and no body. */
+type CallArguments<E> =
+  object extends RequestOf<E> ? [request?: RequestOf<E> & CallOptions] : [request: RequestOf<E> & CallOptions];
+
+/** `?name=value&…` of the query's defined values; "" when there are none. */
+function queryString(query: object | undefined): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null) search.set(name, String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : "";
+}
+
+/**
+ * The one way the browser calls the API, through its contract (shared/src/contract): the path, method, body and answer's type all
+ * come from the endpoint the server serves, e.g. `apiCall(api.users.update, { params: { id }, body })`.
+ */
+export function apiCall<E extends EndpointSpec>(endpoint: E, ...[request]: CallArguments<E>): Promise<ResponseOf<E>> {
+  const { params, query, body, signal, anonymous } = (request ?? {}) as {
+    params?: Record<string, string | number>;
+    query?: object;
+    body?: unknown;
+  } & CallOptions;
+  return apiFetch<ResponseOf<E>>(pathFor(endpoint, params) + queryString(query), {
+    method: endpoint.method,
+    body,
+    signal,
+    anonymous,
+  });
 }

@@ -1,6 +1,5 @@
 import type { DownloadZip } from "@dorsal/shared";
 import { useMutation } from "@tanstack/react-query";
-import { apiFetch } from "./api-fetch";
 
 /**
  * Hands the ZIP to the browser's own download manager: the signed URL answers as an attachment,
@@ -18,11 +17,11 @@ export function saveZip(zip: DownloadZip): void {
 
 /**
  * 'Descargar todas (ZIP)': the server builds one ZIP of the originals that still have downloads
- * left (each counted once) and answers its short-lived link; `path` is the link's or the code's.
+ * left (each counted once) and answers its short-lived link; `request` asks the link's route or the code's.
  */
-export function useZipDownload(path: string, onCounted: () => unknown) {
+export function useZipDownload(request: () => Promise<DownloadZip>, onCounted: () => unknown) {
   return useMutation({
-    mutationFn: () => apiFetch<DownloadZip>(path, { method: "POST" }),
+    mutationFn: request,
     onSuccess: (zip) => saveZip(zip),
     // The screen says why next to the ZIP button.
     meta: { errorToast: false },

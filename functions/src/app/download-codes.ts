@@ -1,11 +1,13 @@
 import { randomInt } from "node:crypto";
 import {
+  api,
   type DownloadCodeResult,
   type DownloadCodeValidation,
   type DownloadZip,
   type generateDownloadCodeRequest,
   type IssuedDownloadCode,
   messages,
+  pathFor,
   salesMessages,
   type validateDownloadCodeRequest,
 } from "@dorsal/shared";
@@ -115,9 +117,6 @@ export async function listDownloadCodes(deps: Deps, eventId: number): Promise<Is
   );
 }
 
-const codeUrl = (code: string, photoId: string) =>
-  `/api/download-codes/download/${encodeURIComponent(code)}/${encodeURIComponent(photoId)}`;
-
 /** The bib's processed photos in the event, oldest first: what a code for it opens. */
 async function photosOfBib(deps: Deps, eventId: number, dorsalNumber: string): Promise<PhotoRecord[]> {
   const photos = await deps.photos.getMany(await deps.bibLinks.photoIdsForBib(eventId, dorsalNumber));
@@ -155,7 +154,7 @@ export async function validateDownloadCode(
     {
       partition: codeDownloadGrant(code.code),
       maxDownloads: code.maxDownloads,
-      downloadUrl: (id) => codeUrl(code.code, id),
+      downloadUrl: (photoId) => pathFor(api.codes.downloadPhoto, { code: code.code, photoId }),
     },
     await photosOfBib(deps, code.eventId, code.dorsalNumber),
   );

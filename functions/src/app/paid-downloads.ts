@@ -1,4 +1,4 @@
-import { type DownloadInfo, type DownloadZip, messages, salesMessages } from "@dorsal/shared";
+import { api, type DownloadInfo, type DownloadZip, messages, pathFor, salesMessages } from "@dorsal/shared";
 import { type SaleRecord, saleDownloadGrant } from "../data/sales";
 import { saleOfToken } from "./checkout";
 import type { Deps } from "./deps";
@@ -50,8 +50,7 @@ export async function downloadInfo(
     {
       partition: saleDownloadGrant(sale.id),
       maxDownloads: sale.maxDownloads,
-      downloadUrl: (photoId) =>
-        `/api/sales/download/${encodeURIComponent(token)}/photos/${encodeURIComponent(photoId)}`,
+      downloadUrl: (photoId) => pathFor(api.sales.downloadPhoto, { token, photoId }),
     },
     await deps.photos.getMany(sale.photoIds),
   );

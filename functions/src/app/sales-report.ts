@@ -1,17 +1,15 @@
+import type { AdminSalePage } from "@dorsal/shared";
 import type { PageCursor } from "../data/photos";
-import { type SaleRecord, salesMonthOf } from "../data/sales";
+import { salesMonthOf } from "../data/sales";
 import type { Deps } from "./deps";
 import { encodeCursor } from "./page-cursor";
-
-/** A sale as the admin's export shows it: everything but the token's hash. */
-export type AdminSaleDto = Omit<SaleRecord, "tokenHash">;
 
 /** GET /api/admin/sales?eventId=: an event's sales, oldest first, paged (export and audit). */
 export async function listEventSales(
   deps: Pick<Deps, "sales">,
   eventId: number,
   options: { limit: number; cursor?: PageCursor | undefined },
-): Promise<{ sales: AdminSaleDto[]; nextCursor: string | null }> {
+): Promise<AdminSalePage> {
   const page = await deps.sales.listByEvent(eventId, options);
   return {
     // Field by field: the stored item also carries its keys and the token's hash.

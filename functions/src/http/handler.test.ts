@@ -1,3 +1,4 @@
+import { endpoint } from "@dorsal/shared";
 import type { APIGatewayProxyEventV2, Context } from "aws-lambda";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -5,7 +6,7 @@ import type { Deps } from "../app/deps";
 import { conflict } from "../app/errors";
 import type { SessionClaims } from "../app/tokens";
 import { createLogger } from "../logger";
-import { createHttpHandler, deviceCookieName, reply, requestClient, route } from "./handler";
+import { createHttpHandler, deviceCookieName, reply, requestClient } from "./handler";
 
 const sessions: Record<string, SessionClaims> = {
   "admin-token": { userId: "a", email: "admin@x.co", role: "admin" },
@@ -16,23 +17,31 @@ const deps = { tokens: { verify: async (token: string) => sessions[token], issue
 const errors: unknown[] = [];
 const logger = { ...createLogger("silent"), error: (_m: string, e: unknown) => errors.push(e) };
 
+const testApi = {
+  create: endpoint<{ created: string }>()({
+    method: "POST",
+    path: "/api/events",
+    access: ["admin"],
+    body: z.object({ name: z.string().min(1, "Nombre requerido") }),
+  }),
+  get: endpoint<{ id: number }>()({
+    method: "GET",
+    path: "/api/events/{id}",
+    access: "public",
+    params: z.object({ id: z.coerce.number().int() }),
+  }),
+};
+
 const handler = createHttpHandler(
+  testApi,
   {
-    "POST /api/events": route({
-      access: ["admin"],
-      body: z.object({ name: z.string().min(1, "Nombre requerido") }),
-      run: async ({ body }) => reply(201, { created: body.name }),
-    }),
-    "GET /api/events/{id}": route({
-      access: "public",
-      params: z.object({ id: z.coerce.number().int() }),
-      run: async ({ params }) => {
-        if (params.id === 409) throw conflict("Ya existe");
-        if (params.id === 500) throw new Error("database password is hunter2");
-        if (params.id === 503) await new Promise(() => undefined);
-        return { id: params.id };
-      },
-    }),
+    create: async ({ body }) => reply(201, { created: body.name }),
+    get: async ({ params }) => {
+      if (params.id === 409) throw conflict("Ya existe");
+      if (params.id === 500) throw new Error("database password is hunter2");
+      if (params.id === 503) await new Promise(() => undefined);
+      return { id: params.id };
+    },
   },
   async () => ({ deps, logger }),
 );

@@ -1,7 +1,14 @@
-import { messages, type Role } from "@dorsal/shared";
+import {
+  type BodyOf,
+  type EndpointSpec,
+  messages,
+  type ParamsOf,
+  type QueryOf,
+  type ResponseOf,
+  routeKeyOf,
+} from "@dorsal/shared";
 import middy from "@middy/core";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
-import type { ZodType } from "zod";
 import type { Deps } from "../app/deps";
 import { forbidden, invalid, notFound, unauthenticated } from "../app/errors";
 import type { RequestClient } from "../app/throttle";
@@ -9,46 +16,68 @@ import { deviceTtlSeconds, type SessionClaims } from "../app/tokens";
 import type { Logger } from "../logger";
 import { errorResponse } from "./errors";
 import { type MultipartForm, parseMultipart } from "./multipart";
-import type { RouteKey } from "./routes";
 
-export interface RouteContext<Body, Query, Params> {
+/** The session of a signed-in caller; every route that is not public has one. */
+type SessionFor<E> = E extends { access: "public" } ? SessionClaims | undefined : SessionClaims;
+
+export interface RouteContext<E extends EndpointSpec = EndpointSpec> {
   deps: Deps;
-  body: Body;
-  query: Query;
-  params: Params;
-  /** Present on every route that is not public. */
-  session: SessionClaims | undefined;
-  form: MultipartForm | undefined;
+  body: BodyOf<E>;
+  query: QueryOf<E>;
+  params: ParamsOf<E>;
+  session: SessionFor<E>;
+  form: E extends { multipart: true } ? MultipartForm : undefined;
   event: APIGatewayProxyEventV2;
   /** Who sent the request, for the throttle of secrets typed by hand. */
   client: RequestClient;
 }
 
-export interface Reply {
+export interface Reply<Body = unknown> {
   status: number;
-  body?: unknown;
+  body?: Body;
   headers?: Record<string, string>;
   cookies?: string[];
 }
 
-export interface RouteSpec<Body = unknown, Query = unknown, Params = unknown> {
-  /** "public", or the roles allowed; the server enforces it on every request. */
-  access: "public" | readonly Role[];
-  body?: ZodType<Body>;
-  query?: ZodType<Query>;
-  params?: ZodType<Params>;
-  multipart?: boolean;
-  run(context: RouteContext<Body, Query, Params>): Promise<Reply | object>;
+/** What a route does once its request is validated and its caller allowed: the contract's answer, or a reply carrying it. */
+export type RouteImplementation<E extends EndpointSpec> = (
+  context: RouteContext<E>,
+) => Promise<ResponseOf<E> | Reply<ResponseOf<E>>>;
+
+/** A group of endpoints, as one Lambda function serves them (a group of `api`). */
+export type EndpointGroup = Record<string, EndpointSpec>;
+
+/** A function's routes: one implementation for each endpoint of its group. */
+export type RouteImplementations<Group extends EndpointGroup> = {
+  [Name in keyof Group]: RouteImplementation<Group[Name]>;
+};
+
+/** A route once bound: its context is checked against the endpoint's schemas at run time. */
+interface BoundRoute {
+  endpoint: EndpointSpec;
+  run: (
+    context: Omit<RouteContext, "body" | "query" | "params" | "session" | "form"> & {
+      body: unknown;
+      query: unknown;
+      params: unknown;
+      session: SessionClaims | undefined;
+      form: MultipartForm | undefined;
+    },
+  ) => Promise<unknown>;
 }
 
-/** A resource's routes: what one Lambda function serves. */
-export type RouteTable = Partial<Record<RouteKey, RouteSpec>>;
+/** What the local runtime needs to bind a function's routes to its own container. */
+export interface RouteTable<Group extends EndpointGroup = EndpointGroup> {
+  endpoints: Group;
+  implementations: RouteImplementations<Group>;
+}
 
-/** Keeps each route's body/query/params types tied to its schemas. */
-export const route = <Body = undefined, Query = undefined, Params = undefined>(spec: RouteSpec<Body, Query, Params>) =>
-  spec as RouteSpec<unknown, unknown, unknown>;
-
-export const reply = (status: number, body?: unknown, headers?: Record<string, string>, cookies?: string[]): Reply => ({
+export const reply = <Body>(
+  status: number,
+  body: Body,
+  headers?: Record<string, string>,
+  cookies?: string[],
+): Reply<Body> => ({
   status,
   body,
   ...(headers ? { headers } : {}),
@@ -102,7 +131,7 @@ function bearerToken(event: APIGatewayProxyEventV2): string | undefined {
   return match?.[1];
 }
 
-async function authorize(deps: Deps, spec: RouteSpec, event: APIGatewayProxyEventV2) {
+async function authorize(deps: Deps, spec: EndpointSpec, event: APIGatewayProxyEventV2) {
   const token = bearerToken(event);
   const session = token ? await deps.tokens.verify(token) : undefined;
   if (spec.access === "public") return session;
@@ -111,21 +140,40 @@ async function authorize(deps: Deps, spec: RouteSpec, event: APIGatewayProxyEven
   return session;
 }
 
-const isReply = (value: object): value is Reply => "status" in value && typeof value.status === "number";
+const isReply = (value: unknown): value is Reply =>
+  typeof value === "object" && value !== null && "status" in value && typeof value.status === "number";
+
+function bind({ endpoints, implementations }: RouteTable): Map<string, BoundRoute> {
+  const runs = implementations as unknown as Record<string, BoundRoute["run"] | undefined>;
+  return new Map(
+    Object.entries(endpoints).map(([name, endpoint]): [string, BoundRoute] => {
+      const run = runs[name];
+      if (!run) throw new Error(`no implementation for ${name} (${routeKeyOf(endpoint)})`);
+      return [routeKeyOf(endpoint), { endpoint, run }];
+    }),
+  );
+}
 
 /**
  * One Lambda handler for a resource's routes: middy runs the shared stack (error mapping), the
  * route's zod schemas validate everything that comes in, and access is checked before any use case
  * runs. The same function serves API Gateway and the local runtime.
  */
-export function createHttpHandler(routes: RouteTable, loadDeps: () => Promise<{ deps: Deps; logger: Logger }>) {
+export function createHttpHandler<Group extends EndpointGroup>(
+  endpoints: Group,
+  implementations: NoInfer<RouteImplementations<Group>>,
+  loadDeps: () => Promise<{ deps: Deps; logger: Logger }>,
+) {
+  const routes: RouteTable = { endpoints, implementations: implementations as RouteImplementations<EndpointGroup> };
+  const bound = bind(routes);
   const base = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
-    const spec = routes[event.routeKey as RouteKey];
-    if (!spec) throw notFound(messages.notFound);
+    const route = bound.get(event.routeKey);
+    if (!route) throw notFound(messages.notFound);
+    const { endpoint: spec } = route;
     const { deps } = await loadDeps();
     const session = await authorize(deps, spec, event);
     const form = spec.multipart ? await parseMultipart(rawBody(event), event.headers["content-type"]) : undefined;
-    const result = await spec.run({
+    const result = await route.run({
       deps,
       session,
       form,
@@ -160,9 +208,9 @@ export function createHttpHandler(routes: RouteTable, loadDeps: () => Promise<{ 
   const refusal = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2 | undefined> => {
     const loaded = await loadDeps();
     try {
-      const spec = routes[event.routeKey as RouteKey];
-      if (!spec) throw notFound(messages.notFound);
-      await authorize(loaded.deps, spec, event);
+      const route = bound.get(event.routeKey);
+      if (!route) throw notFound(messages.notFound);
+      await authorize(loaded.deps, route.endpoint, event);
       return undefined;
     } catch (error) {
       return errorResponse(error, (message, cause) => loaded.logger.error(message, cause));

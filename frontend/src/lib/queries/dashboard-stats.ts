@@ -1,15 +1,11 @@
-import type { DashboardStats } from "@dorsal/shared";
+import { api } from "@dorsal/shared";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { apiFetch } from "../api-fetch";
-
-export function getDashboardStats(signal?: AbortSignal): Promise<DashboardStats> {
-  return apiFetch<DashboardStats>("/api/dashboard/stats", { signal });
-}
+import { apiCall } from "../api-fetch";
 
 export const dashboardStatsQueryOptions = () =>
   queryOptions({
     queryKey: ["dashboard", "stats"],
-    queryFn: ({ signal }) => getDashboardStats(signal),
+    queryFn: ({ signal }) => apiCall(api.events.dashboardStats, { signal }),
   });
 
 export function useDashboardStats() {

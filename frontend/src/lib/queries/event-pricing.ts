@@ -1,15 +1,11 @@
-import type { EventPricingDto } from "@dorsal/shared";
+import { api } from "@dorsal/shared";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { apiFetch } from "../api-fetch";
-
-export function getEventPricing(eventId: number, signal?: AbortSignal): Promise<EventPricingDto> {
-  return apiFetch<EventPricingDto>(`/api/events/${eventId}/pricing`, { signal });
-}
+import { apiCall } from "../api-fetch";
 
 export const eventPricingQueryOptions = (eventId: number) =>
   queryOptions({
     queryKey: ["events", eventId, "pricing"],
-    queryFn: ({ signal }) => getEventPricing(eventId, signal),
+    queryFn: ({ signal }) => apiCall(api.pricing.get, { params: { id: eventId }, signal }),
   });
 
 export function useEventPricing(eventId: number) {

@@ -1,15 +1,11 @@
-import type { EventDto } from "@dorsal/shared";
+import { api, type EventDto } from "@dorsal/shared";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { apiFetch } from "../api-fetch";
-
-export function getEvents(signal?: AbortSignal): Promise<EventDto[]> {
-  return apiFetch<EventDto[]>("/api/events", { signal });
-}
+import { apiCall } from "../api-fetch";
 
 export const eventsQueryOptions = () =>
   queryOptions({
     queryKey: ["events"],
-    queryFn: ({ signal }) => getEvents(signal),
+    queryFn: ({ signal }) => apiCall(api.events.list, { signal }),
   });
 
 export function useEvents() {
@@ -24,14 +20,10 @@ export function newestEvent(events: EventDto[]): EventDto | undefined {
   );
 }
 
-export function getEvent(eventId: number, signal?: AbortSignal): Promise<EventDto> {
-  return apiFetch<EventDto>(`/api/events/${eventId}`, { signal });
-}
-
 export const eventQueryOptions = (eventId: number) =>
   queryOptions({
     queryKey: ["events", eventId],
-    queryFn: ({ signal }) => getEvent(eventId, signal),
+    queryFn: ({ signal }) => apiCall(api.events.get, { params: { id: eventId }, signal }),
   });
 
 export function useEvent(eventId: number, options: { refetchInterval?: number | false } = {}) {

@@ -1,15 +1,14 @@
-import type { SearchResponse } from "@dorsal/shared";
+import { api } from "@dorsal/shared";
 import { skipToken, useQuery } from "@tanstack/react-query";
-import { apiFetch } from "../api-fetch";
+import { apiCall } from "../api-fetch";
 
 export interface PhotoSearch {
   eventId: number;
   dorsalNumber: string;
 }
 
-export function searchPhotos({ eventId, dorsalNumber }: PhotoSearch, signal?: AbortSignal): Promise<SearchResponse> {
-  const query = new URLSearchParams({ eventId: String(eventId), dorsalNumber });
-  return apiFetch<SearchResponse>(`/api/photos/search?${query}`, { signal });
+export function searchPhotos({ eventId, dorsalNumber }: PhotoSearch, signal?: AbortSignal) {
+  return apiCall(api.photos.search, { query: { eventId, dorsalNumber }, signal });
 }
 
 export const searchPhotosQueryKey = (search: PhotoSearch | null) => ["photos", "search", search] as const;

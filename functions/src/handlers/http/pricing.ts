@@ -1,24 +1,13 @@
-import { eventPricingRequest, idParam } from "@dorsal/shared";
-import { z } from "zod";
+import { api } from "@dorsal/shared";
 import { getEventPricing, saveEventPricing } from "../../app/pricing";
 import { getContainer } from "../../compose";
-import { createHttpHandler, route } from "../../http/handler";
-
-const eventParams = z.object({ id: idParam });
+import { createHttpHandler } from "../../http/handler";
 
 export const handler = createHttpHandler(
+  api.pricing,
   {
-    "GET /api/events/{id}/pricing": route({
-      access: "public",
-      params: eventParams,
-      run: ({ deps, params }) => getEventPricing(deps, params.id),
-    }),
-    "POST /api/events/{id}/pricing": route({
-      access: ["admin"],
-      params: eventParams,
-      body: eventPricingRequest,
-      run: ({ deps, params, body }) => saveEventPricing(deps, params.id, body),
-    }),
+    get: ({ deps, params }) => getEventPricing(deps, params.id),
+    save: ({ deps, params, body }) => saveEventPricing(deps, params.id, body),
   },
   getContainer,
 );

@@ -1,21 +1,14 @@
+import { api } from "@dorsal/shared";
 import { getSettings, resetSales, storageStatus } from "../../app/settings";
 import { getContainer } from "../../compose";
-import { createHttpHandler, route } from "../../http/handler";
+import { createHttpHandler } from "../../http/handler";
 
 export const handler = createHttpHandler(
+  api.settings,
   {
-    "GET /api/settings": route({
-      access: "public",
-      run: ({ deps }) => getSettings(deps),
-    }),
-    "POST /api/admin/reset-sales": route({
-      access: ["admin"],
-      run: ({ deps }) => resetSales(deps),
-    }),
-    "GET /api/cloud/test": route({
-      access: ["admin"],
-      run: ({ deps }) => storageStatus(deps),
-    }),
+    get: ({ deps }) => getSettings(deps),
+    resetSales: ({ deps }) => resetSales(deps),
+    storageStatus: ({ deps }) => storageStatus(deps),
   },
   getContainer,
 );

@@ -1,5 +1,4 @@
-import { assignEventRequest, createUserRequest, idParam, updateUserRequest } from "@dorsal/shared";
-import { z } from "zod";
+import { api } from "@dorsal/shared";
 import {
   assignEvent,
   createUser,
@@ -10,59 +9,24 @@ import {
   updateUser,
 } from "../../app/users";
 import { getContainer } from "../../compose";
-import { createHttpHandler, reply, route } from "../../http/handler";
-
-const userId = z.string().regex(/^[A-Za-z0-9_-]{6,64}$/);
-const userParams = z.object({ id: userId });
+import { createHttpHandler, reply } from "../../http/handler";
 
 export const handler = createHttpHandler(
+  api.users,
   {
-    "GET /api/users": route({ access: ["admin"], run: ({ deps }) => listUsers(deps) }),
-    "POST /api/users": route({
-      access: ["admin"],
-      body: createUserRequest,
-      run: async ({ deps, session, body }) =>
-        reply(201, { success: true, user: await createUser(deps, body, session?.userId ?? null) }),
+    list: ({ deps }) => listUsers(deps),
+    create: async ({ deps, session, body }) =>
+      reply(201, { success: true, user: await createUser(deps, body, session.userId) }),
+    update: async ({ deps, session, params, body }) => ({
+      success: true,
+      user: await updateUser(deps, session, params.id, body),
     }),
-    "PUT /api/users/{id}": route({
-      access: ["admin"],
-      params: userParams,
-      body: updateUserRequest,
-      run: async ({ deps, session, params, body }) => ({
-        success: true,
-        user: await updateUser(deps, session as NonNullable<typeof session>, params.id, body),
-      }),
-    }),
-    "DELETE /api/users/{id}": route({
-      access: ["admin"],
-      params: userParams,
-      run: ({ deps, params }) => deleteUser(deps, params.id),
-    }),
-    // The upload screen offers a photographer their own events; the admin routes below stay admin-only.
-    "GET /api/users/me/events": route({
-      access: ["photographer"],
-      run: ({ deps, session }) => listAssignments(deps, (session as NonNullable<typeof session>).userId),
-    }),
-    "GET /api/users/{id}/events": route({
-      access: ["admin"],
-      params: userParams,
-      run: ({ deps, params }) => listAssignments(deps, params.id),
-    }),
-    "POST /api/users/{id}/events": route({
-      access: ["admin"],
-      params: userParams,
-      body: assignEventRequest,
-      run: async ({ deps, session, params, body }) =>
-        reply(201, {
-          success: true,
-          assignment: await assignEvent(deps, session as NonNullable<typeof session>, params.id, body),
-        }),
-    }),
-    "DELETE /api/users/{id}/events/{eventId}": route({
-      access: ["admin"],
-      params: z.object({ id: userId, eventId: idParam }),
-      run: ({ deps, params }) => unassignEvent(deps, params.id, params.eventId),
-    }),
+    remove: ({ deps, params }) => deleteUser(deps, params.id),
+    myEvents: ({ deps, session }) => listAssignments(deps, session.userId),
+    events: ({ deps, params }) => listAssignments(deps, params.id),
+    assignEvent: async ({ deps, session, params, body }) =>
+      reply(201, { success: true, assignment: await assignEvent(deps, session, params.id, body) }),
+    unassignEvent: ({ deps, params }) => unassignEvent(deps, params.id, params.eventId),
   },
   getContainer,
 );

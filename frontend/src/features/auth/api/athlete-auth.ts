@@ -1,14 +1,12 @@
-import type { AthleteRegisterRequest, LoginResponse } from "@dorsal/shared";
+import { type AthleteRegisterRequest, api } from "@dorsal/shared";
 import { useMutation } from "@tanstack/react-query";
-import { ApiError, apiFetch, NetworkError } from "../../../lib/api-fetch";
+import { ApiError, apiCall, NetworkError } from "../../../lib/api-fetch";
 import type { SessionUser } from "../../../lib/session";
 import { sessionFrom } from "./login";
 
 /** A new athlete account answers like a login: the athlete is signed in at once. */
 export async function registerAthlete(request: AthleteRegisterRequest): Promise<SessionUser> {
-  return sessionFrom(
-    await apiFetch<LoginResponse>("/api/auth/athlete-register", { method: "POST", body: request, anonymous: true }),
-  );
+  return sessionFrom(await apiCall(api.auth.athleteRegister, { body: request, anonymous: true }));
 }
 
 export function useRegisterAthlete() {

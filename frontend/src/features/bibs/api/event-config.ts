@@ -1,19 +1,11 @@
-import type { EventConfigDto, EventRecognitionConfig } from "@dorsal/shared";
+import { api, type EventRecognitionConfig } from "@dorsal/shared";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiFetch } from "../../../lib/api-fetch";
-
-export function getEventConfig(eventId: number, signal?: AbortSignal): Promise<EventConfigDto> {
-  return apiFetch<EventConfigDto>(`/api/events/${eventId}/config`, { signal });
-}
-
-export function updateEventConfig(eventId: number, config: EventRecognitionConfig): Promise<EventConfigDto> {
-  return apiFetch<EventConfigDto>(`/api/events/${eventId}/config`, { method: "PUT", body: config });
-}
+import { apiCall } from "../../../lib/api-fetch";
 
 export const eventConfigQueryOptions = (eventId: number) =>
   queryOptions({
     queryKey: ["events", eventId, "config"],
-    queryFn: ({ signal }) => getEventConfig(eventId, signal),
+    queryFn: ({ signal }) => apiCall(api.events.config, { params: { id: eventId }, signal }),
   });
 
 export function useEventConfig(eventId: number) {
@@ -23,7 +15,7 @@ export function useEventConfig(eventId: number) {
 export function useUpdateEventConfig(eventId: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (config: EventRecognitionConfig) => updateEventConfig(eventId, config),
+    mutationFn: (body: EventRecognitionConfig) => apiCall(api.events.updateConfig, { params: { id: eventId }, body }),
     meta: { errorTitle: "No se pudo guardar la configuración" },
     onSuccess: (saved) => queryClient.setQueryData(eventConfigQueryOptions(eventId).queryKey, saved),
   });

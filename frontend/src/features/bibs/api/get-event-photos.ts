@@ -1,21 +1,18 @@
-import type { PhotoPage } from "@dorsal/shared";
+import { api } from "@dorsal/shared";
 import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
-import { apiFetch } from "../../../lib/api-fetch";
+import { apiCall } from "../../../lib/api-fetch";
 
 /** The API's list filters; 'Sin dorsal' is computed by the server, never in the browser. */
 export type PhotoFilter = "sin-dorsal" | "todas";
 
 export const photosPageSize = 48;
 
-export function getEventPhotos(
-  eventId: number,
-  filter: PhotoFilter,
-  cursor: string | null,
-  signal?: AbortSignal,
-): Promise<PhotoPage> {
-  const query = new URLSearchParams({ filter, limit: String(photosPageSize) });
-  if (cursor) query.set("cursor", cursor);
-  return apiFetch<PhotoPage>(`/api/events/${eventId}/photos?${query}`, { signal });
+export function getEventPhotos(eventId: number, filter: PhotoFilter, cursor: string | null, signal?: AbortSignal) {
+  return apiCall(api.photos.eventPhotos, {
+    params: { id: eventId },
+    query: { filter, limit: photosPageSize, cursor: cursor ?? undefined },
+    signal,
+  });
 }
 
 /** Under the event's key, so invalidating an event refreshes its photo lists too. */

@@ -1,6 +1,6 @@
-import type { ParticipantPage, StartListDeleteResponse, StartListImportResponse } from "@dorsal/shared";
+import { api } from "@dorsal/shared";
 import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
-import { apiFetch } from "../../../lib/api-fetch";
+import { apiCall } from "../../../lib/api-fetch";
 
 export const participantsPageSize = 50;
 
@@ -10,11 +10,12 @@ export const participantsKey = (eventId: number) => ["events", eventId, "partici
 export const participantsQueryOptions = (eventId: number) =>
   infiniteQueryOptions({
     queryKey: participantsKey(eventId),
-    queryFn: ({ pageParam, signal }) => {
-      const query = new URLSearchParams({ limit: String(participantsPageSize) });
-      if (pageParam) query.set("cursor", pageParam);
-      return apiFetch<ParticipantPage>(`/api/events/${eventId}/participants?${query}`, { signal });
-    },
+    queryFn: ({ pageParam, signal }) =>
+      apiCall(api.events.participants, {
+        params: { id: eventId },
+        query: { limit: participantsPageSize, cursor: pageParam ?? undefined },
+        signal,
+      }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.cursor,
     // Photo counts move with processing and every bib edit: opening the screen reloads them.
@@ -32,10 +33,7 @@ export function useImportStartList(eventId: number) {
     mutationFn: (file: File) => {
       const form = new FormData();
       form.append("file", file, file.name);
-      return apiFetch<StartListImportResponse>(`/api/events/${eventId}/participants/import`, {
-        method: "POST",
-        body: form,
-      });
+      return apiCall(api.events.importParticipants, { params: { id: eventId }, body: form });
     },
     // The screen lists the file's refused lines under the server's reason.
     meta: { errorToast: false },
@@ -46,7 +44,7 @@ export function useImportStartList(eventId: number) {
 export function useDeleteStartList(eventId: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiFetch<StartListDeleteResponse>(`/api/events/${eventId}/participants`, { method: "DELETE" }),
+    mutationFn: () => apiCall(api.events.removeParticipants, { params: { id: eventId } }),
     meta: { errorTitle: "No se pudo borrar la lista" },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: participantsKey(eventId) }),
   });

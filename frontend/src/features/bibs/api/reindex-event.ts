@@ -1,8 +1,8 @@
-import type { ReindexResponse } from "@dorsal/shared";
-import { apiFetch } from "../../../lib/api-fetch";
+import { api, type ReindexResponse } from "@dorsal/shared";
+import { apiCall } from "../../../lib/api-fetch";
 
-export function reindexPage(eventId: number, cursor: string | null, signal?: AbortSignal): Promise<ReindexResponse> {
-  return apiFetch<ReindexResponse>(`/api/events/${eventId}/reindex`, { method: "POST", body: { cursor }, signal });
+export function reindexPage(eventId: number, cursor: string | null, signal?: AbortSignal) {
+  return apiCall(api.photos.reindex, { params: { id: eventId }, body: { cursor }, signal });
 }
 
 export interface ReindexProgress {

@@ -1,13 +1,11 @@
-import type { RemoveDuplicateResponse } from "@dorsal/shared";
+import { api } from "@dorsal/shared";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { apiFetch } from "../../../lib/api-fetch";
+import { apiCall } from "../../../lib/api-fetch";
 import { eventPhotosKey } from "./get-event-photos";
 import type { PhotoPages } from "./photo-pages";
 
-export function removeDuplicate(eventId: number, photoId: string): Promise<RemoveDuplicateResponse> {
-  return apiFetch<RemoveDuplicateResponse>(`/api/events/${eventId}/photos/${encodeURIComponent(photoId)}`, {
-    method: "DELETE",
-  });
+export function removeDuplicate(eventId: number, photoId: string) {
+  return apiCall(api.photos.removeDuplicate, { params: { id: eventId, photoId } });
 }
 
 function withoutPhoto(data: PhotoPages | undefined, photoId: string): PhotoPages | undefined {

@@ -1,30 +1,21 @@
-import type { PhotoDto } from "@dorsal/shared";
+import { api, type PhotoDto } from "@dorsal/shared";
 import { type QueryClient, useMutation, useQueryClient } from "@tanstack/react-query";
-import { apiFetch } from "../../../lib/api-fetch";
+import { apiCall } from "../../../lib/api-fetch";
 import { dashboardStatsQueryOptions } from "../../../lib/queries/dashboard-stats";
 import { eventPhotosKey } from "./get-event-photos";
 import { type PhotoPages, replacePhoto } from "./photo-pages";
 
-export function addBib(eventId: number, photoId: string, dorsalNumber: string): Promise<PhotoDto> {
-  return apiFetch<PhotoDto>(`/api/events/${eventId}/photos/${encodeURIComponent(photoId)}/bibs`, {
-    method: "POST",
-    body: { dorsalNumber },
-  });
+export function addBib(eventId: number, photoId: string, dorsalNumber: string) {
+  return apiCall(api.photos.addBib, { params: { id: eventId, photoId }, body: { dorsalNumber } });
 }
 
-export function removeBib(eventId: number, photoId: string, dorsalNumber: string): Promise<PhotoDto> {
-  return apiFetch<PhotoDto>(
-    `/api/events/${eventId}/photos/${encodeURIComponent(photoId)}/bibs/${encodeURIComponent(dorsalNumber)}`,
-    { method: "DELETE" },
-  );
+export function removeBib(eventId: number, photoId: string, dorsalNumber: string) {
+  return apiCall(api.photos.removeBib, { params: { id: eventId, photoId, dorsal: dorsalNumber } });
 }
 
 /** One of a read's suggested listed bibs becomes a manual bib, and the read is set aside. */
 export function acceptSuggestion(eventId: number, photoId: string, read: string, dorsalNumber: string) {
-  return apiFetch<PhotoDto>(`/api/events/${eventId}/photos/${encodeURIComponent(photoId)}/suggestions`, {
-    method: "POST",
-    body: { read, dorsalNumber },
-  });
+  return apiCall(api.photos.acceptSuggestion, { params: { id: eventId, photoId }, body: { read, dorsalNumber } });
 }
 
 /**

@@ -1,18 +1,14 @@
-import type { EventProcessingDto } from "@dorsal/shared";
+import { api } from "@dorsal/shared";
 import { queryOptions, useQueries } from "@tanstack/react-query";
-import { apiFetch } from "../../../lib/api-fetch";
+import { apiCall } from "../../../lib/api-fetch";
 
 /** While photos are pending the counters move; once nothing is pending there is nothing to poll for. */
 const pollWhilePendingMs = 5000;
 
-export function getEventProcessing(eventId: number, signal?: AbortSignal): Promise<EventProcessingDto> {
-  return apiFetch<EventProcessingDto>(`/api/events/${eventId}/processing`, { signal });
-}
-
 export const eventProcessingQueryOptions = (eventId: number) =>
   queryOptions({
     queryKey: ["processing", eventId],
-    queryFn: ({ signal }) => getEventProcessing(eventId, signal),
+    queryFn: ({ signal }) => apiCall(api.admin.processing, { params: { id: eventId }, signal }),
     refetchInterval: (query) => ((query.state.data?.pendingPhotos ?? 0) > 0 ? pollWhilePendingMs : false),
   });
 

@@ -1,19 +1,11 @@
-import type { DownloadCodeResult, GenerateDownloadCodeRequest, IssuedDownloadCode } from "@dorsal/shared";
+import { api, type GenerateDownloadCodeRequest } from "@dorsal/shared";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiFetch } from "../../../lib/api-fetch";
+import { apiCall } from "../../../lib/api-fetch";
 
-export function generateDownloadCode(request: GenerateDownloadCodeRequest): Promise<DownloadCodeResult> {
-  return apiFetch<DownloadCodeResult>("/api/admin/generate-download-code", { method: "POST", body: request });
-}
-
-export function getIssuedCodes(eventId: number, signal?: AbortSignal): Promise<IssuedDownloadCode[]> {
-  return apiFetch<IssuedDownloadCode[]>(`/api/admin/download-codes?eventId=${eventId}`, { signal });
-}
-
-export const issuedCodesQueryOptions = (eventId: number) =>
+const issuedCodesQueryOptions = (eventId: number) =>
   queryOptions({
     queryKey: ["download-codes", eventId],
-    queryFn: ({ signal }) => getIssuedCodes(eventId, signal),
+    queryFn: ({ signal }) => apiCall(api.codes.list, { query: { eventId }, signal }),
   });
 
 export function useIssuedCodes(eventId: number) {
@@ -23,7 +15,7 @@ export function useIssuedCodes(eventId: number) {
 export function useGenerateDownloadCode() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: generateDownloadCode,
+    mutationFn: (body: GenerateDownloadCodeRequest) => apiCall(api.codes.generate, { body }),
     // A refusal may be a question for the admin (409, shown on the form) rather than an error.
     meta: { errorToast: false },
     onSuccess: (result) =>

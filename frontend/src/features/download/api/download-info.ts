@@ -1,6 +1,6 @@
-import type { CreateSaleResponse, DownloadInfo, PhotoDto } from "@dorsal/shared";
+import { api } from "@dorsal/shared";
 import { skipToken, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiFetch } from "../../../lib/api-fetch";
+import { apiCall } from "../../../lib/api-fetch";
 
 /** Spec §2.6: a pending payment is checked again every 3 s until the gateway settles it. */
 export const pendingPollMs = 3000;
@@ -12,11 +12,10 @@ const downloadInfoKey = (token: string) => ["sales", "download", token] as const
  * the server looks the payment up itself, so the page can show the photos as soon as it is paid.
  */
 export function useDownloadInfo(token: string, transactionId: string | null) {
-  const query = transactionId ? `?${new URLSearchParams({ id: transactionId })}` : "";
   return useQuery({
     queryKey: [...downloadInfoKey(token), transactionId],
     queryFn: ({ signal }) =>
-      apiFetch<DownloadInfo>(`/api/sales/download/${encodeURIComponent(token)}${query}`, { signal }),
+      apiCall(api.sales.download, { params: { token }, query: { id: transactionId ?? undefined }, signal }),
     refetchInterval: (current) => (current.state.data?.status === "pending" ? pendingPollMs : false),
     staleTime: 0,
   });
@@ -32,20 +31,14 @@ export function useRefreshDownloadInfo(token: string) {
 export function useCartPhotos(photoIds: string[] | null) {
   return useQuery({
     queryKey: ["photos", "by-ids", photoIds],
-    queryFn: photoIds
-      ? ({ signal }) => apiFetch<PhotoDto[]>("/api/photos/by-ids", { method: "POST", body: { photoIds }, signal })
-      : skipToken,
+    queryFn: photoIds ? ({ signal }) => apiCall(api.browse.photosByIds, { body: { photoIds }, signal }) : skipToken,
   });
 }
 
 /** 'Reintentar pago': a new checkout for the same photos, at the amount the page shows. */
 export function useRetryPayment(token: string) {
   return useMutation({
-    mutationFn: (amount: number) =>
-      apiFetch<CreateSaleResponse>(`/api/sales/download/${encodeURIComponent(token)}/retry`, {
-        method: "POST",
-        body: { amount },
-      }),
+    mutationFn: (amount: number) => apiCall(api.sales.retry, { params: { token }, body: { amount } }),
     onSuccess: (response) => window.location.assign(response.paymentUrl),
     // The declined payment's card says why the retry failed.
     meta: { errorToast: false },

@@ -15,14 +15,14 @@ import {
   Stack,
   Text,
 } from "@chakra-ui/react";
-import { type DownloadInfo, type DownloadPhoto, salesMessages } from "@dorsal/shared";
+import { api, type DownloadInfo, type DownloadPhoto, salesMessages } from "@dorsal/shared";
 import { useState } from "react";
 import { Link as RouterLink, useSearchParams } from "react-router";
 import { PageHeader } from "../../../components/ui/page-header";
 import { PhotoPreviewDialog } from "../../../components/ui/photo-preview-dialog";
 import { ThumbnailImage } from "../../../components/ui/thumbnail";
 import { allowanceText, nothingLeft, remainingPerPhoto } from "../../../lib/allowance";
-import { ApiError } from "../../../lib/api-fetch";
+import { ApiError, apiCall } from "../../../lib/api-fetch";
 import { downloadFile } from "../../../lib/download-file";
 import { formatCount, formatDateTime } from "../../../lib/format";
 import { useZipDownload } from "../../../lib/zip-download";
@@ -56,7 +56,7 @@ function AccessError({ title, message }: { title: string; message: string }) {
 /** 'Descargar todas (ZIP)': one file for every photo with downloads left, then what happened. */
 function ZipDownload({ token, photoCount, disabled }: { token: string; photoCount: number; disabled: boolean }) {
   const refresh = useRefreshDownloadInfo(token);
-  const zip = useZipDownload(`/api/sales/download/${encodeURIComponent(token)}/zip`, refresh);
+  const zip = useZipDownload(() => apiCall(api.sales.downloadZip, { params: { token } }), refresh);
   return (
     <Stack gap="3">
       <Button

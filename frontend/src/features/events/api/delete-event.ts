@@ -1,20 +1,14 @@
-import type { DeleteEventRequest, DeleteEventResponse } from "@dorsal/shared";
+import { api, type DeleteEventRequest } from "@dorsal/shared";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { apiFetch } from "../../../lib/api-fetch";
+import { apiCall } from "../../../lib/api-fetch";
 import { dashboardStatsQueryOptions } from "../../../lib/queries/dashboard-stats";
 import { eventQueryOptions, eventsQueryOptions } from "../../../lib/queries/events";
-
-export function deleteEvent({
-  eventId,
-  adminPassword,
-}: { eventId: number } & DeleteEventRequest): Promise<DeleteEventResponse> {
-  return apiFetch<DeleteEventResponse>(`/api/events/${eventId}`, { method: "DELETE", body: { adminPassword } });
-}
 
 export function useDeleteEvent() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: deleteEvent,
+    mutationFn: ({ eventId, adminPassword }: { eventId: number } & DeleteEventRequest) =>
+      apiCall(api.events.remove, { params: { id: eventId }, body: { adminPassword } }),
     // The dialog shows the reason next to the password and words its toast to match.
     meta: { errorToast: false },
     onSuccess: async (_, { eventId }) => {

@@ -1,19 +1,15 @@
-import type { EventDto, EventSalesSummary } from "@dorsal/shared";
+import { api } from "@dorsal/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiFetch } from "../../../lib/api-fetch";
+import { apiCall } from "../../../lib/api-fetch";
 import { dashboardStatsQueryOptions } from "../../../lib/queries/dashboard-stats";
 import { eventQueryOptions, eventsQueryOptions } from "../../../lib/queries/events";
 
 /** 'Liberar Fotos Gratis' (enabled) / 'Proteger Fotos' (disabled): the public copies switch at once. */
-export function setFreePhotos({ eventId, enabled }: { eventId: number; enabled: boolean }): Promise<EventDto> {
-  const action = enabled ? "enable-free-photos" : "disable-free-photos";
-  return apiFetch<EventDto>(`/api/events/${eventId}/${action}`, { method: "POST" });
-}
-
 export function useSetFreePhotos() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: setFreePhotos,
+    mutationFn: ({ eventId, enabled }: { eventId: number; enabled: boolean }) =>
+      apiCall(enabled ? api.events.enableFreePhotos : api.events.disableFreePhotos, { params: { id: eventId } }),
     // The button words the failure by what it was doing: freeing the photos or protecting them.
     meta: { errorToast: false },
     onSuccess: async (updated) => {
@@ -31,15 +27,11 @@ export function useSetFreePhotos() {
   });
 }
 
-export function getEventSalesSummary(eventId: number, signal?: AbortSignal): Promise<EventSalesSummary> {
-  return apiFetch<EventSalesSummary>(`/api/events/${eventId}/sales-summary`, { signal });
-}
-
 /** The event's paid sales, read fresh each time the organizer is asked to free its photos. */
 export function useEventSalesSummary(eventId: number, enabled: boolean) {
   return useQuery({
     queryKey: ["events", eventId, "sales-summary"],
-    queryFn: ({ signal }) => getEventSalesSummary(eventId, signal),
+    queryFn: ({ signal }) => apiCall(api.events.salesSummary, { params: { id: eventId }, signal }),
     enabled,
     staleTime: 0,
   });

@@ -1,4 +1,4 @@
-import type { UploadResponse } from "@dorsal/shared";
+import { api, pathFor, type UploadResponse } from "@dorsal/shared";
 import { errorMessageFor } from "../../../lib/api-fetch";
 import { session } from "../../../lib/session";
 
@@ -17,7 +17,9 @@ export interface DiagnosticResult {
  */
 export async function postDiagnosticPhotos(eventId: number, files: File[]): Promise<DiagnosticResult[]> {
   const results: DiagnosticResult[] = [];
-  for (const endpoint of ["/api/photos/upload", "/api/emergency/mobile-upload"]) {
+  // Plain fetch, not apiCall: the diagnostic reports every answer's status and time as it came.
+  for (const route of [api.photos.upload, api.photos.emergencyUpload]) {
+    const endpoint = pathFor(route);
     const form = new FormData();
     form.append("eventId", String(eventId));
     for (const file of files) form.append("photos", file, file.name);
@@ -25,7 +27,7 @@ export async function postDiagnosticPhotos(eventId: number, files: File[]): Prom
     const started = performance.now();
     try {
       const response = await fetch(endpoint, {
-        method: "POST",
+        method: route.method,
         body: form,
         headers: token ? { Authorization: `Bearer ${token}` } : {},
         credentials: "same-origin",

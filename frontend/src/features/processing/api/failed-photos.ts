@@ -1,18 +1,8 @@
-import type { FailedPhotoPage, RerunFailedRequest, RerunFailedResponse } from "@dorsal/shared";
+import { api, type RerunFailedRequest } from "@dorsal/shared";
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
-import { apiFetch } from "../../../lib/api-fetch";
+import { apiCall } from "../../../lib/api-fetch";
 
 const pageSize = 25;
-
-export function getFailedPhotos(
-  options: { eventId?: number | undefined; cursor?: string | null },
-  signal?: AbortSignal,
-): Promise<FailedPhotoPage> {
-  const query = new URLSearchParams({ limit: String(pageSize) });
-  if (options.eventId !== undefined) query.set("eventId", String(options.eventId));
-  if (options.cursor) query.set("cursor", options.cursor);
-  return apiFetch<FailedPhotoPage>(`/api/admin/failed-photos?${query}`, { signal });
-}
 
 export const failedPhotosKey = ["failed-photos"] as const;
 
@@ -21,13 +11,10 @@ export function useFailedPhotos(eventId: number | undefined) {
   return useInfiniteQuery({
     queryKey: [...failedPhotosKey, eventId ?? "all"],
     initialPageParam: null as string | null,
-    queryFn: ({ pageParam, signal }) => getFailedPhotos({ eventId, cursor: pageParam }, signal),
+    queryFn: ({ pageParam, signal }) =>
+      apiCall(api.admin.failedPhotos, { query: { limit: pageSize, eventId, cursor: pageParam ?? undefined }, signal }),
     getNextPageParam: (page) => page.cursor,
   });
-}
-
-export function rerunFailed(request: RerunFailedRequest): Promise<RerunFailedResponse> {
-  return apiFetch<RerunFailedResponse>("/api/admin/failed-photos/rerun", { method: "POST", body: request });
 }
 
 /**
@@ -38,7 +25,7 @@ async function rerunAll(request: RerunFailedRequest): Promise<number> {
   let requeued = 0;
   let next = request;
   for (;;) {
-    const result = await rerunFailed(next);
+    const result = await apiCall(api.admin.rerunFailed, { body: next });
     requeued += result.requeued;
     // A batch that started nothing would start nothing again: stop rather than spin.
     if (!result.more || result.requeued === 0 || !("eventId" in next)) return requeued;

@@ -1,7 +1,6 @@
-import type { BibPhotoPage, DorsalPage, PublicEventDto } from "@dorsal/shared";
-import { limits } from "@dorsal/shared";
+import { api, limits } from "@dorsal/shared";
 import { keepPreviousData, useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import { apiFetch } from "../../../lib/api-fetch";
+import { apiCall } from "../../../lib/api-fetch";
 
 /**
  * The browsing endpoints, for paid events (/search) and free ones (/free-photos): both are paged by
@@ -9,30 +8,20 @@ import { apiFetch } from "../../../lib/api-fetch";
  */
 export type Catalogue = "paid" | "free";
 
-const paths = {
-  paid: {
-    events: "/api/events/all-with-photos",
-    dorsals: (eventId: number) => `/api/events/${eventId}/dorsals/all`,
-    photos: (eventId: number, dorsal: string) => `/api/events/${eventId}/photos/${encodeURIComponent(dorsal)}/all`,
-  },
-  free: {
-    events: "/api/free-events",
-    dorsals: (eventId: number) => `/api/free-events/${eventId}/dorsals`,
-    photos: (eventId: number, dorsal: string) => `/api/free-events/${eventId}/photos/${encodeURIComponent(dorsal)}`,
-  },
-} as const;
-
 export function useBrowsableEvents(catalogue: Catalogue) {
   return useQuery({
     queryKey: ["browse", catalogue, "events"],
-    queryFn: ({ signal }) => apiFetch<PublicEventDto[]>(paths[catalogue].events, { signal }),
+    queryFn: ({ signal }) => apiCall(catalogue === "paid" ? api.browse.events : api.browse.freeEvents, { signal }),
   });
 }
 
 export function useDorsalPage(catalogue: Catalogue, eventId: number, page: number) {
   return useQuery({
     queryKey: ["browse", catalogue, "dorsals", eventId, page],
-    queryFn: ({ signal }) => apiFetch<DorsalPage>(`${paths[catalogue].dorsals(eventId)}?page=${page}`, { signal }),
+    queryFn: ({ signal }) =>
+      catalogue === "paid"
+        ? apiCall(api.browse.dorsals, { params: { id: eventId }, query: { page }, signal })
+        : apiCall(api.browse.freeDorsals, { params: { eventId }, query: { page }, signal }),
     placeholderData: keepPreviousData,
   });
 }
@@ -42,14 +31,12 @@ export function useBibPhotos(catalogue: Catalogue, eventId: number, dorsal: stri
   return useInfiniteQuery({
     queryKey: ["browse", catalogue, "photos", eventId, dorsal],
     initialPageParam: "0",
-    queryFn: ({ pageParam, signal }) =>
-      apiFetch<BibPhotoPage>(
-        `${paths[catalogue].photos(eventId, dorsal)}?${new URLSearchParams({
-          cursor: pageParam,
-          limit: String(limits.photosPreviewCount),
-        })}`,
-        { signal },
-      ),
+    queryFn: ({ pageParam, signal }) => {
+      const query = { cursor: pageParam, limit: limits.photosPreviewCount };
+      return catalogue === "paid"
+        ? apiCall(api.browse.photos, { params: { id: eventId, dorsal }, query, signal })
+        : apiCall(api.browse.freePhotos, { params: { eventId, dorsal }, query, signal });
+    },
     getNextPageParam: (last) => last.nextCursor,
   });
 }

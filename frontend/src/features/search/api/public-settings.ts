@@ -1,12 +1,12 @@
-import type { PublicSettingsDto } from "@dorsal/shared";
+import { api } from "@dorsal/shared";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { apiFetch } from "../../../lib/api-fetch";
+import { apiCall } from "../../../lib/api-fetch";
 
 /** One request for the price and the support phone, whichever of them a part of the screen reads. */
 export const publicSettingsQueryOptions = () =>
   queryOptions({
     queryKey: ["settings"],
-    queryFn: ({ signal }) => apiFetch<PublicSettingsDto>("/api/settings", { signal }),
+    queryFn: ({ signal }) => apiCall(api.settings.get, { signal }),
   });
 
 export function useSupportPhone() {

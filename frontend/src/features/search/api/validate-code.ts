@@ -1,16 +1,7 @@
-import {
-  type DownloadCodeValidation,
-  type DownloadPhoto,
-  salesMessages,
-  type ValidateDownloadCodeRequest,
-} from "@dorsal/shared";
-import { ApiError, apiFetch } from "../../../lib/api-fetch";
+import { type DownloadPhoto, salesMessages } from "@dorsal/shared";
+import { ApiError } from "../../../lib/api-fetch";
 
-export function validateDownloadCode(request: ValidateDownloadCodeRequest): Promise<DownloadCodeValidation> {
-  return apiFetch<DownloadCodeValidation>("/api/download-codes/validate", { method: "POST", body: request });
-}
-
-/** `apiFetch`'s generic form ('404: Not Found') means the server gave no reason of its own. */
+/** `apiCall`'s generic form ('404: Not Found') means the server gave no reason of its own. */
 const genericFailure = /^\d{3}: /;
 
 /**

@@ -12,14 +12,14 @@ import {
   Stack,
   Text,
 } from "@chakra-ui/react";
-import { type DownloadPhoto, downloadCode, salesMessages } from "@dorsal/shared";
+import { api, type DownloadPhoto, downloadCode, salesMessages } from "@dorsal/shared";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { ThumbnailTile } from "../../../components/ui/thumbnail";
 import { allowanceText, nothingLeft, remainingPerPhoto } from "../../../lib/allowance";
-import { ApiError } from "../../../lib/api-fetch";
+import { ApiError, apiCall } from "../../../lib/api-fetch";
 import { formatCount, formatDateTime } from "../../../lib/format";
 import { useZipDownload } from "../../../lib/zip-download";
-import { savePhoto, validateDownloadCode, validationFailureMessage } from "../api/validate-code";
+import { savePhoto, validationFailureMessage } from "../api/validate-code";
 
 interface CodeDialogProps {
   eventId: number;
@@ -69,7 +69,7 @@ function OpenedCode({
   /** The server counted a download: read the code again for what is left. */
   const refresh = async () => {
     try {
-      const validation = await validateDownloadCode({ code: opened.code, eventId, dorsalNumber });
+      const validation = await apiCall(api.codes.validate, { body: { code: opened.code, eventId, dorsalNumber } });
       if (!mounted.current) return;
       if (validation.valid) {
         setRefreshError(null);
@@ -84,7 +84,7 @@ function OpenedCode({
     }
   };
 
-  const zip = useZipDownload(`/api/download-codes/download/${encodeURIComponent(opened.code)}/zip`, refresh);
+  const zip = useZipDownload(() => apiCall(api.codes.downloadZip, { params: { code: opened.code } }), refresh);
   const download = async (photo: DownloadPhoto) => {
     setStates((current) => ({ ...current, [photo.id]: "downloading" }));
     let state: PhotoState = "done";
@@ -207,7 +207,7 @@ function CodeDialogBody({ eventId, dorsalNumber }: Omit<CodeDialogProps, "open" 
     setPhase({ name: "validating" });
     let error: string;
     try {
-      const validation = await validateDownloadCode({ code: parsed.data, eventId, dorsalNumber });
+      const validation = await apiCall(api.codes.validate, { body: { code: parsed.data, eventId, dorsalNumber } });
       if (closed.current) return;
       if (validation.valid) {
         const { photos, maxDownloads, expiresAt } = validation;

@@ -1,5 +1,5 @@
 import { Box, Button, chakra, Heading, HStack, SimpleGrid, Skeleton, Stack, Text } from "@chakra-ui/react";
-import { idParam, type PhotoDto } from "@dorsal/shared";
+import { api, idParam, type PhotoDto, pathFor } from "@dorsal/shared";
 import { useState } from "react";
 import { Link as RouterLink, useSearchParams } from "react-router";
 import { LoadError } from "../../../components/ui/load-error";
@@ -18,7 +18,7 @@ const freeSpacingMs = 800;
 
 type DownloadState = "idle" | "busy" | "done" | "failed";
 
-const freeDownloadUrl = (photo: PhotoDto) => `/api/free-photos/download/${encodeURIComponent(photo.id)}`;
+const freeDownloadUrl = (photo: PhotoDto) => pathFor(api.browse.freeDownload, { photoId: photo.id });
 
 /**
  * A free event's photos of one bib, with only free downloads (spec §2.6): on /free-photos, and on

@@ -13,13 +13,13 @@ import {
   Stack,
   Text,
 } from "@chakra-ui/react";
-import { type CartPrice, formatPrice, type PhotoDto } from "@dorsal/shared";
+import { api, type CartPrice, formatPrice, type PhotoDto } from "@dorsal/shared";
 import { useId, useState } from "react";
 import { useNavigate } from "react-router";
 import { LoadError } from "../../../components/ui/load-error";
 import { PhotoPreviewDialog } from "../../../components/ui/photo-preview-dialog";
 import { ThumbnailImage } from "../../../components/ui/thumbnail";
-import { apiFetch } from "../../../lib/api-fetch";
+import { apiCall } from "../../../lib/api-fetch";
 import { downloadFile } from "../../../lib/download-file";
 import { formatCount } from "../../../lib/format";
 import { storePurchaseIntent } from "../../../lib/purchase-intent";
@@ -106,7 +106,7 @@ function AthleteDownload({ photo }: { photo: PhotoDto }) {
   const run = async () => {
     setState("busy");
     try {
-      const { url } = await apiFetch<{ url: string }>(`/api/athlete/photos/${encodeURIComponent(photo.id)}/download`);
+      const { url } = await apiCall(api.photos.athleteDownload, { params: { photoId: photo.id } });
       await downloadFile(url, photo.originalFilename, () => {});
       setState("done");
     } catch {

@@ -1,11 +1,7 @@
-import { type ChangePasswordRequest, messages, type PasswordChangedResponse } from "@dorsal/shared";
+import { api, type ChangePasswordRequest, messages } from "@dorsal/shared";
 import { useMutation } from "@tanstack/react-query";
-import { ApiError, apiFetch } from "../../../lib/api-fetch";
+import { ApiError, apiCall } from "../../../lib/api-fetch";
 import { session } from "../../../lib/session";
-
-export function changePassword(body: ChangePasswordRequest): Promise<PasswordChangedResponse> {
-  return apiFetch<PasswordChangedResponse>("/api/admin/change-password", { method: "POST", body });
-}
 
 /**
  * The server ends every session issued before the change, this one included, and answers with a
@@ -13,7 +9,7 @@ export function changePassword(body: ChangePasswordRequest): Promise<PasswordCha
  */
 export function useChangePassword() {
   return useMutation({
-    mutationFn: changePassword,
+    mutationFn: (body: ChangePasswordRequest) => apiCall(api.auth.changePassword, { body }),
     meta: {
       // A throttled attempt says when to try again; anything else gets the spec's text.
       errorMessage: (failure) =>

@@ -1,14 +1,8 @@
-import {
-  imageContentType,
-  limits,
-  type UploadSignature,
-  type UploadSignRequest,
-  type UploadTarget,
-} from "@dorsal/shared";
+import { api, imageContentType, limits, type UploadSignRequest } from "@dorsal/shared";
 import AwsS3, { type AwsBody, type AwsS3Options } from "@uppy/aws-s3";
 import Uppy, { type UppyFile } from "@uppy/core";
 import GoldenRetriever from "@uppy/golden-retriever";
-import { ApiError, apiFetch, NetworkError } from "../../../lib/api-fetch";
+import { ApiError, apiCall, NetworkError } from "../../../lib/api-fetch";
 import { compressForPhone, jpegName } from "./compression";
 import { partSizeBytes, uploadsAtOnce, usesMultipart } from "./upload-settings";
 
@@ -57,7 +51,7 @@ function multipartStep(request: S3Request & { uploadId: string }): UploadSignReq
  * same for a photo and for a ZIP, whose key the API checks is the caller's own.
  */
 export async function signUploadStep(step: UploadSignRequest): Promise<{ url: string }> {
-  const { url } = await apiFetch<UploadSignature>("/api/photos/uploads/sign", { method: "POST", body: step });
+  const { url } = await apiCall(api.photos.signUpload, { body: step });
   return { url };
 }
 
@@ -71,8 +65,7 @@ async function signRequest(uppy: PhotoUppy, request: S3Request) {
     throw new Error(uploadUnknownErrorMessage);
   }
   const file = uppy.getFile(request.key.slice(pendingPrefix.length));
-  const target = await apiFetch<UploadTarget>("/api/photos/uploads", {
-    method: "POST",
+  const target = await apiCall(api.photos.uploadTarget, {
     body: {
       kind: "photo",
       eventId: file.meta.eventId,

@@ -1,6 +1,6 @@
-import type { EventAssignmentDto } from "@dorsal/shared";
+import { api } from "@dorsal/shared";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { apiFetch } from "../../../lib/api-fetch";
+import { apiCall } from "../../../lib/api-fetch";
 
 /**
  * The signed-in photographer's own events: the upload screen offers only these. Keyed by the
@@ -9,7 +9,7 @@ import { apiFetch } from "../../../lib/api-fetch";
 export const myAssignmentsQueryOptions = (userId: string) =>
   queryOptions({
     queryKey: ["my-assignments", userId],
-    queryFn: ({ signal }) => apiFetch<EventAssignmentDto[]>("/api/users/me/events", { signal }),
+    queryFn: ({ signal }) => apiCall(api.users.myEvents, { signal }),
   });
 
 /** Asks only for a photographer (`userId` null otherwise). */

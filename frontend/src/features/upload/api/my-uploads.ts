@@ -1,14 +1,14 @@
-import type { UploadDetailDto, UploadHistoryDto, UploadSummaryDto, ZipUploadSummaryDto } from "@dorsal/shared";
+import { api, type UploadSummaryDto, type ZipUploadSummaryDto } from "@dorsal/shared";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { apiFetch } from "../../../lib/api-fetch";
+import { apiCall } from "../../../lib/api-fetch";
 
 /** While an upload is processed, how often its state is asked for (spec §9 polls batches every 2 s). */
 export const uploadPollEveryMs = 2000;
 /** The history asks less often: it only catches uploads left processing by an earlier visit. */
 const historyPollEveryMs = 5000;
 
-export function startUpload(eventId: number, fileCount: number): Promise<UploadSummaryDto> {
-  return apiFetch<UploadSummaryDto>("/api/photos/my-uploads", { method: "POST", body: { eventId, fileCount } });
+export function startUpload(eventId: number, fileCount: number) {
+  return apiCall(api.photos.startUpload, { body: { eventId, fileCount } });
 }
 
 export const myUploadsKey = ["my-uploads"] as const;
@@ -16,13 +16,13 @@ export const myUploadsKey = ["my-uploads"] as const;
 export const myUploadsQueryOptions = () =>
   queryOptions({
     queryKey: myUploadsKey,
-    queryFn: ({ signal }) => apiFetch<UploadHistoryDto>("/api/photos/my-uploads", { signal }),
+    queryFn: ({ signal }) => apiCall(api.photos.myUploads, { signal }),
   });
 
 export const uploadDetailQueryOptions = (uploadId: string) =>
   queryOptions({
     queryKey: [...myUploadsKey, uploadId],
-    queryFn: ({ signal }) => apiFetch<UploadDetailDto>(`/api/photos/my-uploads/${uploadId}`, { signal }),
+    queryFn: ({ signal }) => apiCall(api.photos.myUpload, { params: { uploadId }, signal }),
   });
 
 /** Photos of the upload the pipeline has finished with, whatever the outcome. */

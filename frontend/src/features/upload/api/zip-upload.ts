@@ -1,13 +1,7 @@
-import {
-  limits,
-  type UploadTarget,
-  type ZipBatchCreated,
-  type ZipBatchRequest,
-  type ZipBatchStatusResponse,
-} from "@dorsal/shared";
+import { api, limits, type ZipBatchRequest } from "@dorsal/shared";
 import AwsS3, { type AwsBody } from "@uppy/aws-s3";
 import Uppy from "@uppy/core";
-import { apiFetch } from "../../../lib/api-fetch";
+import { apiCall } from "../../../lib/api-fetch";
 import { type S3Request, signMultipartStep, signUploadStep, uploadUnknownErrorMessage } from "./direct-upload";
 import { partSizeBytes, usesMultipart } from "./upload-settings";
 
@@ -18,12 +12,12 @@ import { partSizeBytes, usesMultipart } from "./upload-settings";
  * the same Uppy S3 uploader the photos use. Extraction starts on the server once the object lands.
  */
 
-export function createZipBatch(request: ZipBatchRequest, signal?: AbortSignal): Promise<ZipBatchCreated> {
-  return apiFetch<ZipBatchCreated>("/api/photos/zip-batches", { method: "POST", body: request, signal });
+export function createZipBatch(request: ZipBatchRequest, signal?: AbortSignal) {
+  return apiCall(api.photos.createZipBatch, { body: request, signal });
 }
 
-export function getZipBatchStatus(batchId: string, signal?: AbortSignal): Promise<ZipBatchStatusResponse> {
-  return apiFetch<ZipBatchStatusResponse>(`/api/photos/batch-status/${encodeURIComponent(batchId)}`, { signal });
+export function getZipBatchStatus(batchId: string, signal?: AbortSignal) {
+  return apiCall(api.photos.zipBatchStatus, { params: { batchId }, signal });
 }
 
 /** The batch the ZIP belongs to, with the single PUT the API already signed for it. */
@@ -47,8 +41,7 @@ async function signZipRequest(uppy: ZipUppy, request: S3Request) {
   if (request.method === "PUT" && meta.putUrl && meta.putKey) {
     return { url: meta.putUrl, key: meta.putKey, headers: meta.putHeaders ?? {} };
   }
-  const target = await apiFetch<UploadTarget>("/api/photos/uploads", {
-    method: "POST",
+  const target = await apiCall(api.photos.uploadTarget, {
     body: { kind: "zip", batchId: meta.batchId, multipart: request.method === "POST" },
   });
   return { url: target.url, key: target.key, headers: target.headers };

@@ -1,28 +1,23 @@
-import type { AssignEventRequest, EventAssignmentDto } from "@dorsal/shared";
+import { type AssignEventRequest, api } from "@dorsal/shared";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { apiFetch } from "../../../lib/api-fetch";
+import { apiCall } from "../../../lib/api-fetch";
 import { usersKey, useUsersMutation } from "./users";
 
-export function getAssignments(userId: string, signal?: AbortSignal): Promise<EventAssignmentDto[]> {
-  return apiFetch<EventAssignmentDto[]>(`/api/users/${encodeURIComponent(userId)}/events`, { signal });
-}
-
-export const assignmentsQueryOptions = (userId: string) =>
-  queryOptions({
-    queryKey: [...usersKey, userId, "events"],
-    queryFn: ({ signal }) => getAssignments(userId, signal),
-  });
-
 export function useAssignments(userId: string) {
-  return useQuery(assignmentsQueryOptions(userId));
+  return useQuery(
+    queryOptions({
+      queryKey: [...usersKey, userId, "events"],
+      queryFn: ({ signal }) => apiCall(api.users.events, { params: { id: userId }, signal }),
+    }),
+  );
 }
 
 export const useAssignEvent = () =>
-  useUsersMutation(({ userId, ...input }: AssignEventRequest & { userId: string }) =>
-    apiFetch(`/api/users/${encodeURIComponent(userId)}/events`, { method: "POST", body: input }),
+  useUsersMutation(({ userId, ...body }: AssignEventRequest & { userId: string }) =>
+    apiCall(api.users.assignEvent, { params: { id: userId }, body }),
   );
 
 export const useUnassignEvent = () =>
   useUsersMutation(({ userId, eventId }: { userId: string; eventId: number }) =>
-    apiFetch(`/api/users/${encodeURIComponent(userId)}/events/${eventId}`, { method: "DELETE" }),
+    apiCall(api.users.unassignEvent, { params: { id: userId, eventId } }),
   );

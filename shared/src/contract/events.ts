@@ -1,0 +1,96 @@
+import { z } from "zod";
+import {
+  createEventRequest,
+  type DashboardStats,
+  type DeleteEventResponse,
+  deleteEventRequest,
+  type EventConfigDto,
+  type EventDto,
+  type EventSalesSummary,
+  eventRecognitionConfig,
+  idParam,
+} from "../api";
+import {
+  type ParticipantPage,
+  participantsQuery,
+  type StartListDeleteResponse,
+  type StartListImportResponse,
+} from "../participants";
+import { athleteAccessRequest } from "../sales";
+import { endpoint } from "./endpoint";
+
+const eventParams = z.object({ id: idParam });
+
+/** Events, their settings and start lists, and the admin dashboard's figures (the `events` function). */
+export const eventsApi = {
+  list: endpoint<EventDto[]>()({ method: "GET", path: "/api/events", access: "public" }),
+  create: endpoint<EventDto>()({ method: "POST", path: "/api/events", access: ["admin"], body: createEventRequest }),
+  get: endpoint<EventDto>()({ method: "GET", path: "/api/events/{id}", access: "public", params: eventParams }),
+  remove: endpoint<DeleteEventResponse>()({
+    method: "DELETE",
+    path: "/api/events/{id}",
+    access: ["admin"],
+    params: eventParams,
+    body: deleteEventRequest,
+  }),
+  dashboardStats: endpoint<DashboardStats>()({ method: "GET", path: "/api/dashboard/stats", access: ["admin"] }),
+  config: endpoint<EventConfigDto>()({
+    method: "GET",
+    path: "/api/events/{id}/config",
+    access: ["admin"],
+    params: eventParams,
+  }),
+  updateConfig: endpoint<EventConfigDto>()({
+    method: "PUT",
+    path: "/api/events/{id}/config",
+    access: ["admin"],
+    params: eventParams,
+    body: eventRecognitionConfig,
+  }),
+  // The event's start list (spec §3 participants): organizers only, as its other settings.
+  participants: endpoint<ParticipantPage>()({
+    method: "GET",
+    path: "/api/events/{id}/participants",
+    access: ["admin"],
+    params: eventParams,
+    query: participantsQuery,
+  }),
+  importParticipants: endpoint<StartListImportResponse>()({
+    method: "POST",
+    path: "/api/events/{id}/participants/import",
+    access: ["admin"],
+    params: eventParams,
+    multipart: true,
+  }),
+  removeParticipants: endpoint<StartListDeleteResponse>()({
+    method: "DELETE",
+    path: "/api/events/{id}/participants",
+    access: ["admin"],
+    params: eventParams,
+  }),
+  enableFreePhotos: endpoint<EventDto>()({
+    method: "POST",
+    path: "/api/events/{id}/enable-free-photos",
+    access: ["admin"],
+    params: eventParams,
+  }),
+  athleteAccess: endpoint<EventDto>()({
+    method: "POST",
+    path: "/api/events/{id}/athlete-access",
+    access: ["admin"],
+    params: eventParams,
+    body: athleteAccessRequest,
+  }),
+  salesSummary: endpoint<EventSalesSummary>()({
+    method: "GET",
+    path: "/api/events/{id}/sales-summary",
+    access: ["admin"],
+    params: eventParams,
+  }),
+  disableFreePhotos: endpoint<EventDto>()({
+    method: "POST",
+    path: "/api/events/{id}/disable-free-photos",
+    access: ["admin"],
+    params: eventParams,
+  }),
+};

@@ -1,0 +1,48 @@
+import { adminApi } from "./admin";
+import { applicationsApi } from "./applications";
+import { authApi } from "./auth";
+import { browseApi } from "./browse";
+import { codesApi } from "./codes";
+import { eventsApi } from "./events";
+import { photosApi } from "./photos";
+import { pricingApi } from "./pricing";
+import { salesApi } from "./sales";
+import { settingsApi } from "./settings";
+import { usersApi } from "./users";
+
+export * from "./endpoint";
+export {
+  adminApi,
+  applicationsApi,
+  authApi,
+  browseApi,
+  codesApi,
+  eventsApi,
+  photosApi,
+  pricingApi,
+  salesApi,
+  settingsApi,
+  usersApi,
+};
+
+/**
+ * The whole HTTP API, grouped by the Lambda function that serves each route. It builds API
+ * Gateway's routes (infra), the local runtime's route table and the browser's typed calls
+ * (`apiCall(api.users.list)`); each function implements exactly its group.
+ */
+export const api = {
+  auth: authApi,
+  events: eventsApi,
+  photos: photosApi,
+  users: usersApi,
+  admin: adminApi,
+  applications: applicationsApi,
+  pricing: pricingApi,
+  settings: settingsApi,
+  sales: salesApi,
+  codes: codesApi,
+  browse: browseApi,
+};
+
+export type Api = typeof api;
+export type HttpResource = keyof Api;

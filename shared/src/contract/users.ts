@@ -1,0 +1,59 @@
+import { z } from "zod";
+import {
+  assignEventRequest,
+  createUserRequest,
+  type EventAssignmentDto,
+  idParam,
+  type PublicUser,
+  type UserListItem,
+  updateUserRequest,
+  userIdParam,
+} from "../api";
+import { endpoint } from "./endpoint";
+
+const userParams = z.object({ id: userIdParam });
+
+/** Accounts and photographers' event assignments (the `users` function). */
+export const usersApi = {
+  list: endpoint<UserListItem[]>()({ method: "GET", path: "/api/users", access: ["admin"] }),
+  create: endpoint<{ success: true; user: PublicUser }>()({
+    method: "POST",
+    path: "/api/users",
+    access: ["admin"],
+    body: createUserRequest,
+  }),
+  update: endpoint<{ success: true; user: PublicUser }>()({
+    method: "PUT",
+    path: "/api/users/{id}",
+    access: ["admin"],
+    params: userParams,
+    body: updateUserRequest,
+  }),
+  remove: endpoint<{ success: true }>()({
+    method: "DELETE",
+    path: "/api/users/{id}",
+    access: ["admin"],
+    params: userParams,
+  }),
+  // The upload screen offers a photographer their own events; the admin routes below stay admin-only.
+  myEvents: endpoint<EventAssignmentDto[]>()({ method: "GET", path: "/api/users/me/events", access: ["photographer"] }),
+  events: endpoint<EventAssignmentDto[]>()({
+    method: "GET",
+    path: "/api/users/{id}/events",
+    access: ["admin"],
+    params: userParams,
+  }),
+  assignEvent: endpoint<{ success: true; assignment: EventAssignmentDto }>()({
+    method: "POST",
+    path: "/api/users/{id}/events",
+    access: ["admin"],
+    params: userParams,
+    body: assignEventRequest,
+  }),
+  unassignEvent: endpoint<{ success: true }>()({
+    method: "DELETE",
+    path: "/api/users/{id}/events/{eventId}",
+    access: ["admin"],
+    params: z.object({ id: userIdParam, eventId: idParam }),
+  }),
+};
