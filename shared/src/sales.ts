@@ -181,9 +181,10 @@ export interface DownloadInfo {
   remainingDownloads: number;
 }
 
-/** A sale as the admin's export shows it: everything but the token's hash. */
+/** A sale as the admin's export shows it: everything stored but the token's hash. */
 export interface AdminSaleDto {
   id: string;
+  /** What the payment provider knows the sale by; unique because it contains the sale id. */
   reference: string;
   eventId: number;
   dorsalNumber: string | null;
@@ -198,11 +199,13 @@ export interface AdminSaleDto {
   /** Days the link works, counted from `paidAt`. */
   validityDays: number;
   createdAt: string;
+  /** After this the provider's checkout refuses the payment. */
   checkoutExpiresAt: string;
   paidAt: string | null;
   expiresAt: string | null;
   transactionId: string | null;
   paymentMethod: string | null;
+  /** The gateway's reason for a declined or failed payment. */
   statusMessage: string | null;
   updatedAt: string;
 }

@@ -1,37 +1,15 @@
-import type { SaleStatus } from "@dorsal/shared";
+import type { AdminSaleDto } from "@dorsal/shared";
 import type { Table } from "../ports/table";
 import { keys, paidSalesPartition, pendingSalesPartition, salesOfEventPartition } from "./keys";
 import type { PageCursor } from "./photos";
 import { queryAll } from "./query-all";
 
-/** A sale (spec §3 sales). Amounts are whole COP; the gateway sees them ×100. */
-export interface SaleRecord {
-  id: string;
-  /** What the payment provider knows the sale by; unique because it contains the sale id. */
-  reference: string;
-  eventId: number;
-  dorsalNumber: string | null;
-  photoIds: string[];
-  amount: number;
-  currency: "COP";
-  customerEmail: string;
-  customerName: string;
-  status: SaleStatus;
+/** A sale as stored (spec §3 sales): what the admin sees, plus the token's hash. Amounts are whole COP; the gateway sees them ×100. */
+export interface SaleRecord extends Omit<AdminSaleDto, "statusMessage"> {
   /** SHA-256 (hex) of the download token; the token is only in the buyer's link. */
   tokenHash: string;
-  maxDownloads: number;
-  /** Days the link works, counted from `paidAt`. */
-  validityDays: number;
-  createdAt: string;
-  /** After this the provider's checkout refuses the payment. */
-  checkoutExpiresAt: string;
-  paidAt: string | null;
-  expiresAt: string | null;
-  transactionId: string | null;
-  paymentMethod: string | null;
-  /** The gateway's reason for a declined or failed payment; absent on sales settled before it was kept. */
+  /** Absent on sales settled before it was kept. */
   statusMessage?: string | null;
-  updatedAt: string;
 }
 
 export interface SalesMonth {
