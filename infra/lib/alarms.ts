@@ -1,9 +1,13 @@
 import { Duration, Validations } from "aws-cdk-lib";
+import type * as apigw from "aws-cdk-lib/aws-apigatewayv2";
 import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
 import * as actions from "aws-cdk-lib/aws-cloudwatch-actions";
+import * as logs from "aws-cdk-lib/aws-logs";
 import * as sns from "aws-cdk-lib/aws-sns";
 import * as subscriptions from "aws-cdk-lib/aws-sns-subscriptions";
 import { Construct, type IConstruct } from "constructs";
+import { photoFailedLogMessage } from "../../functions/src/pipeline/definition";
+import type { DorsalFunction } from "./dorsal-function";
 import type { Pipeline } from "./pipeline";
 
 /**
@@ -22,20 +26,30 @@ export function alarmEmailFrom(scope: IConstruct): string | undefined {
 
 export interface AlarmsProps {
   pipeline: Pipeline;
+  /** The pipeline's `fail` task: it logs each photo it records as failed. */
+  failTask: DorsalFunction;
+  /** Every function of the app, by a name for its alarm; each alarms on its errors and throttles. */
+  functions: Record<string, DorsalFunction>;
+  api: apigw.HttpApi;
   /** Subscribed to the topic by email when given. */
   email?: string;
 }
 
 /**
- * The pipeline's alarms (docs/capacity.md, § Alarms), both on "anything at all": a photo whose
- * notification reached the dead-letter queue, or whose execution failed outright, is a photo that
- * is not searchable and has no recorded reason. Photos that fail for a reason (bad file, unknown
- * event) go through the `fail` task and end successfully, so they raise no alarm.
+ * Dorsal's alarms (docs/capacity.md, § Alarms), all on "anything at all", through one topic: a
+ * photo whose notification reached the dead-letter queue, whose execution failed outright, or that
+ * the `fail` task recorded as failed (its execution still succeeds, so only its log tells); a ZIP
+ * import that failed after its retries; a function's errors or throttles; the API's 5xx answers.
  */
 export class Alarms extends Construct {
   readonly topic: sns.Topic;
   readonly deadLetters: cloudwatch.Alarm;
   readonly failedExecutions: cloudwatch.Alarm;
+  readonly failedPhotos: cloudwatch.Alarm;
+  readonly unzipFailures: cloudwatch.Alarm;
+  readonly apiServerErrors: cloudwatch.Alarm;
+  /** One per function: errors + throttles. */
+  readonly functionFailures: Record<string, cloudwatch.Alarm>;
 
   constructor(scope: Construct, id: string, props: AlarmsProps) {
     super(scope, id);
@@ -50,7 +64,7 @@ export class Alarms extends Construct {
     if (props.email) this.topic.addSubscription(new subscriptions.EmailSubscription(props.email));
     const notify = new actions.SnsAction(this.topic);
 
-    // Either count should be zero: one photo in either is worth a look.
+    // Every count should be zero: one occurrence is worth a look.
     const onAny = (id: string, alarmDescription: string, metric: cloudwatch.IMetric) =>
       new cloudwatch.Alarm(this, id, {
         alarmDescription,
@@ -76,7 +90,60 @@ export class Alarms extends Construct {
       props.pipeline.stateMachine.metricFailed({ period: Duration.minutes(5), statistic: cloudwatch.Stats.SUM }),
     );
 
-    for (const alarm of [this.deadLetters, this.failedExecutions]) {
+    const failedPhotos = new logs.MetricFilter(this, "FailedPhotosFilter", {
+      logGroup: props.failTask.logGroup,
+      filterPattern: logs.FilterPattern.stringValue("$.message", "=", photoFailedLogMessage),
+      metricNamespace: "Dorsal",
+      metricName: "FailedPhotos",
+      metricValue: "1",
+    });
+    this.failedPhotos = onAny(
+      "FailedPhotos",
+      "Photos recorded as failed by the pipeline's fail task (not an image, a step out of retries, Rekognition " +
+        "throttled…): they are not searchable. Their reasons are listed under Errores (/processing); fix, then Reintentar.",
+      failedPhotos.metric({ period: Duration.minutes(5), statistic: cloudwatch.Stats.SUM }),
+    );
+    this.unzipFailures = onAny(
+      "UnzipFailures",
+      "ZIP imports that failed after S3's retries: the failed invocation's event (bucket, key) is in the " +
+        "UnzipFailures queue. Fix the cause, then upload the ZIP again (imported photos are not imported twice).",
+      props.pipeline.unzipFailures.metricApproximateNumberOfMessagesVisible({
+        period: Duration.minutes(1),
+        statistic: cloudwatch.Stats.MAXIMUM,
+      }),
+    );
+    this.apiServerErrors = onAny(
+      "ApiServerErrors",
+      "5xx answers of the HTTP API (a function crashed or ran out of time): see the function alarms and logs.",
+      props.api.metricServerError({ period: Duration.minutes(5), statistic: cloudwatch.Stats.SUM }),
+    );
+    this.functionFailures = {};
+    for (const [name, { fn }] of Object.entries(props.functions)) {
+      const period = Duration.minutes(5);
+      this.functionFailures[name] = onAny(
+        `${name}Failures`,
+        `Lambda ${name}: invocations that ended in an error, or were throttled (out of concurrency). See its log group.`,
+        new cloudwatch.MathExpression({
+          expression: "errors + throttles",
+          label: `${name} errors + throttles`,
+          period,
+          usingMetrics: {
+            errors: fn.metricErrors({ period, statistic: cloudwatch.Stats.SUM }),
+            throttles: fn.metricThrottles({ period, statistic: cloudwatch.Stats.SUM }),
+          },
+        }),
+      );
+    }
+
+    const all = [
+      this.deadLetters,
+      this.failedExecutions,
+      this.failedPhotos,
+      this.unzipFailures,
+      this.apiServerErrors,
+      ...Object.values(this.functionFailures),
+    ];
+    for (const alarm of all) {
       alarm.addAlarmAction(notify);
       alarm.addOkAction(notify);
     }

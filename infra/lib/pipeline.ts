@@ -1,6 +1,7 @@
 import { Duration, RemovalPolicy, Stack, Validations } from "aws-cdk-lib";
 import * as iam from "aws-cdk-lib/aws-iam";
 import type * as lambda from "aws-cdk-lib/aws-lambda";
+import * as destinations from "aws-cdk-lib/aws-lambda-destinations";
 import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
 import * as logs from "aws-cdk-lib/aws-logs";
 import * as s3 from "aws-cdk-lib/aws-s3";
@@ -36,6 +37,8 @@ export class Pipeline extends Construct {
   readonly stateMachine: sfn.StateMachine;
   readonly queue: sqs.Queue;
   readonly deadLetterQueue: sqs.Queue;
+  /** ZIP imports that still failed after S3's two retries, kept for a look (and an alarm). */
+  readonly unzipFailures: sqs.Queue;
 
   constructor(scope: Construct, id: string, props: PipelineProps) {
     super(scope, id);
@@ -96,7 +99,22 @@ export class Pipeline extends Construct {
     props.originals.addEventNotification(s3.EventType.OBJECT_CREATED, new s3n.LambdaDestination(props.unzip), {
       prefix: zipUploadPrefix,
     });
-    props.unzip.configureAsyncInvoke({ retryAttempts: 2, maxEventAge: Duration.hours(6) });
+    this.unzipFailures = new sqs.Queue(this, "UnzipFailures", {
+      retentionPeriod: capacity.deadLetterRetention,
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    Validations.of(this.unzipFailures).acknowledge({
+      id: "AwsSolutions-SQS3",
+      reason:
+        "The unzip function's on-failure destination: it is itself where failed invocations land, and nothing " +
+        "consumes it but a person reading the failed ZIP's event.",
+    });
+    props.unzip.configureAsyncInvoke({
+      retryAttempts: 2,
+      maxEventAge: Duration.hours(6),
+      onFailure: new destinations.SqsDestination(this.unzipFailures),
+    });
 
     props.starter.addEnvironment("STATE_MACHINE_ARN", this.stateMachine.stateMachineArn);
     this.stateMachine.grantStartExecution(props.starter);

@@ -415,7 +415,22 @@ export class StatelessStack extends Stack {
     this.httpFunctions.admin.fn.addEnvironment("STATE_MACHINE_ARN", this.pipeline.stateMachine.stateMachineArn);
     this.pipeline.stateMachine.grantStartExecution(this.httpFunctions.admin.fn);
 
-    this.alarms = new Alarms(this, "Alarms", { pipeline: this.pipeline, email: alarmEmailFrom(this) });
+    this.alarms = new Alarms(this, "Alarms", {
+      pipeline: this.pipeline,
+      failTask: this.pipelineFunctions.fail,
+      functions: {
+        ...Object.fromEntries(httpHandlers.map((name) => [`Http${capitalized(name)}`, this.httpFunctions[name]])),
+        ...Object.fromEntries(
+          pipelineTasks.map((task) => [`Pipeline${capitalized(task)}`, this.pipelineFunctions[task]]),
+        ),
+        PipelineStarter: this.starter,
+        PipelineUnzip: this.unzip,
+        PaymentsReconcile: this.paymentsReconciler,
+        CountersRecount: this.countersRecounter,
+      },
+      api: this.api,
+      email: alarmEmailFrom(this),
+    });
 
     this.admin = new AdminBootstrap(this, "AdminBootstrap", {
       email: adminEmailFrom(this),
@@ -430,7 +445,8 @@ export class StatelessStack extends Stack {
     new CfnOutput(this, "StateMachineArn", { value: this.pipeline.stateMachine.stateMachineArn });
     new CfnOutput(this, "DeadLetterQueueUrl", { value: this.pipeline.deadLetterQueue.queueUrl });
     new CfnOutput(this, "AlarmTopicArn", {
-      description: "SNS topic of the pipeline's alarms (dead letters, failed executions)",
+      description:
+        "SNS topic of the alarms (dead letters, failed executions and photos, ZIP imports, function errors and throttles, API 5xx)",
       value: this.alarms.topic.topicArn,
     });
     new CfnOutput(this, "WompiKeysSecretName", {
@@ -447,3 +463,6 @@ export class StatelessStack extends Stack {
 function byName<K extends string, V>(names: readonly K[], make: (name: K) => V): Record<K, V> {
   return Object.fromEntries(names.map((name) => [name, make(name)])) as Record<K, V>;
 }
+
+/** `events` → `Events`: construct ids are PascalCase. */
+const capitalized = (name: string) => `${name.charAt(0).toUpperCase()}${name.slice(1)}`;

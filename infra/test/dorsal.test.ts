@@ -2,8 +2,10 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { App, Stack } from "aws-cdk-lib";
 import { Annotations, Match, Template } from "aws-cdk-lib/assertions";
+import { HttpApi } from "aws-cdk-lib/aws-apigatewayv2";
 import type { CfnRole, IRole } from "aws-cdk-lib/aws-iam";
 import type { CfnFunction } from "aws-cdk-lib/aws-lambda";
+import { LogGroup } from "aws-cdk-lib/aws-logs";
 import { Queue } from "aws-cdk-lib/aws-sqs";
 import { DefinitionBody, Pass, StateMachine } from "aws-cdk-lib/aws-stepfunctions";
 import type { CloudAssembly } from "aws-cdk-lib/cx-api";
@@ -417,16 +419,87 @@ describe("capacity (docs/capacity.md)", () => {
     code.resourceCountIs("AWS::SNS::Subscription", 0);
   });
 
+  it("alarms on any photo recorded as failed, failed ZIP import, API 5xx, and any function's errors or throttles", () => {
+    const topic = { Ref: stateless.getLogicalId(stateless.alarms.topic.node.defaultChild as never) };
+    const logicalId = (construct: { node: { defaultChild?: unknown } }) =>
+      stateless.getLogicalId(construct.node.defaultChild as never);
+    const alarms = Object.values(code.findResources("AWS::CloudWatch::Alarm")).map((a) => a.Properties);
+
+    // The fail task's executions succeed: its log line is what counts a failed photo.
+    code.hasResourceProperties("AWS::Logs::MetricFilter", {
+      LogGroupName: { Ref: logicalId(stateless.pipelineFunctions.fail.logGroup) },
+      FilterPattern: '{ $.message = "photo failed" }',
+      MetricTransformations: [{ MetricNamespace: "Dorsal", MetricName: "FailedPhotos", MetricValue: "1" }],
+    });
+    expect(alarms.find((a) => a.MetricName === "FailedPhotos")).toMatchObject({
+      Namespace: "Dorsal",
+      Statistic: "Sum",
+      Threshold: 0,
+      AlarmActions: [topic],
+    });
+
+    // A ZIP import out of retries lands in its own queue, which alarms.
+    code.hasResourceProperties("AWS::Lambda::EventInvokeConfig", {
+      FunctionName: { Ref: logicalId(stateless.unzip.fn) },
+      MaximumRetryAttempts: 2,
+      DestinationConfig: {
+        OnFailure: { Destination: { "Fn::GetAtt": [logicalId(stateless.pipeline.unzipFailures), "Arn"] } },
+      },
+    });
+    const queueAlarms = alarms.filter((a) => a.MetricName === "ApproximateNumberOfMessagesVisible");
+    expect(queueAlarms.map((a) => a.Dimensions[0].Value["Fn::GetAtt"][0]).sort()).toEqual(
+      [logicalId(stateless.pipeline.deadLetterQueue), logicalId(stateless.pipeline.unzipFailures)].sort(),
+    );
+
+    expect(alarms.find((a) => a.MetricName === "5xx")).toMatchObject({
+      Namespace: "AWS/ApiGateway",
+      Dimensions: [{ Name: "ApiId", Value: { Ref: logicalId(stateless.api) } }],
+      Statistic: "Sum",
+      Threshold: 0,
+      AlarmActions: [topic],
+    });
+
+    // Every function of the app, HTTP and pipeline and schedules alike: errors + throttles > 0.
+    const functions = [
+      ...Object.values(stateless.httpFunctions),
+      ...Object.values(stateless.pipelineFunctions),
+      stateless.starter,
+      stateless.unzip,
+      stateless.paymentsReconciler,
+      stateless.countersRecounter,
+    ];
+    const watched = alarms
+      .filter((a) => a.Metrics?.some((m: { Expression?: string }) => m.Expression === "errors + throttles"))
+      .map((a) => {
+        expect(a).toMatchObject({ Threshold: 0, ComparisonOperator: "GreaterThanThreshold", AlarmActions: [topic] });
+        const names = a.Metrics.filter((m: { MetricStat?: unknown }) => m.MetricStat).map(
+          (m: { MetricStat: { Metric: { MetricName: string; Dimensions: { Value: { Ref: string } }[] } } }) =>
+            `${m.MetricStat.Metric.MetricName} ${m.MetricStat.Metric.Dimensions[0]?.Value.Ref}`,
+        );
+        return names.sort().join(", ");
+      });
+    expect(watched.sort()).toEqual(
+      functions.map(({ fn }) => `Errors ${logicalId(fn)}, Throttles ${logicalId(fn)}`).sort(),
+    );
+  });
+
   it("subscribes the alarmEmail context value to the topic", () => {
     // The Alarms construct alone, over a stand-in queue and state machine: no second full synth.
     const stack = new Stack(new App({ context: { alarmEmail: " Ops@Org.co " } }), "AlarmsOnly");
     const pipeline = {
       deadLetterQueue: new Queue(stack, "DeadLetters"),
+      unzipFailures: new Queue(stack, "UnzipFailures"),
       stateMachine: new StateMachine(stack, "Machine", {
         definitionBody: DefinitionBody.fromChainable(new Pass(stack, "Pass")),
       }),
     } as unknown as Pipeline;
-    new Alarms(stack, "Alarms", { pipeline, email: alarmEmailFrom(stack) });
+    new Alarms(stack, "Alarms", {
+      pipeline,
+      failTask: { logGroup: new LogGroup(stack, "FailLogs") } as DorsalFunction,
+      functions: {},
+      api: new HttpApi(stack, "Api"),
+      email: alarmEmailFrom(stack),
+    });
     Template.fromStack(stack).hasResourceProperties("AWS::SNS::Subscription", {
       Protocol: "email",
       Endpoint: "ops@org.co",

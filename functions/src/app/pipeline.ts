@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { pipeline as streamPipeline } from "node:stream/promises";
 import { type DetectedBib, limits, photoFailureReasons } from "@dorsal/shared";
 import { newPhotoFields, type PhotoRecord } from "../data/photos";
-import { type PipelineTask, permanentErrorName } from "../pipeline/definition";
+import { type PipelineTask, permanentErrorName, photoFailedLogMessage } from "../pipeline/definition";
 import type { PipelineInput } from "../ports/pipeline";
 import type { TextDetection } from "../ports/vision";
 import { machineBibsFrom, setPhotoBibs } from "./bib-index";
@@ -319,7 +319,7 @@ export function createPipelineTasks(deps: Deps) {
     async fail(input: Pick<ExecutionState, "key" | "error">) {
       const ids = parseOriginalKey(input.key);
       const reason = failureReason(input.error);
-      deps.logger.warn("photo failed", { key: input.key, error: input.error, reason });
+      deps.logger.warn(photoFailedLogMessage, { key: input.key, error: input.error, reason });
       if (!ids) return { failed: false, reason };
       // Not a failure of the photo: its event was deleted. It ends quietly, leaving nothing behind.
       if (!(await deps.events.get(ids.eventId))) {

@@ -36,6 +36,12 @@ const retry = [
 /** Errors that no retry can fix (bad file, unknown event): go straight to `fail`. */
 export const permanentErrorName = "PermanentError";
 
+/**
+ * What the `fail` task logs for each photo it records as failed: its execution still succeeds, so
+ * AWS counts failed photos from this line (infra/lib/alarms.ts, a metric filter).
+ */
+export const photoFailedLogMessage = "photo failed";
+
 /** Where a step's failure waits in the state while the other branch of `VariantsBesideDetect` finishes. */
 const errorPath = "$.error";
 
