@@ -137,7 +137,8 @@ function copyPackages(names: readonly string[], fromDir: string, nodeModules: st
     if (!dir) {
       throw new Error(
         `Cannot find ${name} in node_modules above ${from}; ` +
-          "install sharp's Lambda binaries with `npm install --os=linux --cpu=x64 sharp`.",
+          "sharp's Lambda binaries (linux-x64) are installed by `npm ci` on Linux x64 only: deploy from such a " +
+          "machine (docs/deploy.md, Prerequisites).",
       );
     }
     copied.add(name);

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { Duration, RemovalPolicy, Validations } from "aws-cdk-lib";
+import { Annotations, Duration, RemovalPolicy, Validations } from "aws-cdk-lib";
 import * as cloudfront from "aws-cdk-lib/aws-cloudfront";
 import * as origins from "aws-cdk-lib/aws-cloudfront-origins";
 import * as iam from "aws-cdk-lib/aws-iam";
@@ -26,9 +26,13 @@ export interface SiteProps {
   apiDomain: string;
   /** Signers the image behaviours trust. */
   keyGroup: cloudfront.IKeyGroup;
-  /** The built frontend; deployed to the bucket when it exists (synth works before a build). */
+  /** The built frontend (`npm run build`), deployed to the bucket; synth refuses without it. */
   siteDir: string;
 }
+
+export const noSiteBuildMessage = (siteDir: string) =>
+  `No frontend build in ${siteDir} (index.html is missing): run \`npm run build\` before \`npx cdk deploy\`, ` +
+  "or the site would be deployed empty.";
 
 /** Client-side routes have no file behind them: serve the app shell and let the router decide. */
 const spaRoutingCode = `
@@ -184,7 +188,9 @@ export class Site extends Construct {
       },
     );
 
+    // Without a build the stack would deploy and CloudFront would answer 403 for every page.
     if (existsSync(path.join(props.siteDir, "index.html"))) this.deploy(props);
+    else Annotations.of(this).addError(noSiteBuildMessage(props.siteDir));
   }
 
   /**

@@ -2,12 +2,12 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { App, Stack } from "aws-cdk-lib";
-import { Match, Template } from "aws-cdk-lib/assertions";
+import { Annotations, Match, Template } from "aws-cdk-lib/assertions";
 import * as cloudfront from "aws-cdk-lib/aws-cloudfront";
 import * as s3 from "aws-cdk-lib/aws-s3";
 import { AwsSolutionsChecks } from "cdk-nag";
 import { afterAll, describe, expect, it } from "vitest";
-import { Site } from "../lib/site";
+import { noSiteBuildMessage, Site } from "../lib/site";
 
 // A stand-in for `npm run build`: the shell, a static file, content-hashed assets, the compressed
 // copies the local runtime serves and the manifest the bundle budget reads.
@@ -33,7 +33,7 @@ function siteStack(siteDir: string) {
     keyGroup: cloudfront.KeyGroup.fromKeyGroupId(stack, "KeyGroup", "test-key-group"),
     siteDir,
   });
-  return { app, template: Template.fromStack(stack) };
+  return { app, stack, template: Template.fromStack(stack) };
 }
 
 describe("site deployment", () => {
@@ -87,11 +87,11 @@ describe("site deployment", () => {
     expect(new AwsSolutionsChecks().validateScope(app).violations).toEqual([]);
   });
 
-  it("is skipped when there is no build yet, so synth works before the frontend is built", () => {
-    const empty = siteStack(path.join(build, "missing"));
+  it("refuses to deploy without a build, saying which command makes it", () => {
+    const missing = path.join(build, "missing");
+    const empty = siteStack(missing);
     empty.template.resourceCountIs("Custom::CDKBucketDeployment", 0);
-    empty.template.hasResourceProperties("AWS::CloudFront::Distribution", {
-      DistributionConfig: { DefaultRootObject: "index.html", Logging: Match.objectLike({ Prefix: "cloudfront/" }) },
-    });
+    Annotations.fromStack(empty.stack).hasError("/SiteTest/Site", noSiteBuildMessage(missing));
+    expect(noSiteBuildMessage(missing)).toContain("npm run build");
   });
 });
