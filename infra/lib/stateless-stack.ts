@@ -16,6 +16,7 @@ import { type PipelineTask, pipelineTasks } from "../../functions/src/pipeline/d
 import { AdminBootstrap, adminEmailFrom } from "./admin-bootstrap";
 import { Alarms, alarmEmailFrom } from "./alarms";
 import { capacity } from "./capacity";
+import { reservesConcurrency } from "./concurrency";
 import { DorsalFunction, type DorsalFunctionProps } from "./dorsal-function";
 import { acknowledgeWildcardResource } from "./nag";
 import { Pipeline } from "./pipeline";
@@ -294,8 +295,19 @@ export class StatelessStack extends Stack {
     ] as const;
 
     const handlers = path.join(props.repoRoot, "functions", "src", "handlers");
-    const appFunction = (id: string, entry: string, { access, ...spec }: FunctionSpec) => {
-      const fn = new DorsalFunction(this, id, { ...spec, entry, environment });
+    // An account whose concurrency quota cannot hold the reservations deploys without them.
+    const reserves = reservesConcurrency(this);
+    const appFunction = (
+      id: string,
+      entry: string,
+      { access, reservedConcurrentExecutions, ...spec }: FunctionSpec,
+    ) => {
+      const fn = new DorsalFunction(this, id, {
+        ...spec,
+        ...(reserves ? { reservedConcurrentExecutions } : {}),
+        entry,
+        environment,
+      });
       this.keys.jwtKeySecret.grantRead(fn.fn);
       if (access.signsUrls) this.keys.cloudFrontKeySecret.grantRead(fn.fn);
       if (access.table) {

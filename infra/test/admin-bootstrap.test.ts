@@ -13,9 +13,10 @@ import type { DorsalFunction } from "../lib/dorsal-function";
 type Statement = { Action: string | string[]; Effect: string; Resource: unknown };
 type Resource = { Type: string; Properties: Record<string, unknown>; DependsOn?: string[] };
 
-// The app as `npx cdk deploy --all -c adminEmail=Ops@Org.co` builds it.
+// The app as `npx cdk deploy --all -c adminEmail=Ops@Org.co -c reservedConcurrency=false` builds it
+// (the other context values are dorsal.test.ts's, on a second synth of the whole app).
 const context = JSON.parse(readFileSync(path.join(repoRoot, "cdk.json"), "utf8")).context;
-const app = new App({ context: { ...context, adminEmail: "Ops@Org.co" } });
+const app = new App({ context: { ...context, adminEmail: "Ops@Org.co", reservedConcurrency: "false" } });
 const { stateful, stateless } = createDorsal(app);
 let template: Template;
 
@@ -135,5 +136,13 @@ describe("adminEmail context", () => {
 
   it("stops the synth when it is not an email address", () => {
     expect(() => adminEmailFrom(new App({ context: { adminEmail: "ops" } }))).toThrow(/adminEmail/);
+  });
+});
+
+describe("an account whose Lambda quota cannot hold the pipeline's reservations", () => {
+  it("deploys with -c reservedConcurrency=false, where no function reserves concurrency", () => {
+    const functions = Object.values(resources()).filter((resource) => resource.Type === "AWS::Lambda::Function");
+    expect(functions.length).toBeGreaterThan(15);
+    expect(functions.filter((fn) => fn.Properties.ReservedConcurrentExecutions !== undefined)).toEqual([]);
   });
 });
