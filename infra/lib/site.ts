@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { Annotations, Duration, RemovalPolicy, Validations } from "aws-cdk-lib";
+import * as acm from "aws-cdk-lib/aws-certificatemanager";
 import * as cloudfront from "aws-cdk-lib/aws-cloudfront";
 import * as origins from "aws-cdk-lib/aws-cloudfront-origins";
 import * as iam from "aws-cdk-lib/aws-iam";
@@ -15,6 +16,7 @@ import {
   storedFileContentSecurityPolicy,
   strictTransportSecurityMaxAgeSeconds,
 } from "../../functions/src/http/security-headers";
+import type { CustomDomain } from "./custom-domain";
 import { acknowledgeCdkSingleton, acknowledgeWildcardResource } from "./nag";
 
 export interface SiteProps {
@@ -28,6 +30,8 @@ export interface SiteProps {
   keyGroup: cloudfront.IKeyGroup;
   /** The built frontend (`npm run build`), deployed to the bucket; synth refuses without it. */
   siteDir: string;
+  /** Served under this name with its certificate, besides `*.cloudfront.net`. */
+  domain?: CustomDomain | undefined;
 }
 
 export const noSiteBuildMessage = (siteDir: string) =>
@@ -162,6 +166,13 @@ export class Site extends Construct {
       enableLogging: true,
       logBucket: props.logs,
       logFilePrefix: "cloudfront/",
+      ...(props.domain
+        ? {
+            domainNames: [props.domain.domainName],
+            certificate: acm.Certificate.fromCertificateArn(this, "Certificate", props.domain.certificateArn),
+            minimumProtocolVersion: cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021,
+          }
+        : {}),
     });
 
     // The buckets belong to the stateful stack, which grants read to this account's distributions.
@@ -180,13 +191,15 @@ export class Site extends Construct {
           "No WAF web ACL yet: its fixed monthly cost outweighs the risk for race-day traffic; the API " +
           "stage is throttled and photos need signed URLs. Add one (us-east-1) before opening sign-ups widely.",
       },
-      {
+    );
+    if (!props.domain) {
+      Validations.of(this.distribution).acknowledge({
         id: "AwsSolutions-CFR4",
         reason:
           "The distribution uses the default *.cloudfront.net certificate, whose minimum protocol CloudFront " +
-          "fixes; a custom domain with an ACM certificate would set TLSv1.2_2021.",
-      },
-    );
+          "fixes; a custom domain (-c domainName, -c certificateArn) sets TLSv1.2_2021.",
+      });
+    }
 
     // Without a build the stack would deploy and CloudFront would answer 403 for every page.
     if (existsSync(path.join(props.siteDir, "index.html"))) this.deploy(props);

@@ -4,6 +4,7 @@ import * as iam from "aws-cdk-lib/aws-iam";
 import * as s3 from "aws-cdk-lib/aws-s3";
 import type { Construct } from "constructs";
 import { capacity } from "./capacity";
+import { customDomainFrom } from "./custom-domain";
 
 const { lifecycle } = capacity;
 
@@ -25,8 +26,8 @@ export const photoKeyPrefix = "eventos/";
 
 // The site origin is the CloudFront domain, which only exists in the stateless stack; naming it
 // here would tie the stacks in a cycle. CORS is not what guards uploads anyway: a PUT needs a
-// presigned URL that only the API hands out.
-const uploadOrigins = ["https://*.cloudfront.net"];
+// presigned URL that only the API hands out. A custom domain is known from the context.
+const cloudFrontOrigins = ["https://*.cloudfront.net"];
 
 /**
  * Everything that holds data and must outlive any deployment of the code: the single table and
@@ -42,6 +43,7 @@ export class StatefulStack extends Stack {
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
+    const domain = customDomainFrom(this);
 
     this.table = new dynamodb.Table(this, "Table", {
       partitionKey: { name: "pk", type: dynamodb.AttributeType.STRING },
@@ -76,7 +78,7 @@ export class StatefulStack extends Stack {
           // The browser's uploader makes every multipart request itself, with URLs the API signs:
           // create and complete (POST), parts (PUT), list to resume (GET) and abort (DELETE).
           allowedMethods: [s3.HttpMethods.PUT, s3.HttpMethods.POST, s3.HttpMethods.GET, s3.HttpMethods.DELETE],
-          allowedOrigins: uploadOrigins,
+          allowedOrigins: [...cloudFrontOrigins, ...(domain ? [`https://${domain.domainName}`] : [])],
           allowedHeaders: ["*"],
           // The browser reads each part's ETag to complete a multipart upload.
           exposedHeaders: ["ETag"],

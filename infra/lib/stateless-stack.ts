@@ -17,6 +17,7 @@ import { AdminBootstrap, adminEmailFrom } from "./admin-bootstrap";
 import { Alarms, alarmEmailFrom } from "./alarms";
 import { capacity } from "./capacity";
 import { reservesConcurrency } from "./concurrency";
+import { customDomainFrom } from "./custom-domain";
 import { DorsalFunction, type DorsalFunctionProps } from "./dorsal-function";
 import { acknowledgeWildcardResource } from "./nag";
 import { Pipeline } from "./pipeline";
@@ -265,6 +266,7 @@ export class StatelessStack extends Stack {
       },
     });
 
+    const domain = customDomainFrom(this);
     this.site = new Site(this, "Site", {
       frontend: bucket("Frontend", stateful.frontendBucketName),
       originals,
@@ -275,7 +277,10 @@ export class StatelessStack extends Stack {
       apiDomain: `${this.api.apiId}.execute-api.${this.region}.${this.urlSuffix}`,
       keyGroup: this.keys.keyGroup,
       siteDir: path.join(props.repoRoot, "frontend", "dist"),
+      domain,
     });
+    // The address buyers come back to from the payment page and photos are signed for.
+    const siteDomain = domain?.domainName ?? this.site.distribution.distributionDomainName;
 
     // What functions/src/config.ts reads when DORSAL_RUNTIME=aws.
     const environment = {
@@ -284,7 +289,7 @@ export class StatelessStack extends Stack {
       ORIGINALS_BUCKET: originals.bucketName,
       DERIVED_BUCKET: derived.bucketName,
       JWT_KEY_SECRET_ARN: this.keys.jwtKeySecret.secretArn,
-      CLOUDFRONT_DOMAIN: this.site.distribution.distributionDomainName,
+      CLOUDFRONT_DOMAIN: siteDomain,
       CLOUDFRONT_KEY_PAIR_ID: this.keys.publicKey.publicKeyId,
       CLOUDFRONT_PRIVATE_KEY_SECRET_ARN: this.keys.cloudFrontKeySecret.secretArn,
       VISION_ENGINE: "rekognition",
@@ -451,7 +456,13 @@ export class StatelessStack extends Stack {
       table,
     });
 
-    new CfnOutput(this, "SiteUrl", { value: `https://${this.site.distribution.distributionDomainName}` });
+    new CfnOutput(this, "SiteUrl", { value: `https://${siteDomain}` });
+    if (domain) {
+      new CfnOutput(this, "DomainTarget", {
+        description: `Point ${domain.domainName} here: a CNAME record, or a Route 53 alias to the distribution`,
+        value: this.site.distribution.distributionDomainName,
+      });
+    }
     new CfnOutput(this, "DistributionId", { value: this.site.distribution.distributionId });
     new CfnOutput(this, "ApiEndpoint", { value: this.api.apiEndpoint });
     new CfnOutput(this, "StateMachineArn", { value: this.pipeline.stateMachine.stateMachineArn });

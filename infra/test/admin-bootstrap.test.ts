@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { App } from "aws-cdk-lib";
-import { Template } from "aws-cdk-lib/assertions";
+import { Match, Template } from "aws-cdk-lib/assertions";
 import type { ITable } from "aws-cdk-lib/aws-dynamodb";
 import { AwsSolutionsChecks } from "cdk-nag";
 import type { IConstruct } from "constructs";
@@ -13,10 +13,19 @@ import type { DorsalFunction } from "../lib/dorsal-function";
 type Statement = { Action: string | string[]; Effect: string; Resource: unknown };
 type Resource = { Type: string; Properties: Record<string, unknown>; DependsOn?: string[] };
 
-// The app as `npx cdk deploy --all -c adminEmail=Ops@Org.co -c reservedConcurrency=false` builds it
-// (the other context values are dorsal.test.ts's, on a second synth of the whole app).
+// The app as `npx cdk deploy --all -c adminEmail=Ops@Org.co -c reservedConcurrency=false
+// -c domainName=… -c certificateArn=…` builds it (dorsal.test.ts synthesizes it without them).
 const context = JSON.parse(readFileSync(path.join(repoRoot, "cdk.json"), "utf8")).context;
-const app = new App({ context: { ...context, adminEmail: "Ops@Org.co", reservedConcurrency: "false" } });
+const certificateArn = "arn:aws:acm:us-east-1:123456789012:certificate/0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0";
+const app = new App({
+  context: {
+    ...context,
+    adminEmail: "Ops@Org.co",
+    reservedConcurrency: "false",
+    domainName: "Fotos.MiCarrera.co",
+    certificateArn,
+  },
+});
 const { stateful, stateless } = createDorsal(app);
 let template: Template;
 
@@ -144,5 +153,37 @@ describe("an account whose Lambda quota cannot hold the pipeline's reservations"
     const functions = Object.values(resources()).filter((resource) => resource.Type === "AWS::Lambda::Function");
     expect(functions.length).toBeGreaterThan(15);
     expect(functions.filter((fn) => fn.Properties.ReservedConcurrentExecutions !== undefined)).toEqual([]);
+  });
+});
+
+describe("a custom domain", () => {
+  it("is served with its certificate and TLS 1.2 at least, and named as the site's address", () => {
+    template.hasResourceProperties("AWS::CloudFront::Distribution", {
+      DistributionConfig: {
+        Aliases: ["fotos.micarrera.co"],
+        ViewerCertificate: {
+          AcmCertificateArn: certificateArn,
+          MinimumProtocolVersion: "TLSv1.2_2021",
+          SslSupportMethod: "sni-only",
+        },
+      },
+    });
+    expect(template.toJSON().Outputs.SiteUrl.Value).toBe("https://fotos.micarrera.co");
+    expect(template.toJSON().Outputs.DomainTarget.Value).toEqual({
+      "Fn::GetAtt": [id(stateless.site.distribution), "DomainName"],
+    });
+  });
+
+  it("is where buyers come back from the payment page and what photo URLs are signed for", () => {
+    expect(variablesOf(stateless.httpFunctions.sales).CLOUDFRONT_DOMAIN).toBe("fotos.micarrera.co");
+    expect(variablesOf(stateless.httpFunctions.browse).CLOUDFRONT_DOMAIN).toBe("fotos.micarrera.co");
+  });
+
+  it("may upload to the originals bucket from the browser (CORS)", () => {
+    Template.fromStack(stateful).hasResourceProperties("AWS::S3::Bucket", {
+      CorsConfiguration: {
+        CorsRules: [Match.objectLike({ AllowedOrigins: ["https://*.cloudfront.net", "https://fotos.micarrera.co"] })],
+      },
+    });
   });
 });
