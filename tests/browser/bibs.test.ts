@@ -2,8 +2,8 @@ import type { EventConfigDto, EventDto, PhotoPage, PresignResponse, SearchRespon
 import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
 import { adminToken, apiClient, waitFor } from "../support/api";
-import { makeBibPhoto } from "../support/bib-photo";
 import { animationsDone, createBrowserHarness, imagesLoaded, signInAsAdmin, viewports } from "../support/browser";
 import { type RunningDorsal, startDorsal } from "../support/server";
 

@@ -7,8 +7,8 @@ import {
   type UploadResponse,
 } from "@dorsal/shared";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
 import { adminToken, apiClient, waitFor } from "../support/api";
-import { makeBibPhoto } from "../support/bib-photo";
 import { animationsDone, createBrowserHarness, signIn, signInAsAdmin, viewports } from "../support/browser";
 import { type RunningDorsal, startDorsal } from "../support/server";
 

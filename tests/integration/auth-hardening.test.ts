@@ -8,8 +8,8 @@ import type {
   UploadResponse,
 } from "@dorsal/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
 import { adminToken, apiClient } from "../support/api";
-import { makeBibPhoto } from "../support/bib-photo";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
 /**

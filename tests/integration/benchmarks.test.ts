@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeBibPhoto } from "../support/bib-photo";
+import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
 
 const root = path.resolve(import.meta.dirname, "../..");
 

@@ -9,8 +9,8 @@ import type {
 } from "@dorsal/shared";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
 import { adminToken, apiClient, waitFor } from "../support/api";
-import { makeBibPhoto } from "../support/bib-photo";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
 /**

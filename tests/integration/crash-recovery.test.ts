@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { EventDto, SearchResponse, UploadResponse } from "@dorsal/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
 import { adminToken, apiClient, waitFor } from "../support/api";
-import { makeBibPhoto } from "../support/bib-photo";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
 /**

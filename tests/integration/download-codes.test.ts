@@ -6,8 +6,8 @@ import type {
   IssuedDownloadCode,
 } from "@dorsal/shared";
 import { beforeAll, describe, expect, it } from "vitest";
+import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
 import { adminToken, apiClient } from "../support/api";
-import { makeBibPhoto } from "../support/bib-photo";
 import { seedEventWithBibPhotos } from "../support/seed";
 import { sharedDorsal } from "../support/server";
 import { readZip } from "../support/zip";

@@ -16,8 +16,8 @@ import type {
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDynalite } from "../../functions/local/storage";
+import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
 import { adminToken, apiClient, waitFor } from "../support/api";
-import { makeBibPhoto } from "../support/bib-photo";
 import { type RunningDorsal, startDorsal } from "../support/server";
 import { makeZip } from "../support/zip";
 

@@ -6,7 +6,7 @@ import { sniffImageType } from "../../functions/src/app/image-types";
 import { startPipelineFor } from "../../functions/src/app/starter";
 import { storagePaths } from "../../functions/src/app/storage-paths";
 import type { Container } from "../../functions/src/compose";
-import { makeBibPhoto } from "../support/bib-photo";
+import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
 import { startInProcess, testBuckets } from "../support/in-process";
 
 /**

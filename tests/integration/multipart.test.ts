@@ -12,8 +12,8 @@ import type {
 } from "@dorsal/shared";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
+import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
 import { adminToken, apiClient, waitFor } from "../support/api";
-import { makeBibPhoto } from "../support/bib-photo";
 import { makeBigBibPhoto } from "../support/big-photo";
 import { sharedDorsal } from "../support/server";
 import { makeZip } from "../support/zip";

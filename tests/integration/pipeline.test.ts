@@ -8,7 +8,7 @@ import { storagePaths } from "../../functions/src/app/storage-paths";
 import type { Container } from "../../functions/src/compose";
 import { keys } from "../../functions/src/data/keys";
 import { newPhotoFields } from "../../functions/src/data/photos";
-import { makeBibPhoto } from "../support/bib-photo";
+import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
 import { startInProcess, testBuckets } from "../support/in-process";
 
 /**

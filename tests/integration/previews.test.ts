@@ -1,8 +1,8 @@
 import type { EventDto, PhotoDto, PresignResponse, SearchResponse } from "@dorsal/shared";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
+import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
 import { adminToken, apiClient, waitFor } from "../support/api";
-import { makeBibPhoto } from "../support/bib-photo";
 import { sharedDorsal } from "../support/server";
 
 const fetchImage = async (url: string | null | undefined) => {

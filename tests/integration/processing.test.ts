@@ -12,8 +12,8 @@ import {
 } from "@dorsal/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storagePaths } from "../../functions/src/app/storage-paths";
+import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
 import { adminToken, apiClient, waitFor } from "../support/api";
-import { makeBibPhoto } from "../support/bib-photo";
 import { runtimeS3Client } from "../support/object-store";
 import { type RunningDorsal, startDorsal } from "../support/server";
 

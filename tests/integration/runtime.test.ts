@@ -5,8 +5,8 @@ import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import type { EventDto, PresignResponse, SearchResponse } from "@dorsal/shared";
 import { afterAll, describe, expect, it } from "vitest";
+import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
 import { apiClient, waitFor } from "../support/api";
-import { makeBibPhoto } from "../support/bib-photo";
 import { distDir } from "../support/first-load";
 import { startDorsal } from "../support/server";
 

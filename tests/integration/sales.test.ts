@@ -13,8 +13,8 @@ import {
 } from "@dorsal/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WompiKeys } from "../../functions/src/adapters/payments/wompi";
+import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
 import { adminToken, apiClient, waitFor } from "../support/api";
-import { makeBibPhoto } from "../support/bib-photo";
 import { chooseOnSandbox, type SandboxTransaction, signedPaymentEvent } from "../support/payment-sandbox";
 import { seedEventWithBibPhotos } from "../support/seed";
 import { type RunningDorsal, startDorsal } from "../support/server";

@@ -1,8 +1,8 @@
 import type { EventDto, PhotoDto, PresignResponse, SearchResponse, UploadResponse } from "@dorsal/shared";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
 import { apiClient, waitFor } from "../support/api";
-import { makeBibPhoto } from "../support/bib-photo";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
 /**

@@ -10,8 +10,8 @@ import type {
   StartListImportResponse,
 } from "@dorsal/shared";
 import { beforeAll, describe, expect, it } from "vitest";
+import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
 import { adminToken, apiClient, waitFor } from "../support/api";
-import { makeBibPhoto } from "../support/bib-photo";
 import { sharedDorsal } from "../support/server";
 
 const csvForm = (content: string | Uint8Array, filename = "inscritos.csv") => {

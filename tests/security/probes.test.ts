@@ -14,8 +14,8 @@ import type {
   UploadResponse,
 } from "@dorsal/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
 import { adminToken, apiClient, waitFor } from "../support/api";
-import { makeBibPhoto } from "../support/bib-photo";
 import { requestFrom } from "../support/http-from";
 import { chooseOnSandbox, type SandboxTransaction, signedPaymentEvent } from "../support/payment-sandbox";
 import { seedEventWithBibPhotos } from "../support/seed";

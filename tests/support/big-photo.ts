@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import sharp from "sharp";
-import { makeBibPhoto } from "./bib-photo";
+import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
 
 /**
  * A real JPEG well above the multipart threshold (about 20 MB): a 17 MP bib photo whose bands

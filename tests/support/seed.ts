@@ -1,6 +1,6 @@
 import type { EventDto, PresignResponse, SearchResponse } from "@dorsal/shared";
+import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
 import { apiClient, waitFor } from "./api";
-import { makeBibPhoto } from "./bib-photo";
 
 /**
  * An event with processed photos of known bibs, made through the real upload path (presign, PUT to

@@ -2,7 +2,8 @@ import sharp from "sharp";
 
 /**
  * A synthetic race photo: a runner-coloured background with a white bib carrying big dark print,
- * made on the fly so tests never depend on real photos. The print is the bib as given: digits
+ * made on the fly, so the preflight needs no photo shipped with the code and tests never depend
+ * on real photos. The print is the bib as given: digits
  * ("4821") or a letter bib ("M10380").
  */
 export async function makeBibPhoto(bib: string, options: { width?: number; height?: number } = {}): Promise<Buffer> {

@@ -1,0 +1,231 @@
+import {
+  api,
+  type EndpointSpec,
+  normaliseBib,
+  type PhotoDto,
+  pathFor,
+  type RequestOf,
+  type ResponseOf,
+} from "@dorsal/shared";
+
+/**
+ * The preflight: a probe pushed through every stage a race-day photo goes through, over the
+ * public HTTP API exactly as the browser uses it (issue 21). Each check says GREEN, YELLOW or RED,
+ * how long it took and what it saw; a RED stops the checks that depend on it, and the probe event
+ * is removed whatever happened once it exists.
+ */
+
+export type CheckStatus = "GREEN" | "YELLOW" | "RED";
+
+export interface CheckResult {
+  name: string;
+  status: CheckStatus;
+  ms: number;
+  detail: string;
+}
+
+export interface PreflightReport {
+  status: CheckStatus;
+  checks: CheckResult[];
+}
+
+export interface PreflightOptions {
+  /** Where Dorsal answers: `http://localhost:3000`, or the deployed SiteUrl. */
+  url: string;
+  email: string;
+  password: string;
+  /** A JPEG whose bib is `probeBib` (probe-photo.ts makes one). */
+  probeImage: Buffer;
+  probeBib: string;
+  /** How long the pipeline may take with the probe photo. */
+  pipelineTimeoutMs?: number;
+  /** Told each check as it ends, for a live report. */
+  onCheck?: (check: CheckResult) => void;
+}
+
+/** A check that failed: its message is the RED check's detail. */
+class CheckFailed extends Error {}
+
+/** What a check that did not fail saw: GREEN with this detail, or a status of its own. */
+type Outcome = string | { status: Exclude<CheckStatus, "RED">; detail: string };
+
+const pollIntervalMs = 500;
+/** Spec's SLA: a photo searchable within a minute of its upload; slower is worth a look (YELLOW). */
+const slowPipelineMs = 60_000;
+
+export async function runPreflight(options: PreflightOptions): Promise<PreflightReport> {
+  const checks: CheckResult[] = [];
+  let token: string | undefined;
+
+  async function call<E extends EndpointSpec>(endpoint: E, request: RequestOf<E>): Promise<ResponseOf<E>> {
+    const { params, query, body } = request as {
+      params?: Record<string, string | number>;
+      query?: object;
+      body?: unknown;
+    };
+    const url = new URL(pathFor(endpoint, params), options.url);
+    for (const [name, value] of Object.entries(query ?? {})) url.searchParams.set(name, String(value));
+    const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+    if (body !== undefined && !(body instanceof FormData)) headers["content-type"] = "application/json";
+    const payload = body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body);
+    const response = await fetch(url, { method: endpoint.method, headers, ...(payload ? { body: payload } : {}) });
+    const text = await response.text();
+    if (!response.ok) {
+      const reason = (() => {
+        try {
+          return (JSON.parse(text) as { error?: string }).error ?? text;
+        } catch {
+          return text;
+        }
+      })();
+      throw new CheckFailed(`${endpoint.method} ${endpoint.path}: ${response.status} ${reason}`.trim());
+    }
+    return (text ? JSON.parse(text) : undefined) as ResponseOf<E>;
+  }
+
+  /** Runs one check; false when it was RED, so the caller stops what depends on it. */
+  async function check(name: string, run: () => Promise<Outcome>) {
+    const started = performance.now();
+    let result: Omit<CheckResult, "ms">;
+    try {
+      const outcome = await run();
+      result = typeof outcome === "string" ? { name, status: "GREEN", detail: outcome } : { name, ...outcome };
+    } catch (error) {
+      const detail = error instanceof CheckFailed ? error.message : `unexpected: ${String(error)}`;
+      result = { name, status: "RED", detail };
+    }
+    const done = { name, status: result.status, ms: Math.round(performance.now() - started), detail: result.detail };
+    checks.push(done);
+    options.onCheck?.(done);
+    return done.status !== "RED";
+  }
+
+  let eventId: number | undefined;
+  let photo: PhotoDto | undefined;
+  const bib = normaliseBib(options.probeBib);
+  const probeEvent = () => ({ id: eventId as number });
+
+  const steps: [string, () => Promise<Outcome>][] = [
+    [
+      "api",
+      async () => {
+        await call(api.settings.get, {});
+        return `${options.url} answers`;
+      },
+    ],
+    [
+      "signIn",
+      async () => {
+        const session = await call(api.auth.login, { body: { email: options.email, password: options.password } });
+        if (session.user.role !== "admin") throw new CheckFailed(`${options.email} is not an admin`);
+        token = session.token;
+        return `signed in as ${session.user.email}`;
+      },
+    ],
+    [
+      "probeEvent",
+      async () => {
+        const now = new Date().toISOString();
+        const event = await call(api.events.create, { body: { name: `Preflight ${now}`, date: now.slice(0, 10) } });
+        eventId = event.id;
+        return `event ${event.id}`;
+      },
+    ],
+    [
+      "upload",
+      async () => {
+        const form = new FormData();
+        form.set("eventId", String(eventId));
+        form.append("photos", new Blob([new Uint8Array(options.probeImage)], { type: "image/jpeg" }), "preflight.jpg");
+        const uploaded = await call(api.photos.upload, { body: form });
+        if (uploaded.uploaded !== 1) throw new CheckFailed(`uploaded ${uploaded.uploaded} of 1: ${uploaded.message}`);
+        return `${options.probeImage.length} bytes through ${api.photos.upload.path}`;
+      },
+    ],
+    [
+      "pipeline",
+      async () => {
+        const timeoutMs = options.pipelineTimeoutMs ?? 120_000;
+        const started = Date.now();
+        for (;;) {
+          const page = await call(api.photos.eventPhotos, { params: probeEvent(), query: { limit: 10 } });
+          photo = page.photos[0];
+          if (photo?.processingStatus === "failed") throw new CheckFailed(`the photo failed: ${photo.failureReason}`);
+          const waited = Date.now() - started;
+          if (photo?.processed) {
+            const detail = `searchable ${waited} ms after the upload answered`;
+            return waited > slowPipelineMs
+              ? { status: "YELLOW", detail: `${detail} (over ${slowPipelineMs} ms)` }
+              : detail;
+          }
+          if (waited > timeoutMs) {
+            throw new CheckFailed(`not processed after ${timeoutMs} ms (${photo?.processingStatus ?? "no photo"})`);
+          }
+          await new Promise((resolve) => setTimeout(resolve, pollIntervalMs));
+        }
+      },
+    ],
+    [
+      "bibRead",
+      async () => {
+        const read = photo?.detectedDorsals ?? [];
+        if (!read.map(normaliseBib).includes(bib)) throw new CheckFailed(`read [${read.join(", ")}], not ${bib}`);
+        return `read ${bib}`;
+      },
+    ],
+    [
+      "search",
+      async () => {
+        const found = await call(api.photos.search, { query: { eventId: probeEvent().id, dorsalNumber: bib } });
+        const probe = found.photos.find((candidate) => candidate.id === photo?.id);
+        if (!probe) throw new CheckFailed(`searching ${bib} found ${found.totalFound} photos, not the probe`);
+        photo = probe;
+        return `bib ${bib} finds the probe`;
+      },
+    ],
+    [
+      "images",
+      async () => {
+        const answers = await Promise.all(
+          Object.entries({ thumbnail: photo?.thumbnailUrl, web: photo?.webUrl }).map(async ([kind, url]) => {
+            if (!url) throw new CheckFailed(`no ${kind} URL`);
+            const response = await fetch(new URL(url, options.url));
+            await response.arrayBuffer();
+            const type = response.headers.get("content-type") ?? "";
+            if (!response.ok || !type.startsWith("image/")) {
+              throw new CheckFailed(`${kind} URL answered ${response.status} ${type}`);
+            }
+            return `${kind} ${response.status}`;
+          }),
+        );
+        return `signed URLs answer: ${answers.join(", ")}`;
+      },
+    ],
+    [
+      "counters",
+      async () => {
+        const counters = await call(api.admin.processing, { params: probeEvent() });
+        if (counters.totalPhotos !== 1 || counters.processedPhotos !== 1) {
+          throw new CheckFailed(
+            `the event counts ${counters.processedPhotos} processed of ${counters.totalPhotos}, not 1 of 1`,
+          );
+        }
+        return "1 processed of 1";
+      },
+    ],
+  ];
+  for (const [name, run] of steps) if (!(await check(name, run))) break;
+
+  if (eventId !== undefined) {
+    await check("cleanup", async () => {
+      await call(api.events.remove, { params: probeEvent(), body: { adminPassword: options.password } });
+      return `event ${eventId} and its photo removed`;
+    });
+  }
+  const status: CheckStatus = checks.some((c) => c.status === "RED")
+    ? "RED"
+    : checks.some((c) => c.status === "YELLOW")
+      ? "YELLOW"
+      : "GREEN";
+  return { status, checks };
+}

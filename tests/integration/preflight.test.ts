@@ -1,0 +1,100 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type PreflightReport, runPreflight } from "../../functions/src/preflight/preflight";
+import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
+import { adminToken, apiClient } from "../support/api";
+import { type RunningDorsal, sharedDorsal, startDorsal } from "../support/server";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+/** `npm run preflight` as ops run it: its exit code, and its last line parsed as the report. */
+function preflightCli(url: string, credentials: { email: string; password: string }) {
+  return new Promise<{ code: number | null; lines: string[]; report: PreflightReport }>((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "functions/src/preflight/cli.ts", "--url", url, "--timeout", "60"],
+      {
+        cwd: root,
+        env: { ...process.env, ADMIN_EMAIL: credentials.email, ADMIN_PASSWORD: credentials.password },
+      },
+    );
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const lines = output.trim().split("\n");
+      resolve({ code, lines, report: JSON.parse(lines.at(-1) ?? "{}") as PreflightReport });
+    });
+  });
+}
+
+describe("preflight (issue 21): a probe through every stage", () => {
+  it("is GREEN against a working runtime, check by check, and leaves nothing behind", async () => {
+    const dorsal = sharedDorsal();
+    const report = await runPreflight({
+      url: dorsal.url,
+      email: dorsal.adminEmail,
+      password: dorsal.adminPassword,
+      probeBib: "96231",
+      probeImage: await makeBibPhoto("96231"),
+      pipelineTimeoutMs: 60_000,
+    });
+    expect(report.checks.map(({ name, status }) => `${name} ${status}`)).toEqual(
+      ["api", "signIn", "probeEvent", "upload", "pipeline", "bibRead", "search", "images", "counters", "cleanup"].map(
+        (name) => `${name} GREEN`,
+      ),
+    );
+    expect(report.status).toBe("GREEN");
+    const probeEvent = Number(/event (\d+)/.exec(report.checks[2]?.detail ?? "")?.[1]);
+    const admin = apiClient(dorsal.url, await adminToken(dorsal));
+    expect((await admin.get(`/api/events/${probeEvent}`)).status).toBe(404);
+  });
+
+  describe("against a runtime whose recognition stage is broken", () => {
+    let broken: RunningDorsal;
+    beforeAll(async () => {
+      // Rekognition behind an address nothing answers: detect fails, the pipeline fails the photo.
+      broken = await startDorsal({
+        env: {
+          VISION_ENGINE: "rekognition",
+          AWS_REGION: "us-east-1",
+          AWS_ACCESS_KEY_ID: "preflight-test",
+          AWS_SECRET_ACCESS_KEY: "preflight-test",
+          AWS_ENDPOINT_URL_REKOGNITION: "http://127.0.0.1:9",
+        },
+      });
+    });
+    afterAll(() => broken.stop());
+
+    it("is RED at the pipeline with the photo's reason, exits 1, and still removes the probe", async () => {
+      const { code, lines, report } = await preflightCli(broken.url, {
+        email: broken.adminEmail,
+        password: broken.adminPassword,
+      });
+      expect(code).toBe(1);
+      expect(report.status).toBe("RED");
+      expect(report.checks.map(({ name, status }) => `${name} ${status}`)).toEqual([
+        "api GREEN",
+        "signIn GREEN",
+        "probeEvent GREEN",
+        "upload GREEN",
+        "pipeline RED",
+        "cleanup GREEN",
+      ]);
+      expect(report.checks[4]?.detail).toMatch(/^the photo failed: .+/);
+      // One line a check, as ops read it, before the JSON.
+      expect(lines.slice(0, -1)).toHaveLength(6);
+      expect(lines[4]).toMatch(/^RED +pipeline +\d+ ms {2}the photo failed/);
+    });
+
+    it("is RED at sign-in with the server's own reason when the credentials are wrong", async () => {
+      const { code, report } = await preflightCli(broken.url, { email: broken.adminEmail, password: "no-es-la-clave" });
+      expect(code).toBe(1);
+      expect(report.checks.map(({ name, status }) => `${name} ${status}`)).toEqual(["api GREEN", "signIn RED"]);
+      expect(report.checks[1]?.detail).toMatch(/^POST \/api\/auth\/login: 401 /);
+    });
+  });
+});
