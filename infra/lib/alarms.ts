@@ -5,6 +5,7 @@ import * as actions from "aws-cdk-lib/aws-cloudwatch-actions";
 import * as logs from "aws-cdk-lib/aws-logs";
 import * as sns from "aws-cdk-lib/aws-sns";
 import * as subscriptions from "aws-cdk-lib/aws-sns-subscriptions";
+import type * as sqs from "aws-cdk-lib/aws-sqs";
 import { Construct, type IConstruct } from "constructs";
 import { photoFailedLogMessage } from "../../functions/src/pipeline/definition";
 import type { DorsalFunction } from "./dorsal-function";
@@ -74,14 +75,21 @@ export class Alarms extends Construct {
         evaluationPeriods: 1,
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       });
-    this.deadLetters = onAny(
+    // A queue where what failed waits for a person: one message in it is one too many.
+    const onMessagesIn = (id: string, alarmDescription: string, queue: sqs.IQueue) =>
+      onAny(
+        id,
+        alarmDescription,
+        queue.metricApproximateNumberOfMessagesVisible({
+          period: Duration.minutes(1),
+          statistic: cloudwatch.Stats.MAXIMUM,
+        }),
+      );
+    this.deadLetters = onMessagesIn(
       "DeadLetters",
       "Upload notifications in the pipeline's dead-letter queue: photos that never started. " +
         "Fix the cause, then redrive the queue (docs/deploy.md, Operating).",
-      props.pipeline.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
-        period: Duration.minutes(1),
-        statistic: cloudwatch.Stats.MAXIMUM,
-      }),
+      props.pipeline.deadLetterQueue,
     );
     this.failedExecutions = onAny(
       "FailedExecutions",
@@ -103,14 +111,11 @@ export class Alarms extends Construct {
         "throttled…): they are not searchable. Their reasons are listed under Errores (/processing); fix, then Reintentar.",
       failedPhotos.metric({ period: Duration.minutes(5), statistic: cloudwatch.Stats.SUM }),
     );
-    this.unzipFailures = onAny(
+    this.unzipFailures = onMessagesIn(
       "UnzipFailures",
       "ZIP imports that failed after S3's retries: the failed invocation's event (bucket, key) is in the " +
         "UnzipFailures queue. Fix the cause, then upload the ZIP again (imported photos are not imported twice).",
-      props.pipeline.unzipFailures.metricApproximateNumberOfMessagesVisible({
-        period: Duration.minutes(1),
-        statistic: cloudwatch.Stats.MAXIMUM,
-      }),
+      props.pipeline.unzipFailures,
     );
     this.apiServerErrors = onAny(
       "ApiServerErrors",
