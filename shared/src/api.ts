@@ -51,6 +51,8 @@ export const createEventRequest = z.object({
   location: z.string().trim().max(200).default(""),
   expectedParticipants: z.coerce.number().int().min(0).max(1_000_000).default(0),
   status: z.enum(["active", "processing", "completed"]).default("active"),
+  /** Left out of the public event lists (the preflight's probe event); admins still see it. */
+  unlisted: z.boolean().default(false),
 });
 export type CreateEventRequest = z.input<typeof createEventRequest>;
 export type CreateEventInput = z.output<typeof createEventRequest>;

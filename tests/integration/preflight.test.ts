@@ -1,9 +1,10 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
+import type { EventDto } from "@dorsal/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type PreflightReport, runPreflight } from "../../functions/src/preflight/preflight";
 import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
-import { adminToken, apiClient } from "../support/api";
+import { adminToken, apiClient, waitFor } from "../support/api";
 import { type RunningDorsal, sharedDorsal, startDorsal } from "../support/server";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -51,6 +52,32 @@ describe("preflight (issue 21): a probe through every stage", () => {
     const probeEvent = Number(/event (\d+)/.exec(report.checks[2]?.detail ?? "")?.[1]);
     const admin = apiClient(dorsal.url, await adminToken(dorsal));
     expect((await admin.get(`/api/events/${probeEvent}`)).status).toBe(404);
+  });
+
+  it("keeps its probe event out of the public lists, photos and all, while an admin still sees it", async () => {
+    const dorsal = sharedDorsal();
+    const admin = apiClient(dorsal.url, await adminToken(dorsal));
+    const visitor = apiClient(dorsal.url);
+    const created = await admin.post<EventDto>("/api/events", {
+      name: "Sonda oculta",
+      date: "2026-11-27",
+      unlisted: true,
+    });
+    expect(created.status).toBe(201);
+    const form = new FormData();
+    form.set("eventId", String(created.body.id));
+    form.append("photos", new Blob([new Uint8Array(await makeBibPhoto("96232"))], { type: "image/jpeg" }), "sonda.jpg");
+    expect((await admin.post("/api/photos/upload", form)).status).toBe(200);
+    await waitFor(
+      async () =>
+        (await admin.get<EventDto>(`/api/events/${created.body.id}`)).body.photoCount === 1 ? true : undefined,
+      30_000,
+      "the probe photo to be processed",
+    );
+    const ids = (events: { id: number }[]) => events.map((event) => event.id);
+    expect(ids((await visitor.get<EventDto[]>("/api/events")).body)).not.toContain(created.body.id);
+    expect(ids((await visitor.get<EventDto[]>("/api/events/all-with-photos")).body)).not.toContain(created.body.id);
+    expect(ids((await admin.get<EventDto[]>("/api/events")).body)).toContain(created.body.id);
   });
 
   describe("against a runtime whose recognition stage is broken", () => {

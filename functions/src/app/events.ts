@@ -49,6 +49,7 @@ export async function createEvent(deps: Deps, input: CreateEventInput): Promise<
     freePhotosEnabled: false,
     freePhotosEnabledAt: null,
     requiresAthleteLogin: false,
+    ...(input.unlisted ? { unlisted: true } : {}),
     createdAt: now,
     updatedAt: now,
   };
@@ -56,8 +57,9 @@ export async function createEvent(deps: Deps, input: CreateEventInput): Promise<
   return toEventDto(event, undefined);
 }
 
-export async function listEvents(deps: Deps): Promise<EventDto[]> {
-  const events = await deps.events.list();
+/** Every event for an admin; everyone else does not see unlisted ones (the preflight's probe). */
+export async function listEvents(deps: Deps, options: { includeUnlisted: boolean }): Promise<EventDto[]> {
+  const events = (await deps.events.list()).filter((event) => options.includeUnlisted || !event.unlisted);
   const stats = await deps.events.stats(events.map((e) => e.id));
   return events.map((event) => toEventDto(event, stats.get(event.id)));
 }

@@ -126,7 +126,9 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
       "probeEvent",
       async () => {
         const now = new Date().toISOString();
-        const event = await call(api.events.create, { body: { name: `Preflight ${now}`, date: now.slice(0, 10) } });
+        const event = await call(api.events.create, {
+          body: { name: `Preflight ${now}`, date: now.slice(0, 10), unlisted: true },
+        });
         eventId = event.id;
         return `event ${event.id}`;
       },

@@ -18,7 +18,7 @@ import { createHttpHandler, reply } from "../../http/handler";
 export const handler = createHttpHandler(
   api.events,
   {
-    list: ({ deps }) => listEvents(deps),
+    list: ({ deps, session }) => listEvents(deps, { includeUnlisted: session?.role === "admin" }),
     create: async ({ deps, body }) => reply(201, await createEvent(deps, body)),
     get: ({ deps, params }) => getEvent(deps, params.id),
     remove: ({ deps, session, params, body, client }) =>
