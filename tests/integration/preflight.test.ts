@@ -3,7 +3,7 @@ import path from "node:path";
 import type { EventDto } from "@dorsal/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type PreflightReport, runPreflight } from "../../functions/src/preflight/preflight";
-import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
+import { makeBibPhoto, zipOf } from "../../functions/src/preflight/probe-photo";
 import { adminToken, apiClient, waitFor } from "../support/api";
 import { type RunningDorsal, sharedDorsal, startDorsal } from "../support/server";
 
@@ -41,12 +41,23 @@ describe("preflight (issue 21): a probe through every stage", () => {
       password: dorsal.adminPassword,
       probeBib: "96231",
       probeImage: await makeBibPhoto("96231"),
+      probeZip: await zipOf("sonda.jpg", await makeBibPhoto("96233")),
       pipelineTimeoutMs: 60_000,
     });
     expect(report.checks.map(({ name, status }) => `${name} ${status}`)).toEqual(
-      ["api", "signIn", "probeEvent", "upload", "pipeline", "bibRead", "search", "images", "counters", "cleanup"].map(
-        (name) => `${name} GREEN`,
-      ),
+      [
+        "api",
+        "signIn",
+        "probeEvent",
+        "upload",
+        "pipeline",
+        "zip",
+        "bibRead",
+        "search",
+        "images",
+        "counters",
+        "cleanup",
+      ].map((name) => `${name} GREEN`),
     );
     expect(report.status).toBe("GREEN");
     const probeEvent = Number(/event (\d+)/.exec(report.checks[2]?.detail ?? "")?.[1]);

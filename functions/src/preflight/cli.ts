@@ -5,7 +5,7 @@
  */
 import { parseArgs } from "node:util";
 import { runPreflight } from "./preflight";
-import { makeBibPhoto } from "./probe-photo";
+import { makeBibPhoto, zipOf } from "./probe-photo";
 
 const { values } = parseArgs({
   options: { url: { type: "string", default: "http://localhost:3000" }, timeout: { type: "string", default: "120" } },
@@ -21,14 +21,16 @@ if (!email || !password || !(timeoutSeconds > 0)) {
   process.exit(2);
 }
 
-// A bib of five digits no race is likely to print, different on every run.
-const probeBib = String(90_000 + Math.floor(Math.random() * 10_000));
+// A bib of five digits no race is likely to print, different on every run; the ZIP's photo
+// carries the next one, so it is not a copy of the first.
+const probeBib = 90_000 + Math.floor(Math.random() * 9_999);
 const report = await runPreflight({
   url: values.url,
   email,
   password,
-  probeBib,
-  probeImage: await makeBibPhoto(probeBib),
+  probeBib: String(probeBib),
+  probeImage: await makeBibPhoto(String(probeBib)),
+  probeZip: await zipOf("preflight-zip.jpg", await makeBibPhoto(String(probeBib + 1))),
   pipelineTimeoutMs: timeoutSeconds * 1000,
   onCheck: ({ name, status, ms, detail }) =>
     console.log(`${status.padEnd(6)} ${name.padEnd(10)} ${String(ms).padStart(6)} ms  ${detail}`),

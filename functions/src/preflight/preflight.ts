@@ -37,6 +37,8 @@ export interface PreflightOptions {
   /** A JPEG whose bib is `probeBib` (probe-photo.ts makes one). */
   probeImage: Buffer;
   probeBib: string;
+  /** A ZIP holding one other JPEG (a different bib, so it is not a duplicate of the first). */
+  probeZip: Buffer;
   /** How long the pipeline may take with the probe photo. */
   pipelineTimeoutMs?: number;
   /** Told each check as it ends, for a live report. */
@@ -50,6 +52,7 @@ class CheckFailed extends Error {}
 type Outcome = string | { status: Exclude<CheckStatus, "RED">; detail: string };
 
 const pollIntervalMs = 500;
+const probeFilename = "preflight.jpg";
 /** Spec's SLA: a photo searchable within a minute of its upload; slower is worth a look (YELLOW). */
 const slowPipelineMs = 60_000;
 
@@ -138,7 +141,7 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
       async () => {
         const form = new FormData();
         form.set("eventId", String(eventId));
-        form.append("photos", new Blob([new Uint8Array(options.probeImage)], { type: "image/jpeg" }), "preflight.jpg");
+        form.append("photos", new Blob([new Uint8Array(options.probeImage)], { type: "image/jpeg" }), probeFilename);
         const uploaded = await call(api.photos.upload, { body: form });
         if (uploaded.uploaded !== 1) throw new CheckFailed(`uploaded ${uploaded.uploaded} of 1: ${uploaded.message}`);
         return `${options.probeImage.length} bytes through ${api.photos.upload.path}`;
@@ -151,7 +154,7 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
         const started = Date.now();
         for (;;) {
           const page = await call(api.photos.eventPhotos, { params: probeEvent(), query: { limit: 10 } });
-          photo = page.photos[0];
+          photo = page.photos.find((candidate) => candidate.originalFilename === probeFilename);
           if (photo?.processingStatus === "failed") throw new CheckFailed(`the photo failed: ${photo.failureReason}`);
           const waited = Date.now() - started;
           if (photo?.processed) {
@@ -162,6 +165,36 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
           }
           if (waited > timeoutMs) {
             throw new CheckFailed(`not processed after ${timeoutMs} ms (${photo?.processingStatus ?? "no photo"})`);
+          }
+          await new Promise((resolve) => setTimeout(resolve, pollIntervalMs));
+        }
+      },
+    ],
+    [
+      "zip",
+      async () => {
+        const form = new FormData();
+        form.set("eventId", String(eventId));
+        form.append(
+          "zipFile",
+          new Blob([new Uint8Array(options.probeZip)], { type: "application/zip" }),
+          "preflight.zip",
+        );
+        const { batchId } = await call(api.photos.uploadZip, { body: form });
+        const timeoutMs = options.pipelineTimeoutMs ?? 120_000;
+        const started = Date.now();
+        for (;;) {
+          const batch = await call(api.photos.zipBatchStatus, { params: { batchId } });
+          if (batch.status === "error") throw new CheckFailed(`the ZIP import failed: ${batch.error}`);
+          if (batch.skippedFiles > 0) {
+            throw new CheckFailed(
+              `the ZIP's photo was skipped: ${batch.skipped.map((entry) => entry.reason).join("; ")}`,
+            );
+          }
+          if (batch.status === "completed")
+            return `extracted and processed ${batch.processedFiles} of ${batch.totalFiles}`;
+          if (Date.now() - started > timeoutMs) {
+            throw new CheckFailed(`the ZIP import was still ${batch.status} after ${timeoutMs} ms`);
           }
           await new Promise((resolve) => setTimeout(resolve, pollIntervalMs));
         }
@@ -207,12 +240,12 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
       "counters",
       async () => {
         const counters = await call(api.admin.processing, { params: probeEvent() });
-        if (counters.totalPhotos !== 1 || counters.processedPhotos !== 1) {
+        if (counters.totalPhotos !== 2 || counters.processedPhotos !== 2) {
           throw new CheckFailed(
-            `the event counts ${counters.processedPhotos} processed of ${counters.totalPhotos}, not 1 of 1`,
+            `the event counts ${counters.processedPhotos} processed of ${counters.totalPhotos}, not 2 of 2`,
           );
         }
-        return "1 processed of 1";
+        return "2 processed of 2 (the upload's and the ZIP's)";
       },
     ],
   ];
@@ -221,7 +254,7 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
   if (eventId !== undefined) {
     await check("cleanup", async () => {
       await call(api.events.remove, { params: probeEvent(), body: { adminPassword: options.password } });
-      return `event ${eventId} and its photo removed`;
+      return `event ${eventId} and its photos removed`;
     });
   }
   const status: CheckStatus = checks.some((c) => c.status === "RED")

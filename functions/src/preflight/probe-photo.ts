@@ -1,4 +1,5 @@
 import sharp from "sharp";
+import yazl from "yazl";
 
 /**
  * A synthetic race photo: a runner-coloured background with a white bib carrying big dark print,
@@ -23,4 +24,14 @@ export async function makeBibPhoto(bib: string, options: { width?: number; heigh
       font-size="${fontSize}" text-anchor="middle" fill="#111111">${bib}</text>
   </svg>`;
   return sharp(Buffer.from(svg)).jpeg({ quality: 90 }).toBuffer();
+}
+
+/** A ZIP of one photo, as an organizer's archive would carry it, for the preflight's ZIP path. */
+export async function zipOf(name: string, photo: Buffer): Promise<Buffer> {
+  const zip = new yazl.ZipFile();
+  zip.addBuffer(photo, name);
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
