@@ -24,9 +24,11 @@ import { handler as usersHandler } from "../src/handlers/http/users";
 import { createReconcileHandler } from "../src/handlers/payments-reconcile";
 import { createStarterHandler } from "../src/handlers/pipeline/starter";
 import { createUnzipHandler } from "../src/handlers/pipeline/unzip";
+import { createPreflightHandler } from "../src/handlers/preflight";
 import { createHttpHandler, type RouteTable } from "../src/http/handler";
 import type { HttpHandlerName } from "../src/http/routes";
 import { appSecurityHeaders } from "../src/http/security-headers";
+import { preflightFunctionTimeoutSeconds } from "../src/preflight/definition";
 import {
   jsonBodyMaxBytes,
   type LambdaHttpHandler,
@@ -237,9 +239,19 @@ export async function startRuntime(env: Record<string, string | undefined>): Pro
     {
       dynamo,
       objects: (presigning) => createInProcessObjectStore({ s3rver: objectStore.s3rver, buckets, presigning }),
+      // In the background, as the admin function invokes the preflight function on AWS; the probe
+      // reaches this very server over loopback, whatever address the admin's browser used.
+      preflight: {
+        launch: async (runId) => {
+          runPreflight({ runId }, lambdaContext("dorsal-preflight", preflightFunctionTimeoutSeconds * 1000)).catch(
+            (error: unknown) => container.logger.error("preflight run failed", error),
+          );
+        },
+      },
     },
   );
   const load = async () => container;
+  const runPreflight = createPreflightHandler(load, { siteUrl: `http://127.0.0.1:${port}` });
 
   // s3rver's object-created events take the paths they take in AWS: an uploaded ZIP goes to the
   // unzip handler (in the background, as S3 invokes its Lambda asynchronously), everything else

@@ -1,4 +1,5 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { S3Client } from "@aws-sdk/client-s3";
@@ -35,6 +36,7 @@ import { createEventRepository } from "./data/events";
 import { createLoginAttemptRepository } from "./data/login-attempts";
 import { createParticipantRepository } from "./data/participants";
 import { createPhotoRepository } from "./data/photos";
+import { createPreflightRunRepository } from "./data/preflight-runs";
 import { createPricingRepository } from "./data/pricing";
 import { createSalesRepository } from "./data/sales";
 import { createSettingsRepository } from "./data/settings";
@@ -48,6 +50,7 @@ import type { Ids } from "./ports/ids";
 import type { ObjectStore } from "./ports/object-store";
 import type { PaymentGateway } from "./ports/payments";
 import type { PipelineStarter } from "./ports/pipeline";
+import type { PreflightLauncher, QuotaReader } from "./ports/preflight";
 import type { UrlSigner } from "./ports/url-signer";
 import type { Vision } from "./ports/vision";
 
@@ -76,8 +79,26 @@ const s3ChecksumSettings = {
 /** Where no payment keys are configured, checkout answers 503 and the rest of the product works. */
 const unconfiguredPayments = (why: string): PaymentGateway => {
   const refuse = () => Promise.reject(new Error(why));
-  return { checkoutUrl: refuse, verifyEvent: async () => null, lookup: refuse, lookupByReference: refuse };
+  return {
+    checkoutUrl: refuse,
+    verifyEvent: async () => null,
+    lookup: refuse,
+    lookupByReference: refuse,
+    selfCheck: refuse,
+  };
 };
+
+/** Where nothing can run a preflight in the background, /preflight says so instead of starting one. */
+const noPreflightLauncher = (why: string): PreflightLauncher => ({ launch: () => Promise.reject(new Error(why)) });
+
+/** The local runtime's limits stand where AWS has quotas. */
+const localQuotas = (config: LocalConfig): QuotaReader => ({
+  read: async () => ({
+    platform: "local",
+    pipelineConcurrency: config.PIPELINE_CONCURRENCY,
+    ocrWorkers: config.OCR_WORKERS ?? availableParallelism(),
+  }),
+});
 
 function memo<T>(factory: () => Promise<T>): () => Promise<T> {
   let value: Promise<T> | undefined;
@@ -106,6 +127,8 @@ export interface LocalServices {
    * the S3 adapter for what only a URL can do (the browser's uploads).
    */
   objects?: (presigning: ObjectStore) => ObjectStore;
+  /** Runs a recorded preflight in the runtime's background, as Lambda would asynchronously. */
+  preflight?: PreflightLauncher;
 }
 
 export async function compose(config: Config, local: LocalServices = {}): Promise<Container> {
@@ -141,6 +164,7 @@ async function composeAws(config: AwsConfig): Promise<Container> {
   const jwtSecret = secret(config.JWT_KEY_SECRET_ARN);
   const wompiSecretArn = config.WOMPI_SECRET_ARN;
   const adminSecretArn = config.ADMIN_SECRET_ARN;
+  const preflightFunction = config.PREFLIGHT_FUNCTION_NAME;
   const container = await assemble({
     config,
     logger,
@@ -165,6 +189,23 @@ async function composeAws(config: AwsConfig): Promise<Container> {
           keys: memo(async () => parseWompiKeys(await readSecret(wompiSecretArn))),
         })
       : unconfiguredPayments("WOMPI_SECRET_ARN is not set for this function"),
+    preflight: preflightFunction
+      ? {
+          launch: async (runId) => {
+            const { LambdaClient } = await import("@aws-sdk/client-lambda");
+            const { createLambdaPreflightLauncher } = await import("./adapters/aws/lambda-preflight-launcher");
+            await createLambdaPreflightLauncher(new LambdaClient({ region }), preflightFunction).launch(runId);
+          },
+        }
+      : noPreflightLauncher("PREFLIGHT_FUNCTION_NAME is not set for this function"),
+    quotas: {
+      read: async () => {
+        const { LambdaClient } = await import("@aws-sdk/client-lambda");
+        const { ServiceQuotasClient } = await import("@aws-sdk/client-service-quotas");
+        const { createAwsQuotaReader } = await import("./adapters/aws/aws-quotas");
+        return createAwsQuotaReader(new LambdaClient({ region }), new ServiceQuotasClient({ region })).read();
+      },
+    },
   });
   return adminSecretArn ? { ...container, adminSecret: () => readSecret(adminSecretArn) } : container;
 }
@@ -218,6 +259,8 @@ async function composeLocal(config: LocalConfig, local: LocalServices): Promise<
     vision,
     jwk: () => localJwtKey(config.DATA_DIR),
     payments: localPayments(config),
+    preflight: local.preflight ?? noPreflightLauncher("no preflight launcher: start the runtime (npm start)"),
+    quotas: localQuotas(config),
   });
   const { createLocalPipeline } = await import("./adapters/local/local-pipeline");
   localPipeline = createLocalPipeline({
@@ -289,6 +332,8 @@ export async function composeInMemory(config: LocalConfig, fakes: InMemoryFakes 
       return { ...(await exportJWK(privateKey)), kid: "memory", alg: "RS256" as const };
     },
     payments: fakes.payments ?? unconfiguredPayments("the in-memory composition takes no payments"),
+    preflight: noPreflightLauncher("the in-memory composition runs no preflight"),
+    quotas: localQuotas(config),
   });
 }
 
@@ -344,6 +389,8 @@ async function assemble(parts: {
   vision: () => Promise<Vision>;
   jwk: () => Promise<PrivateJwk>;
   payments: PaymentGateway;
+  preflight: PreflightLauncher;
+  quotas: QuotaReader;
 }): Promise<Container> {
   const clock = parts.clock ?? systemClock;
   const ids = parts.ids ?? createIds(clock);
@@ -384,6 +431,9 @@ async function assemble(parts: {
     downloadCodes: createDownloadCodeRepository(parts.table),
     sales: createSalesRepository(parts.table),
     payments: parts.payments,
+    preflightRuns: createPreflightRunRepository(parts.table, clock),
+    preflight: parts.preflight,
+    quotas: parts.quotas,
     siteOrigin: parts.siteOrigin,
     logger: parts.logger,
   };

@@ -53,6 +53,8 @@ const awsConfig = z.object({
   VISION_ENGINE: z.enum(["rekognition", "local"]).default("rekognition"),
   /** Secrets Manager secret with the Wompi keys as JSON (sales function only; ops fill it in, docs/payments.md). */
   WOMPI_SECRET_ARN: z.string().startsWith("arn:").optional(),
+  /** The preflight function, which the admin function invokes for /preflight's runs (infra/lib/preflight.ts). */
+  PREFLIGHT_FUNCTION_NAME: z.string().min(1).optional(),
   /** The first admin's credentials as JSON (the admin-bootstrap custom resource only; infra/lib/admin-bootstrap.ts). */
   ADMIN_SECRET_ARN: z.string().startsWith("arn:").optional(),
 });

@@ -1,5 +1,6 @@
 import { Duration } from "aws-cdk-lib";
 import { downloadZipPrefix, zipUploadPrefix } from "../../functions/src/app/storage-paths";
+import { rekognitionDefaultTps } from "../../functions/src/pipeline/definition";
 
 /**
  * The numbers of the capacity model, in one place. docs/capacity.md derives each of them (section
@@ -13,7 +14,7 @@ export const capacity = {
    * Rekognition's default TPS quota for DetectText and for DetectFaces, each (§ Quotas). Not a
    * setting: the figure the concurrency below is derived from.
    */
-  rekognitionTps: 50,
+  rekognitionTps: rekognitionDefaultTps,
 
   /**
    * Reserved concurrency of the detect task (§ Detect): every invocation makes one DetectText and

@@ -1,6 +1,9 @@
 /** Spanish texts the server returns (spec §5, §8); the browser shows them as they are. */
 export const messages = {
   invalidCredentials: "Credenciales inválidas",
+  preflightRunning: "Ya hay una verificación previa en curso: espera a que termine",
+  preflightUnavailable: "No se pudo iniciar la verificación previa. Intenta de nuevo en unos minutos",
+  preflightRunNotFound: "Verificación no encontrada",
   unauthorized: "Debes iniciar sesión para continuar",
   forbidden: "No tienes permiso para realizar esta acción",
   notFound: "Recurso no encontrado",

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
-import type { EventDto } from "@dorsal/shared";
+import { type EventDto, messages, type PreflightRunDto, type PreflightRunList, type PublicUser } from "@dorsal/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type PreflightReport, runPreflight } from "../../functions/src/preflight/preflight";
 import { makeBibPhoto, zipOf } from "../../functions/src/preflight/probe-photo";
@@ -8,6 +8,22 @@ import { adminToken, apiClient, waitFor } from "../support/api";
 import { type RunningDorsal, sharedDorsal, startDorsal } from "../support/server";
 
 const root = path.resolve(import.meta.dirname, "../..");
+
+type Client = ReturnType<typeof apiClient>;
+
+/** Waits for a run the server started to end, as /preflight polls it. */
+const runEnded = (admin: Client, runId: string, timeoutMs = 120_000) =>
+  waitFor(
+    async () => {
+      const { body } = await admin.get<PreflightRunDto>(`/api/admin/preflight/${runId}`);
+      return body.state === "running" ? undefined : body;
+    },
+    timeoutMs,
+    `preflight run ${runId} to end`,
+  );
+
+const temporaryAdmins = async (admin: Client) =>
+  (await admin.get<PublicUser[]>("/api/users")).body.filter((user) => user.email.startsWith("preflight-"));
 
 /** `npm run preflight` as ops run it: its exit code, and its last line parsed as the report. */
 function preflightCli(url: string, credentials: { email: string; password: string }) {
@@ -60,7 +76,7 @@ describe("preflight (issue 21): a probe through every stage", () => {
       ].map((name) => `${name} GREEN`),
     );
     expect(report.status).toBe("GREEN");
-    const probeEvent = Number(/event (\d+)/.exec(report.checks[2]?.detail ?? "")?.[1]);
+    const probeEvent = Number(/evento (\d+)/.exec(report.checks[2]?.detail ?? "")?.[1]);
     const admin = apiClient(dorsal.url, await adminToken(dorsal));
     expect((await admin.get(`/api/events/${probeEvent}`)).status).toBe(404);
   });
@@ -89,6 +105,67 @@ describe("preflight (issue 21): a probe through every stage", () => {
     expect(ids((await visitor.get<EventDto[]>("/api/events")).body)).not.toContain(created.body.id);
     expect(ids((await visitor.get<EventDto[]>("/api/events/all-with-photos")).body)).not.toContain(created.body.id);
     expect(ids((await admin.get<EventDto[]>("/api/events")).body)).toContain(created.body.id);
+  });
+
+  it("runs from /preflight in the background, one at a time, check by check, and keeps the history", async () => {
+    const dorsal = sharedDorsal();
+    const admin = apiClient(dorsal.url, await adminToken(dorsal));
+    const event = await admin.post<EventDto>("/api/events", { name: "Carrera lista", date: "2026-11-29" });
+
+    const started = await admin.post<PreflightRunDto>("/api/admin/preflight", { eventId: event.body.id });
+    const again = await admin.post<{ error: string }>("/api/admin/preflight", {});
+
+    expect(started.status).toBe(200);
+    expect(started.body).toMatchObject({
+      state: "running",
+      trigger: "manual",
+      eventId: event.body.id,
+      requestedBy: dorsal.adminEmail,
+      expectedChecks: 15,
+    });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toBe(messages.preflightRunning);
+    const ended = await runEnded(admin, started.body.id);
+    expect(ended.checks.map(({ name, status }) => `${name} ${status}`)).toEqual(
+      [
+        "api",
+        "signIn",
+        "probeEvent",
+        "upload",
+        "pipeline",
+        "zip",
+        "bibRead",
+        "search",
+        "images",
+        "counters",
+        "cleanup",
+        "payments",
+        "quotas",
+        "event",
+        "system",
+      ].map((name) => `${name} GREEN`),
+    );
+    expect(ended).toMatchObject({ state: "done", status: "GREEN", systemInfo: { environment: "local" } });
+    expect(ended.checks.find((check) => check.name === "event")?.detail).toMatch(/^«Carrera lista»: 0 fotos/);
+    expect(ended.totalMs).toBeGreaterThan(0);
+    const history = await admin.get<PreflightRunList>("/api/admin/preflight");
+    expect(history.body.runs[0]?.id).toBe(started.body.id);
+    // The temporary admin it signed in as is gone, and a new run may start.
+    expect(await temporaryAdmins(admin)).toEqual([]);
+    const next = await admin.post<PreflightRunDto>("/api/admin/preflight", {});
+    expect(next.status).toBe(200);
+    expect((await runEnded(admin, next.body.id)).expectedChecks).toBe(14);
+  });
+
+  it("refuses unknown events and runs (who may call it: the access matrix)", async () => {
+    const dorsal = sharedDorsal();
+    const admin = apiClient(dorsal.url, await adminToken(dorsal));
+    const runId = "0000000000aaaaaaaaaa";
+    const unknownEvent = await admin.post<{ error: string }>("/api/admin/preflight", { eventId: 987654 });
+    expect(unknownEvent.status).toBe(404);
+    expect(unknownEvent.body.error).toBe(messages.eventNotFound);
+    expect((await admin.get(`/api/admin/preflight/${runId}`)).status).toBe(404);
+    expect((await admin.get("/api/admin/preflight/..%2Fusers")).status).toBe(400);
   });
 
   describe("against a runtime whose recognition stage is broken", () => {
@@ -122,10 +199,31 @@ describe("preflight (issue 21): a probe through every stage", () => {
         "pipeline RED",
         "cleanup GREEN",
       ]);
-      expect(report.checks[4]?.detail).toMatch(/^the photo failed: .+/);
+      expect(report.checks[4]?.detail).toMatch(/^la foto falló: .+/);
       // One line a check, as ops read it, before the JSON.
       expect(lines.slice(0, -1)).toHaveLength(6);
-      expect(lines[4]).toMatch(/^RED +pipeline +\d+ ms {2}the photo failed/);
+      expect(lines[4]).toMatch(/^RED +pipeline +\d+ ms {2}la foto falló/);
+    });
+
+    it("is RED from /preflight too, at the pipeline, and the checks after the probe still run", async () => {
+      const admin = apiClient(broken.url, await adminToken(broken));
+
+      const started = await admin.post<PreflightRunDto>("/api/admin/preflight", {});
+      const ended = await runEnded(admin, started.body.id);
+
+      expect(ended.status).toBe("RED");
+      expect(ended.checks.map(({ name, status }) => `${name} ${status}`)).toEqual([
+        "api GREEN",
+        "signIn GREEN",
+        "probeEvent GREEN",
+        "upload GREEN",
+        "pipeline RED",
+        "cleanup GREEN",
+        "payments GREEN",
+        "quotas GREEN",
+        "system GREEN",
+      ]);
+      expect(await temporaryAdmins(admin)).toEqual([]);
     });
 
     it("is RED at sign-in with the server's own reason when the credentials are wrong", async () => {

@@ -11,6 +11,7 @@ import type { EventRepository } from "../data/events";
 import type { LoginAttemptRepository } from "../data/login-attempts";
 import type { ParticipantRepository } from "../data/participants";
 import type { PhotoRepository } from "../data/photos";
+import type { PreflightRunRepository } from "../data/preflight-runs";
 import type { PricingRepository } from "../data/pricing";
 import type { SalesRepository } from "../data/sales";
 import type { SettingsRepository } from "../data/settings";
@@ -24,6 +25,7 @@ import type { Ids } from "../ports/ids";
 import type { ObjectStore } from "../ports/object-store";
 import type { PaymentGateway } from "../ports/payments";
 import type { PipelineStarter } from "../ports/pipeline";
+import type { PreflightLauncher, QuotaReader } from "../ports/preflight";
 import type { Table } from "../ports/table";
 import type { UrlSigner } from "../ports/url-signer";
 import type { Vision } from "../ports/vision";
@@ -61,6 +63,11 @@ export interface Deps {
   downloadCodes: DownloadCodeRepository;
   sales: SalesRepository;
   payments: PaymentGateway;
+  preflightRuns: PreflightRunRepository;
+  /** Starts a recorded preflight run where it may take minutes. */
+  preflight: PreflightLauncher;
+  /** The platform's quotas, as the preflight weighs them. */
+  quotas: QuotaReader;
   /**
    * The site's origin for a request that came with these headers: where the buyer comes back to
    * after paying. On AWS the site's own domain (requests reach the function through CloudFront, so

@@ -19,6 +19,9 @@ export const activeZipBatchesPartition = "ZIPBATCHES#ACTIVE";
 export const applicationsPartition = "APPLICATIONS";
 export const applicationsByStatusPartition = (status: string) => `APPLICATIONS#${status}`;
 
+/** Partition of the preflight runs' history and of the lock that keeps two from overlapping. */
+export const preflightRunsPartition = "PREFLIGHT";
+
 export const keys = {
   counter: (name: string) => ({ pk: `COUNTER#${name}`, sk: "COUNTER" }),
 
@@ -202,6 +205,10 @@ export const keys = {
 
   /** The one system_settings item (spec §3): stored values over the defaults, and when sales were last reset. */
   systemSettings: () => ({ pk: "SETTINGS", sk: "SYSTEM" }),
+  /** Preflight runs share one partition, newest last by id (ids start with their start time). */
+  preflightRun: (runId: string) => ({ pk: preflightRunsPartition, sk: `RUN#${runId}` }),
+  /** Who holds the right to run a preflight now: runs must not overlap (each makes a probe event). */
+  preflightLock: () => ({ pk: preflightRunsPartition, sk: "LOCK" }),
   /**
    * Attempts at a secret of one subject (an email, an event's bib) by one client (an address, a
    * trusted device, `*` for all together) in one fixed window (numbered from the epoch); expires.

@@ -42,6 +42,13 @@ export const permanentErrorName = "PermanentError";
  */
 export const photoFailedLogMessage = "photo failed";
 
+/**
+ * Rekognition's default TPS quota for DetectText and for DetectFaces, each (docs/capacity.md §
+ * Quotas): the detect task's reserved concurrency is derived from it (infra/lib/capacity.ts), and
+ * the preflight warns when the account's quota is lower.
+ */
+export const rekognitionDefaultTps = 50;
+
 /** Where a step's failure waits in the state while the other branch of `VariantsBesideDetect` finishes. */
 const errorPath = "$.error";
 

@@ -43,4 +43,9 @@ export interface PaymentGateway {
   lookup(transactionId: string): Promise<PaymentTransaction | null>;
   /** Every transaction the provider holds for one of our references (a buyer may retry after a decline). */
   lookupByReference(reference: string): Promise<PaymentTransaction[]>;
+  /**
+   * For the preflight: the keys load, an event signed with them verifies, and the provider's API
+   * accepts them. Rejects with the reason otherwise; tells whether the keys take real money.
+   */
+  selfCheck(): Promise<{ environment: "test" | "prod" }>;
 }

@@ -94,7 +94,7 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
       const outcome = await run();
       result = typeof outcome === "string" ? { name, status: "GREEN", detail: outcome } : { name, ...outcome };
     } catch (error) {
-      const detail = error instanceof CheckFailed ? error.message : `unexpected: ${String(error)}`;
+      const detail = error instanceof CheckFailed ? error.message : `error inesperado: ${String(error)}`;
       result = { name, status: "RED", detail };
     }
     const done = { name, status: result.status, ms: Math.round(performance.now() - started), detail: result.detail };
@@ -113,16 +113,16 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
       "api",
       async () => {
         await call(api.settings.get, {});
-        return `${options.url} answers`;
+        return `${options.url} responde`;
       },
     ],
     [
       "signIn",
       async () => {
         const session = await call(api.auth.login, { body: { email: options.email, password: options.password } });
-        if (session.user.role !== "admin") throw new CheckFailed(`${options.email} is not an admin`);
+        if (session.user.role !== "admin") throw new CheckFailed(`${options.email} no es administrador`);
         token = session.token;
-        return `signed in as ${session.user.email}`;
+        return `sesión iniciada como ${session.user.email}`;
       },
     ],
     [
@@ -133,7 +133,7 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
           body: { name: `Preflight ${now}`, date: now.slice(0, 10), unlisted: true },
         });
         eventId = event.id;
-        return `event ${event.id}`;
+        return `evento ${event.id} (oculto al público)`;
       },
     ],
     [
@@ -143,8 +143,9 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
         form.set("eventId", String(eventId));
         form.append("photos", new Blob([new Uint8Array(options.probeImage)], { type: "image/jpeg" }), probeFilename);
         const uploaded = await call(api.photos.upload, { body: form });
-        if (uploaded.uploaded !== 1) throw new CheckFailed(`uploaded ${uploaded.uploaded} of 1: ${uploaded.message}`);
-        return `${options.probeImage.length} bytes through ${api.photos.upload.path}`;
+        if (uploaded.uploaded !== 1)
+          throw new CheckFailed(`se subieron ${uploaded.uploaded} de 1: ${uploaded.message}`);
+        return `${options.probeImage.length} bytes por ${api.photos.upload.path}`;
       },
     ],
     [
@@ -155,16 +156,16 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
         for (;;) {
           const page = await call(api.photos.eventPhotos, { params: probeEvent(), query: { limit: 10 } });
           photo = page.photos.find((candidate) => candidate.originalFilename === probeFilename);
-          if (photo?.processingStatus === "failed") throw new CheckFailed(`the photo failed: ${photo.failureReason}`);
+          if (photo?.processingStatus === "failed") throw new CheckFailed(`la foto falló: ${photo.failureReason}`);
           const waited = Date.now() - started;
           if (photo?.processed) {
-            const detail = `searchable ${waited} ms after the upload answered`;
+            const detail = `buscable ${waited} ms después de la subida`;
             return waited > slowPipelineMs
-              ? { status: "YELLOW", detail: `${detail} (over ${slowPipelineMs} ms)` }
+              ? { status: "YELLOW", detail: `${detail} (más de ${slowPipelineMs} ms)` }
               : detail;
           }
           if (waited > timeoutMs) {
-            throw new CheckFailed(`not processed after ${timeoutMs} ms (${photo?.processingStatus ?? "no photo"})`);
+            throw new CheckFailed(`sin procesar después de ${timeoutMs} ms (${photo?.processingStatus ?? "sin foto"})`);
           }
           await new Promise((resolve) => setTimeout(resolve, pollIntervalMs));
         }
@@ -185,16 +186,16 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
         const started = Date.now();
         for (;;) {
           const batch = await call(api.photos.zipBatchStatus, { params: { batchId } });
-          if (batch.status === "error") throw new CheckFailed(`the ZIP import failed: ${batch.error}`);
+          if (batch.status === "error") throw new CheckFailed(`la importación del ZIP falló: ${batch.error}`);
           if (batch.skippedFiles > 0) {
             throw new CheckFailed(
-              `the ZIP's photo was skipped: ${batch.skipped.map((entry) => entry.reason).join("; ")}`,
+              `la foto del ZIP se omitió: ${batch.skipped.map((entry) => entry.reason).join("; ")}`,
             );
           }
           if (batch.status === "completed")
-            return `extracted and processed ${batch.processedFiles} of ${batch.totalFiles}`;
+            return `extraídas y procesadas ${batch.processedFiles} de ${batch.totalFiles}`;
           if (Date.now() - started > timeoutMs) {
-            throw new CheckFailed(`the ZIP import was still ${batch.status} after ${timeoutMs} ms`);
+            throw new CheckFailed(`la importación del ZIP seguía en ${batch.status} después de ${timeoutMs} ms`);
           }
           await new Promise((resolve) => setTimeout(resolve, pollIntervalMs));
         }
@@ -204,8 +205,8 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
       "bibRead",
       async () => {
         const read = photo?.detectedDorsals ?? [];
-        if (!read.map(normaliseBib).includes(bib)) throw new CheckFailed(`read [${read.join(", ")}], not ${bib}`);
-        return `read ${bib}`;
+        if (!read.map(normaliseBib).includes(bib)) throw new CheckFailed(`se leyó [${read.join(", ")}], no ${bib}`);
+        return `se leyó ${bib}`;
       },
     ],
     [
@@ -213,27 +214,27 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
       async () => {
         const found = await call(api.photos.search, { query: { eventId: probeEvent().id, dorsalNumber: bib } });
         const probe = found.photos.find((candidate) => candidate.id === photo?.id);
-        if (!probe) throw new CheckFailed(`searching ${bib} found ${found.totalFound} photos, not the probe`);
+        if (!probe) throw new CheckFailed(`buscar ${bib} encontró ${found.totalFound} fotos, ninguna es la de prueba`);
         photo = probe;
-        return `bib ${bib} finds the probe`;
+        return `el dorsal ${bib} encuentra la foto de prueba`;
       },
     ],
     [
       "images",
       async () => {
         const answers = await Promise.all(
-          Object.entries({ thumbnail: photo?.thumbnailUrl, web: photo?.webUrl }).map(async ([kind, url]) => {
-            if (!url) throw new CheckFailed(`no ${kind} URL`);
+          Object.entries({ miniatura: photo?.thumbnailUrl, web: photo?.webUrl }).map(async ([kind, url]) => {
+            if (!url) throw new CheckFailed(`sin URL de ${kind}`);
             const response = await fetch(new URL(url, options.url));
             await response.arrayBuffer();
             const type = response.headers.get("content-type") ?? "";
             if (!response.ok || !type.startsWith("image/")) {
-              throw new CheckFailed(`${kind} URL answered ${response.status} ${type}`);
+              throw new CheckFailed(`la URL de ${kind} respondió ${response.status} ${type}`);
             }
             return `${kind} ${response.status}`;
           }),
         );
-        return `signed URLs answer: ${answers.join(", ")}`;
+        return `las URLs firmadas responden: ${answers.join(", ")}`;
       },
     ],
     [
@@ -242,10 +243,10 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
         const counters = await call(api.admin.processing, { params: probeEvent() });
         if (counters.totalPhotos !== 2 || counters.processedPhotos !== 2) {
           throw new CheckFailed(
-            `the event counts ${counters.processedPhotos} processed of ${counters.totalPhotos}, not 2 of 2`,
+            `el evento cuenta ${counters.processedPhotos} procesadas de ${counters.totalPhotos}, no 2 de 2`,
           );
         }
-        return "2 processed of 2 (the upload's and the ZIP's)";
+        return "2 procesadas de 2 (la subida y el ZIP)";
       },
     ],
   ];
@@ -254,7 +255,7 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
   if (eventId !== undefined) {
     await check("cleanup", async () => {
       await call(api.events.remove, { params: probeEvent(), body: { adminPassword: options.password } });
-      return `event ${eventId} and its photos removed`;
+      return `evento ${eventId} y sus fotos eliminados`;
     });
   }
   const status: CheckStatus = checks.some((c) => c.status === "RED")

@@ -7,6 +7,7 @@ import {
   type RerunFailedResponse,
   rerunFailedRequest,
 } from "../api";
+import { type PreflightRunDto, type PreflightRunList, preflightRunIdParam, startPreflightRequest } from "../preflight";
 import { endpoint } from "./endpoint";
 
 const failedPhotosQuery = z.object({
@@ -40,5 +41,24 @@ export const adminApi = {
     path: "/api/events/{id}/processing",
     access: ["admin", "photographer"],
     params: z.object({ id: idParam }),
+  }),
+  /** Starts a preflight run in the background; the screen polls `preflightRun` until it ends. */
+  startPreflight: endpoint<PreflightRunDto>()({
+    method: "POST",
+    path: "/api/admin/preflight",
+    access: ["admin"],
+    body: startPreflightRequest,
+  }),
+  /** The latest runs, newest first, whoever started them (admins, the schedule, a deploy). */
+  preflightRuns: endpoint<PreflightRunList>()({
+    method: "GET",
+    path: "/api/admin/preflight",
+    access: ["admin"],
+  }),
+  preflightRun: endpoint<PreflightRunDto>()({
+    method: "GET",
+    path: "/api/admin/preflight/{runId}",
+    access: ["admin"],
+    params: z.object({ runId: preflightRunIdParam }),
   }),
 };

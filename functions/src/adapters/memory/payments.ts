@@ -48,6 +48,9 @@ export function createMemoryPayments(): MemoryPayments {
     async lookup(transactionId) {
       return transactions.get(transactionId) ?? null;
     },
+    async selfCheck() {
+      return { environment: "test" as const };
+    },
     async lookupByReference(reference) {
       return [...transactions.values()].filter((transaction) => transaction.reference === reference);
     },

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import {
   type CheckoutRequest,
@@ -164,7 +164,7 @@ export function createWompiGateway(options: WompiOptions): PaymentGateway {
     return response.json();
   };
 
-  return {
+  const gateway: PaymentGateway = {
     async checkoutUrl(request: CheckoutRequest): Promise<string> {
       const keys = await options.keys();
       const expirationTime = request.expirationTime.toISOString();
@@ -215,5 +215,37 @@ export function createWompiGateway(options: WompiOptions): PaymentGateway {
         .parse(body)
         .data.map(toTransaction);
     },
+
+    async selfCheck() {
+      const keys = await options.keys();
+      const environment = environmentOfKey(keys.publicKey);
+      const signedAt = new Date();
+      const transaction = {
+        id: `preflight-${randomUUID()}`,
+        reference: `preflight-${randomUUID()}`,
+        amount_in_cents: 100,
+        currency: "COP",
+        status: "DECLINED",
+      };
+      const unsigned = {
+        event: "transaction.updated",
+        data: { transaction },
+        environment,
+        signature: {
+          properties: ["transaction.id", "transaction.status", "transaction.amount_in_cents"],
+          checksum: "",
+        },
+        timestamp: Math.floor(signedAt.getTime() / 1000),
+      };
+      const checksum = eventChecksum(unsigned, keys.eventsSecret) ?? "";
+      const event = { ...unsigned, signature: { ...unsigned.signature, checksum } };
+      if (!(await gateway.verifyEvent(event, signedAt, checksum))) {
+        throw new Error("an event signed with the events secret does not verify");
+      }
+      // A reference nobody used: the answer is an empty list, unless the private key is refused.
+      await gateway.lookupByReference(transaction.reference);
+      return { environment };
+    },
   };
+  return gateway;
 }
