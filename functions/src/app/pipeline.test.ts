@@ -1,6 +1,12 @@
+import { createEventRequest } from "@dorsal/shared";
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import { createScriptedVision } from "../adapters/memory/vision";
+import { memoryContainer } from "../testing/memory-container";
 import { runnerWearing, scriptedWorld } from "../testing/scripted-world";
+import { createEvent } from "./events";
 import { searchByBib } from "./search";
+import { storagePaths } from "./storage-paths";
 
 describe("the photo pipeline's steps, on in-memory ports", () => {
   it("makes a photo findable by the bib its runner wears, as the public's watermarked copy", async () => {
@@ -28,5 +34,58 @@ describe("the photo pipeline's steps, on in-memory ports", () => {
     expect(recorded.bibs).toEqual([]);
     expect((await searchByBib(deps, event.id, "4821")).totalFound).toBe(0);
     expect((await deps.photos.get(recorded.photoId))?.processingStatus).toBe("successful");
+  });
+});
+
+describe("what the engine is given to read", () => {
+  async function readingOf(settings: Record<string, string>) {
+    const seen: { width?: number; height?: number }[] = [];
+    const container = await memoryContainer(
+      {
+        vision: createScriptedVision(() => ({})),
+      },
+      settings,
+    );
+    const vision = await container.deps.vision();
+    const readPhoto = vision.readPhoto;
+    vision.readPhoto = async (image, filters) => {
+      seen.push(await sharp(image).metadata());
+      return readPhoto(image, filters);
+    };
+    const { deps, pipelineTasks: tasks } = container;
+    const event = await createEvent(deps, createEventRequest.parse({ name: "24 MP", date: "2026-12-06" }));
+    // A race photo's shape at a third of its size: what matters is being over 3000 px.
+    const original = await sharp({ create: { width: 4500, height: 3000, channels: 3, background: "#2f6db5" } })
+      .jpeg()
+      .toBuffer();
+    const key = storagePaths.original(event.id, "grande0001", "jpg");
+    await deps.objects.put("originals", key, original, "image/jpeg", original.length);
+    const photo = await tasks.prepare({ bucket: deps.objects.bucketName("originals"), key, size: 1, version: "1" });
+    return { deps, tasks, photo, seen };
+  }
+
+  it("is a working copy of at most 3000 px made once by variants, when Rekognition reads", async () => {
+    const { deps, tasks, photo, seen } = await readingOf({ VISION_ENGINE: "rekognition" });
+
+    const variants = await tasks.variants({ photo });
+    await tasks.detect({ photo, variants });
+
+    expect(photo.detectFromWorkingCopy).toBe(true);
+    expect(variants.workingKey).toBeDefined();
+    const working = await sharp(await deps.objects.getBuffer("derived", variants.workingKey ?? "")).metadata();
+    expect([working.width, working.height]).toEqual([3000, 2000]);
+    expect(seen).toMatchObject([{ width: 3000, height: 2000 }]);
+    // The web copy is still made at its own size, from the same decode.
+    expect((await sharp(await deps.objects.getBuffer("derived", variants.webKey)).metadata()).width).toBe(2048);
+  });
+
+  it("is the original itself, beside variants, when the local engine reads (it takes full resolution)", async () => {
+    const { tasks, photo, seen } = await readingOf({ VISION_ENGINE: "local" });
+
+    const [variants] = await Promise.all([tasks.variants({ photo }), tasks.detect({ photo })]);
+
+    expect(photo.detectFromWorkingCopy).toBe(false);
+    expect(variants.workingKey).toBeUndefined();
+    expect(seen).toMatchObject([{ width: 4500, height: 3000 }]);
   });
 });

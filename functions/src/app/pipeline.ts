@@ -32,8 +32,13 @@ const reindexConfidenceMargin = 20;
 const thumbnailLongSide = 400;
 /** The public copies (watermarked preview, GRATIS/DEMO copy): large enough to judge a photo, too small to print. */
 const previewLongSide = 1280;
-/** The decoded working copy of a HEIC original, read by detect in its place: ample for text and faces. */
+/**
+ * The working copy detect reads in the original's place: of a HEIC original (which the engines
+ * cannot decode), and for Rekognition (under its 5 MB limit without detect re-encoding a 24 MP
+ * photo on a small function). Ample for text and faces.
+ */
 const workingLongSide = 3000;
+const inside = { fit: "inside", withoutEnlargement: true } as const;
 
 export interface PreparedPhoto {
   photoId: string;
@@ -42,6 +47,11 @@ export interface PreparedPhoto {
   imageType: ImageType;
   /** A copy of a photo the event already has: the execution ends after Prepare (a Choice state). */
   duplicate: boolean;
+  /**
+   * Detect reads the working copy variants makes, so it runs after variants rather than beside
+   * them (a Choice state): HEIC originals, and every photo read by Rekognition.
+   */
+  detectFromWorkingCopy: boolean;
 }
 export interface Variants {
   webKey: string;
@@ -132,7 +142,14 @@ export function createPipelineTasks(deps: Deps) {
       // A duplicate's execution ends here: it has settled.
       if (duplicate) await followState(ids.photoId);
       await requireEvent(ids.eventId);
-      return { photoId: ids.photoId, eventId: ids.eventId, originalKey: input.key, imageType, duplicate };
+      return {
+        photoId: ids.photoId,
+        eventId: ids.eventId,
+        originalKey: input.key,
+        imageType,
+        duplicate,
+        detectFromWorkingCopy: imageType === "heic" || deps.config.VISION_ENGINE === "rekognition",
+      };
     },
 
     /**
@@ -172,20 +189,22 @@ export function createPipelineTasks(deps: Deps) {
       const previewKey = storagePaths.preview(photo.eventId, photo.photoId);
       const previewThumbnailKey = storagePaths.previewThumbnail(photo.eventId, photo.photoId);
       const gratisKey = storagePaths.gratis(photo.eventId, photo.photoId);
-      const workingKey = heic ? storagePaths.working(photo.eventId, photo.photoId) : undefined;
-      // The original is decoded once, at web size (JPEG shrink-on-load makes that cheap for 12 MP);
-      // every smaller copy is scaled from those pixels instead of decoding the original again.
-      const webPixels = await image
-        .clone()
-        .resize(webLongSide, webLongSide, { fit: "inside", withoutEnlargement: true })
-        .raw()
-        .toBuffer({ resolveWithObject: true })
-        // A header that reads but pixels that do not: a truncated or corrupt file.
-        .catch(unreadable);
-      const fromWebPixels = () =>
-        sharp(webPixels.data, {
-          raw: { width: webPixels.info.width, height: webPixels.info.height, channels: webPixels.info.channels },
-        });
+      const workingKey =
+        heic || photo.detectFromWorkingCopy ? storagePaths.working(photo.eventId, photo.photoId) : undefined;
+      // The original is decoded once, at the largest size a copy needs (JPEG shrink-on-load makes
+      // that cheap for 12–24 MP): the working copy's, else the web copy's. Every smaller copy is
+      // scaled from those pixels instead of decoding the original again.
+      const rawOf = (input: Sharp) => input.raw().toBuffer({ resolveWithObject: true });
+      const pixelsOf = (raw: Awaited<ReturnType<typeof rawOf>>) => () =>
+        sharp(raw.data, { raw: { width: raw.info.width, height: raw.info.height, channels: raw.info.channels } });
+      const workingPixels = workingKey
+        ? // A header that reads but pixels that do not: a truncated or corrupt file.
+          await rawOf(image.clone().resize(workingLongSide, workingLongSide, inside)).catch(unreadable)
+        : undefined;
+      const webPixels = await rawOf(
+        (workingPixels ? pixelsOf(workingPixels)() : image.clone()).resize(webLongSide, webLongSide, inside),
+      ).catch(unreadable);
+      const fromWebPixels = pixelsOf(webPixels);
       const [web, thumbnail, marked, working] = await Promise.all([
         // Plain libjpeg, not mozjpeg: 8× faster for ~20% more bytes on a copy athletes never load.
         fromWebPixels().jpeg({ quality: 82 }).toBuffer(),
@@ -194,13 +213,7 @@ export function createPipelineTasks(deps: Deps) {
           .jpeg({ quality: 75 })
           .toBuffer(),
         markedCopies(sharp, fromWebPixels()),
-        heic
-          ? image
-              .clone()
-              .resize(workingLongSide, workingLongSide, { fit: "inside", withoutEnlargement: true })
-              .jpeg({ quality: 90 })
-              .toBuffer()
-          : undefined,
+        workingPixels ? pixelsOf(workingPixels)().jpeg({ quality: 90 }).toBuffer() : undefined,
       ]);
       await Promise.all([
         deps.objects.put("derived", webKey, web, contentTypes.jpeg, web.length),

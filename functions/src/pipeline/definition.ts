@@ -91,8 +91,8 @@ export function buildPipelineDefinition(resourceFor: (task: PipelineTask) => str
         Choices: [
           // A copy of a photo the event already has ends here, successfully: no variants, no detection.
           { Variable: "$.photo.duplicate", BooleanEquals: true, Next: "Duplicate" },
-          // Detect reads HEIC from the working copy that variants decodes, so it waits for it.
-          { Variable: "$.photo.imageType", StringEquals: "heic", Next: "Variants" },
+          // Detect reads the working copy variants makes (HEIC, Rekognition), so it waits for it.
+          { Variable: "$.photo.detectFromWorkingCopy", BooleanEquals: true, Next: "Variants" },
         ],
         Default: "VariantsBesideDetect",
       },

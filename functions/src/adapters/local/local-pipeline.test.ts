@@ -7,7 +7,7 @@ import { createLocalPipeline } from "./local-pipeline";
 type Calls = { step: string; input: Record<string, unknown> }[];
 
 /** The deployed definition run by the local state machine, over steps that only say what they got. */
-function pipelineOver(imageType: string, failing: Partial<Record<PipelineTask, string>> = {}) {
+function pipelineOver(detectFromWorkingCopy: boolean, failing: Partial<Record<PipelineTask, string>> = {}) {
   const calls: Calls = [];
   const done: string[] = [];
   const step =
@@ -24,7 +24,7 @@ function pipelineOver(imageType: string, failing: Partial<Record<PipelineTask, s
     concurrency: 1,
     logger: createLogger("error"),
     tasks: {
-      prepare: step("prepare", () => ({ photoId: "p1", imageType, duplicate: false })),
+      prepare: step("prepare", () => ({ photoId: "p1", detectFromWorkingCopy, duplicate: false })),
       // Variants takes longer than detect: what follows must wait for both.
       variants: step("variants", () => ({ webKey: "web" }), 150),
       detect: step("detect", (input) => ({ bibs: ["7"], sawVariants: "variants" in input })),
@@ -48,7 +48,7 @@ describe("the pipeline definition on the local state machine", () => {
   });
 
   it("reads a JPEG while its copies are made, and records it with both results", async () => {
-    const { pipeline, calls, done } = pipelineOver("jpeg");
+    const { pipeline, calls, done } = pipelineOver(false);
     await pipeline.start({ bucket: "originals", key: "eventos/1/originales/p1.jpg", size: 1, version: "1" });
     await pipeline.idle();
     // Detect started before variants finished, and was given no variants.
@@ -68,8 +68,8 @@ describe("the pipeline definition on the local state machine", () => {
     expect(pipeline.stats()).toMatchObject({ succeeded: 1, failed: 0 });
   });
 
-  it("reads a HEIC only after variants, from what they made", async () => {
-    const { pipeline, calls } = pipelineOver("heic");
+  it("reads a photo only after variants when it is to read their working copy (HEIC, Rekognition)", async () => {
+    const { pipeline, calls } = pipelineOver(true);
     await pipeline.start({ bucket: "originals", key: "eventos/1/originales/p1.heic", size: 1, version: "1" });
     await pipeline.idle();
     expect(calls.map((c) => c.step)).toEqual(["prepare", "variants", "detect", "record"]);
@@ -77,7 +77,7 @@ describe("the pipeline definition on the local state machine", () => {
   });
 
   it("fails a photo whose reading failed only once its copies are done, with the reading's error", async () => {
-    const { pipeline, calls, done } = pipelineOver("jpeg", { detect: "no se pudo leer" });
+    const { pipeline, calls, done } = pipelineOver(false, { detect: "no se pudo leer" });
     await pipeline.start({ bucket: "originals", key: "eventos/1/originales/p1.jpg", size: 1, version: "1" });
     await pipeline.idle();
     expect(done).toEqual(["prepare", "detect", "variants", "fail"]);
@@ -85,7 +85,7 @@ describe("the pipeline definition on the local state machine", () => {
   });
 
   it("keeps variants' error when both sides fail (an unreadable photo)", async () => {
-    const { pipeline, calls } = pipelineOver("jpeg", { detect: "motor", variants: "La foto no se puede leer" });
+    const { pipeline, calls } = pipelineOver(false, { detect: "motor", variants: "La foto no se puede leer" });
     await pipeline.start({ bucket: "originals", key: "eventos/1/originales/p1.jpg", size: 1, version: "1" });
     await pipeline.idle();
     expect(calls.map((c) => c.step).at(-1)).toBe("fail");
