@@ -74,6 +74,9 @@ const PurchasePage = lazy(() =>
 const DownloadPage = lazy(() =>
   import("../features/download/components/download-page").then((module) => ({ default: module.DownloadPage })),
 );
+const PreflightPage = lazy(() =>
+  import("../features/preflight/components/preflight-page").then((module) => ({ default: module.PreflightPage })),
+);
 const ApplicationFormPage = lazy(() =>
   import("../features/applications/components/application-form-page").then((module) => ({
     default: module.ApplicationFormPage,
@@ -88,8 +91,6 @@ const adminComingSoon = [
   { path: "cloud-storage-config", title: "Almacenamiento en la nube" },
   { path: "purchase", title: "Compra de fotos" },
   { path: "performance-dashboard", title: "Rendimiento" },
-  { path: "preflight", title: "Verificación previa" },
-  { path: "preflight-dashboard", title: "Verificación previa" },
 ] as const;
 
 /** Spec §2.1: without a token the link cannot work, so the visitor lands on search with a notice. */
@@ -134,6 +135,8 @@ const signedInPaths = [
   "user-management",
   "admin-download-codes",
   "analytics",
+  "preflight",
+  "preflight-dashboard",
   ...adminComingSoon.map(({ path }) => path),
 ];
 
@@ -182,6 +185,9 @@ function roleRoutes(user: SessionUser | null) {
           <Route path="user-management" element={<UserManagementPage />} />
           <Route path="admin-download-codes" element={<DownloadCodesPage />} />
           <Route path="analytics" element={<AnalyticsPage />} />
+          {/* Spec §2.1: the same screen at both paths. */}
+          <Route path="preflight" element={<PreflightPage />} />
+          <Route path="preflight-dashboard" element={<PreflightPage />} />
           {adminComingSoon.map(({ path, title }) => (
             <Route key={path} path={path} element={<ComingSoon title={title} backTo="/dashboard" />} />
           ))}
