@@ -9,10 +9,11 @@ import * as iam from "aws-cdk-lib/aws-iam";
 import * as logs from "aws-cdk-lib/aws-logs";
 import * as s3 from "aws-cdk-lib/aws-s3";
 import * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
-import type { Construct } from "constructs";
+import { Construct } from "constructs";
 import { downloadZipPrefix, zipUploadPrefix } from "../../functions/src/app/storage-paths";
 import { type HttpHandlerName, httpHandlers, httpRoutes } from "../../functions/src/http/routes";
 import { type PipelineTask, pipelineTasks } from "../../functions/src/pipeline/definition";
+import { preflightFunctionTimeoutSeconds } from "../../functions/src/preflight/definition";
 import { AdminBootstrap, adminEmailFrom } from "./admin-bootstrap";
 import { Alarms, alarmEmailFrom } from "./alarms";
 import { capacity } from "./capacity";
@@ -21,6 +22,7 @@ import { customDomainFrom } from "./custom-domain";
 import { DorsalFunction, type DorsalFunctionProps } from "./dorsal-function";
 import { acknowledgeWildcardResource } from "./nag";
 import { Pipeline } from "./pipeline";
+import { Preflight } from "./preflight";
 import { SigningKeys } from "./signing-keys";
 import { Site } from "./site";
 import { photoKeyPrefix, type StatefulExports } from "./stateful-stack";
@@ -53,6 +55,8 @@ interface Access {
   vision?: boolean;
   /** Reads the Wompi keys (WOMPI_SECRET_ARN). */
   payments?: boolean;
+  /** Reads the account's Lambda concurrency and Rekognition's TPS quotas. */
+  readsQuotas?: boolean;
 }
 
 interface FunctionSpec extends Pick<DorsalFunctionProps, "memorySize" | "timeout" | "reservedConcurrentExecutions"> {
@@ -96,7 +100,7 @@ const httpSpecs: Record<HttpHandlerName, FunctionSpec> = {
     access: { table: true },
   },
   admin: {
-    description: "HTTP: processing progress, failed photos and their re-run",
+    description: "HTTP: processing progress, failed photos and their re-run, preflight runs",
     access: { table: true, headsOriginals: true, originals: ["s3:GetObject"], signsUrls: true },
   },
   applications: {
@@ -195,6 +199,17 @@ const recountSpec: FunctionSpec = {
   access: { table: true },
 };
 
+const preflightSpec: FunctionSpec = {
+  description: "Preflight: a probe through every stage, after each deploy, on a schedule and from /preflight",
+  // It creates a temporary admin: scrypt is CPU-bound, and memory buys CPU.
+  memorySize: 1024,
+  // Sign-in, two probe photos through the pipeline and the cleanup (functions/src/preflight/definition.ts).
+  timeout: Duration.seconds(preflightFunctionTimeoutSeconds),
+  // Everything else goes through the site's public URL (CLOUDFRONT_DOMAIN), as a browser's would;
+  // the table holds the runs, and the payment keys are checked to load and sign.
+  access: { table: true, payments: true, readsQuotas: true },
+};
+
 const starterSpec: FunctionSpec = {
   description: "Pipeline: start one execution per uploaded original",
   // Bounded by its event source's maxConcurrency rather than by reserved concurrency.
@@ -215,6 +230,8 @@ export class StatelessStack extends Stack {
   readonly unzip: DorsalFunction;
   readonly paymentsReconciler: DorsalFunction;
   readonly countersRecounter: DorsalFunction;
+  /** The preflight's function (functions/src/handlers/preflight.ts); see `preflight`. */
+  readonly preflightFunction: DorsalFunction;
   /** Wompi's keys as JSON; ops fill it in after the first deploy (docs/payments.md). */
   readonly wompiKeys: secretsmanager.Secret;
   readonly pipeline: Pipeline;
@@ -222,6 +239,7 @@ export class StatelessStack extends Stack {
   readonly keys: SigningKeys;
   readonly admin: AdminBootstrap;
   readonly alarms: Alarms;
+  readonly preflight: Preflight;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
     super(scope, id, props);
@@ -375,6 +393,24 @@ export class StatelessStack extends Stack {
           reason: "Rekognition DetectText and DetectFaces (like X-Ray) have no resource-level permissions.",
         });
       }
+      if (access.readsQuotas) {
+        fn.fn.addToRolePolicy(
+          new iam.PolicyStatement({
+            actions: [
+              "lambda:GetAccountSettings",
+              "servicequotas:ListServiceQuotas",
+              "servicequotas:ListAWSDefaultServiceQuotas",
+            ],
+            resources: ["*"],
+          }),
+        );
+        Validations.of(fn.role).acknowledge({
+          id: "AwsSolutions-IAM5[Resource::*]",
+          reason:
+            "Lambda GetAccountSettings and Service Quotas' List(AWSDefault)ServiceQuotas have no resource-level " +
+            "permissions (like X-Ray); they read quotas, nothing else.",
+        });
+      }
       return fn;
     };
 
@@ -431,6 +467,7 @@ export class StatelessStack extends Stack {
     // Re-running failed photos starts executions through the same port as the starter.
     this.httpFunctions.admin.fn.addEnvironment("STATE_MACHINE_ARN", this.pipeline.stateMachine.stateMachineArn);
     this.pipeline.stateMachine.grantStartExecution(this.httpFunctions.admin.fn);
+    this.preflightFunction = appFunction("Preflight-run", path.join(handlers, "preflight.ts"), preflightSpec);
 
     this.alarms = new Alarms(this, "Alarms", {
       pipeline: this.pipeline,
@@ -444,6 +481,7 @@ export class StatelessStack extends Stack {
         PipelineUnzip: this.unzip,
         PaymentsReconcile: this.paymentsReconciler,
         CountersRecount: this.countersRecounter,
+        PreflightRun: this.preflightFunction,
       },
       api: this.api,
       email: alarmEmailFrom(this),
@@ -454,6 +492,15 @@ export class StatelessStack extends Stack {
       entry: path.join(handlers, "admin-bootstrap.ts"),
       environment,
       table,
+    });
+
+    this.preflight = new Preflight(this, "Preflight", {
+      probe: this.preflightFunction,
+      admin: this.httpFunctions.admin,
+      topic: this.alarms.topic,
+      // Everything else in the stack, built by now: a deploy's run checks the deploy as a whole, so
+      // it waits for every change (a function's code or grants, a route, the site's files) to land.
+      executeAfter: this.node.children.filter((child) => child instanceof Construct),
     });
 
     new CfnOutput(this, "SiteUrl", { value: `https://${siteDomain}` });
@@ -469,12 +516,18 @@ export class StatelessStack extends Stack {
     new CfnOutput(this, "DeadLetterQueueUrl", { value: this.pipeline.deadLetterQueue.queueUrl });
     new CfnOutput(this, "AlarmTopicArn", {
       description:
-        "SNS topic of the alarms (dead letters, failed executions and photos, ZIP imports, function errors and throttles, API 5xx)",
+        "SNS topic of the alarms (dead letters, failed executions and photos, ZIP imports, function errors and " +
+        "throttles, API 5xx, preflight RED)",
       value: this.alarms.topic.topicArn,
     });
     new CfnOutput(this, "WompiKeysSecretName", {
       description: "Secrets Manager secret where ops store the Wompi keys (docs/payments.md)",
       value: this.wompiKeys.secretName,
+    });
+    new CfnOutput(this, "PreflightFunctionName", {
+      description:
+        "Lambda function of the preflight: runs it by hand (docs/deploy.md, Preflight); its log says why a run was RED",
+      value: this.preflightFunction.fn.functionName,
     });
     new CfnOutput(this, "AdminCredentialsSecretName", {
       description: "Secrets Manager secret with the first admin's email and initial password",

@@ -60,6 +60,7 @@ const appFunctions = () => [
   stateless.unzip,
   stateless.paymentsReconciler,
   stateless.countersRecounter,
+  stateless.preflightFunction,
   stateless.admin.bootstrapper,
 ];
 
