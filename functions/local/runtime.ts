@@ -300,6 +300,16 @@ export async function startRuntime(env: Record<string, string | undefined>): Pro
   const sweepTimer = setInterval(sweepZips, 3600_000);
   sweepTimer.unref();
 
+  // The dashboard's memory trend: this process does all the work, so its memory is the figure.
+  const sampleMemory = () => {
+    const { rss, heapUsed } = process.memoryUsage();
+    container.deps.metrics.put("RssBytes", rss);
+    container.deps.metrics.put("HeapUsedBytes", heapUsed);
+  };
+  sampleMemory();
+  const memoryTimer = setInterval(sampleMemory, 30_000);
+  memoryTimer.unref();
+
   let closing: Promise<void> | undefined;
   return {
     url: publicUrl,
@@ -312,6 +322,7 @@ export async function startRuntime(env: Record<string, string | undefined>): Pro
       closing ??= (async () => {
         clearInterval(reconcileTimer);
         clearInterval(sweepTimer);
+        clearInterval(memoryTimer);
         storeEvents.off("event", onStored);
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();

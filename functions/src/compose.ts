@@ -7,13 +7,17 @@ import { GetSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-sec
 import { SFNClient } from "@aws-sdk/client-sfn";
 import { exportJWK, generateKeyPair } from "jose";
 import { createCloudFrontUrlSigner } from "./adapters/aws/cloudfront-url-signer";
+import { createCloudWatchMetrics } from "./adapters/aws/cloudwatch-metrics";
 import { createDynamoTable, type DocumentSender, documentClientSender } from "./adapters/aws/dynamodb-table";
 import { createS3ObjectStore } from "./adapters/aws/s3-object-store";
 import { createPresignedUrlSigner } from "./adapters/aws/s3-presigned-url-signer";
 import { createSfnPipelineStarter } from "./adapters/aws/sfn-pipeline-starter";
+import type { UrlCacheReport } from "./adapters/aws/signed-url-cache";
+import { createSqsPipelineQueue } from "./adapters/aws/sqs-pipeline-queue";
 import type { LocalPipeline } from "./adapters/local/local-pipeline";
 import { type PartitionWrites, readCachedTable } from "./adapters/local/read-cached-table";
 import { localStorageCredentials } from "./adapters/local/storage-credentials";
+import { createMemoryMetrics } from "./adapters/memory/metrics";
 import { createMemoryObjectStore } from "./adapters/memory/object-store";
 import { createMemoryTable } from "./adapters/memory/table";
 import { createWompiGateway, parseWompiKeys } from "./adapters/payments/wompi";
@@ -47,9 +51,10 @@ import { createZipBatchRepository } from "./data/zip-batches";
 import { createLogger, type Logger } from "./logger";
 import type { Clock } from "./ports/clock";
 import type { Ids } from "./ports/ids";
+import type { Metrics } from "./ports/metrics";
 import type { ObjectStore } from "./ports/object-store";
 import type { PaymentGateway } from "./ports/payments";
-import type { PipelineStarter } from "./ports/pipeline";
+import type { PipelineQueue, PipelineStarter } from "./ports/pipeline";
 import type { PreflightLauncher, QuotaReader } from "./ports/preflight";
 import type { UrlSigner } from "./ports/url-signer";
 import type { Vision } from "./ports/vision";
@@ -66,6 +71,12 @@ export interface Container {
   localPipeline?: LocalPipeline;
   /** Only on AWS: the first admin's credentials, from the secret the stack generates (JSON). */
   adminSecret?: () => Promise<string>;
+  /**
+   * Only on AWS, for the preflight: whether its stack is rolling back now. CloudFormation's
+   * rollback updates the deploy's trigger too, which runs the previous version against a stack
+   * half rolled back; a RED then would make the rollback fail.
+   */
+  stackRollingBack?: () => Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -99,6 +110,22 @@ const localQuotas = (config: LocalConfig): QuotaReader => ({
     ocrWorkers: config.OCR_WORKERS ?? availableParallelism(),
   }),
 });
+
+/** Where no queue can be asked (no START_QUEUE_URL, the in-memory composition), nobody guesses. */
+const unknownQueue: PipelineQueue = {
+  state: async () => ({ waiting: null, running: null, oldestWaitingSince: null }),
+};
+
+/** The signed URL cache's figures, as the dashboard reads them back. */
+const urlCacheReporter =
+  (metrics: Metrics) =>
+  ({ hits, misses, evictions, entries, bytes }: UrlCacheReport) => {
+    metrics.put("UrlCacheHits", hits);
+    metrics.put("UrlCacheMisses", misses);
+    metrics.put("UrlCacheEvictions", evictions);
+    metrics.put("UrlCacheEntries", entries);
+    metrics.put("UrlCacheBytes", bytes);
+  };
 
 function memo<T>(factory: () => Promise<T>): () => Promise<T> {
   let value: Promise<T> | undefined;
@@ -149,6 +176,10 @@ async function composeAws(config: AwsConfig): Promise<Container> {
   };
   const secret = (arn: string) => memo(() => readSecret(arn));
   const cloudFrontKey = secret(config.CLOUDFRONT_PRIVATE_KEY_SECRET_ARN);
+  const metrics = createCloudWatchMetrics(
+    memo(async () => new (await import("@aws-sdk/client-cloudwatch")).CloudWatchClient({ region })),
+    config.METRICS_NAMESPACE,
+  );
   const stateMachineArn = config.STATE_MACHINE_ARN;
   const pipeline: PipelineStarter = stateMachineArn
     ? createSfnPipelineStarter(new SFNClient({ region }), stateMachineArn)
@@ -177,8 +208,16 @@ async function composeAws(config: AwsConfig): Promise<Container> {
       keyPairId: config.CLOUDFRONT_KEY_PAIR_ID,
       privateKey: cloudFrontKey,
       clock: () => clock.now(),
+      report: urlCacheReporter(metrics),
     }),
+    metrics,
     pipeline,
+    pipelineQueue: config.START_QUEUE_URL
+      ? createSqsPipelineQueue(
+          memo(async () => new (await import("@aws-sdk/client-sqs")).SQSClient({ region })),
+          config.START_QUEUE_URL,
+        )
+      : unknownQueue,
     vision,
     jwk: async () => JSON.parse(await jwtSecret()) as PrivateJwk,
     payments: wompiSecretArn
@@ -207,7 +246,22 @@ async function composeAws(config: AwsConfig): Promise<Container> {
       },
     },
   });
-  return adminSecretArn ? { ...container, adminSecret: () => readSecret(adminSecretArn) } : container;
+  const stackId = config.STACK_ID;
+  return {
+    ...container,
+    ...(adminSecretArn ? { adminSecret: () => readSecret(adminSecretArn) } : {}),
+    ...(stackId
+      ? {
+          stackRollingBack: async () => {
+            const { CloudFormationClient, DescribeStacksCommand } = await import("@aws-sdk/client-cloudformation");
+            const client = new CloudFormationClient({ region });
+            const { Stacks } = await client.send(new DescribeStacksCommand({ StackName: stackId }));
+            client.destroy();
+            return /ROLLBACK_IN_PROGRESS$/.test(Stacks?.[0]?.StackStatus ?? "");
+          },
+        }
+      : {}),
+  };
 }
 
 async function composeLocal(config: LocalConfig, local: LocalServices): Promise<Container> {
@@ -240,6 +294,8 @@ async function composeLocal(config: LocalConfig, local: LocalServices): Promise<
     return localPipeline;
   };
   const s3Objects = createS3ObjectStore(s3, buckets);
+  // One process does all the work locally, so its memory holds every measurement.
+  const metrics = createMemoryMetrics(systemClock);
   const container = await assemble({
     config,
     logger,
@@ -254,8 +310,19 @@ async function composeLocal(config: LocalConfig, local: LocalServices): Promise<
           config.TABLE_NAME,
         ),
     objects: local.objects ? local.objects(s3Objects) : s3Objects,
-    urls: createPresignedUrlSigner(s3, config.S3_ENDPOINT, buckets),
+    urls: createPresignedUrlSigner(s3, config.S3_ENDPOINT, buckets, undefined, urlCacheReporter(metrics)),
+    metrics,
     pipeline,
+    pipelineQueue: {
+      state: async () => {
+        const stats = requireLocalPipeline().stats();
+        return {
+          waiting: stats.queued,
+          running: stats.running,
+          oldestWaitingSince: stats.oldestQueuedAt === null ? null : new Date(stats.oldestQueuedAt),
+        };
+      },
+    },
     vision,
     jwk: () => localJwtKey(config.DATA_DIR),
     payments: localPayments(config),
@@ -321,7 +388,9 @@ export async function composeInMemory(config: LocalConfig, fakes: InMemoryFakes 
     table: createMemoryTable(),
     objects: createMemoryObjectStore(),
     urls: fakes.urls ?? { signedGetUrl: refuse("image URLs") },
+    metrics: createMemoryMetrics(fakes.clock ?? systemClock),
     pipeline: { start: refuse("pipeline queue") },
+    pipelineQueue: unknownQueue,
     vision: vision
       ? async () => vision
       : memo(async () =>
@@ -385,7 +454,9 @@ async function assemble(parts: {
   table: Deps["table"];
   objects: Deps["objects"];
   urls: Deps["urls"];
+  metrics: Metrics;
   pipeline: PipelineStarter;
+  pipelineQueue: PipelineQueue;
   vision: () => Promise<Vision>;
   jwk: () => Promise<PrivateJwk>;
   payments: PaymentGateway;
@@ -402,7 +473,9 @@ async function assemble(parts: {
     table: parts.table,
     objects: parts.objects,
     urls: parts.urls,
+    metrics: parts.metrics,
     pipeline: parts.pipeline,
+    pipelineQueue: parts.pipelineQueue,
     vision: parts.vision,
     tokens: createTokenService({
       privateJwk: memo(parts.jwk),

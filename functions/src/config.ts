@@ -53,6 +53,12 @@ const awsConfig = z.object({
   VISION_ENGINE: z.enum(["rekognition", "local"]).default("rekognition"),
   /** Secrets Manager secret with the Wompi keys as JSON (sales function only; ops fill it in, docs/payments.md). */
   WOMPI_SECRET_ARN: z.string().startsWith("arn:").optional(),
+  /** CloudWatch namespace of the dashboard's metrics: one per stack, so two deployments never mix. */
+  METRICS_NAMESPACE: z.string().min(1).default("Dorsal"),
+  /** The queue of S3 notifications the starter drains: the dashboard's count of photos waiting to start. */
+  START_QUEUE_URL: z.url().optional(),
+  /** The stack the function belongs to (the preflight only): a deploy's run is skipped while it rolls back. */
+  STACK_ID: z.string().startsWith("arn:").optional(),
   /** The preflight function, which the admin function invokes for /preflight's runs (infra/lib/preflight.ts). */
   PREFLIGHT_FUNCTION_NAME: z.string().min(1).optional(),
   /** The first admin's credentials as JSON (the admin-bootstrap custom resource only; infra/lib/admin-bootstrap.ts). */

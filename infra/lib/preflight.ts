@@ -4,6 +4,7 @@ import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
 import * as actions from "aws-cdk-lib/aws-cloudwatch-actions";
 import * as events from "aws-cdk-lib/aws-events";
 import * as targets from "aws-cdk-lib/aws-events-targets";
+import * as iam from "aws-cdk-lib/aws-iam";
 import * as logs from "aws-cdk-lib/aws-logs";
 import * as s3assets from "aws-cdk-lib/aws-s3-assets";
 import type * as sns from "aws-cdk-lib/aws-sns";
@@ -134,6 +135,13 @@ export class Preflight extends Construct {
       // fingerprint of everything deployed is part of the function's configuration, so a change to
       // any function or to the site publishes a new version, and the deploy runs the preflight.
       fn.addEnvironment(deployedCodeVariable, deployedCodeFingerprint(this));
+      // CloudFormation's rollback updates the trigger back, which runs the previous version against
+      // a stack half undone: the function asks its stack's status and skips the run then.
+      const stack = Stack.of(this);
+      fn.addEnvironment("STACK_ID", stack.stackId);
+      fn.addToRolePolicy(
+        new iam.PolicyStatement({ actions: ["cloudformation:DescribeStacks"], resources: [stack.stackId] }),
+      );
       // A version matters only to the deploy that published it; CloudFormation deletes the old one
       // once the next deploy has succeeded (a rollback still finds it).
       fn.currentVersion.applyRemovalPolicy(RemovalPolicy.DESTROY);

@@ -57,6 +57,10 @@ interface Access {
   payments?: boolean;
   /** Reads the account's Lambda concurrency and Rekognition's TPS quotas. */
   readsQuotas?: boolean;
+  /** Lists and deletes download ZIPs past their links' life ('Limpiar archivos temporales'). */
+  cleansDownloadZips?: boolean;
+  /** Reads the dashboard's metrics back from CloudWatch (every function writes them as log lines). */
+  readsMetrics?: boolean;
 }
 
 interface FunctionSpec extends Pick<DorsalFunctionProps, "memorySize" | "timeout" | "reservedConcurrentExecutions"> {
@@ -100,8 +104,15 @@ const httpSpecs: Record<HttpHandlerName, FunctionSpec> = {
     access: { table: true },
   },
   admin: {
-    description: "HTTP: processing progress, failed photos and their re-run, preflight runs",
-    access: { table: true, headsOriginals: true, originals: ["s3:GetObject"], signsUrls: true },
+    description: "HTTP: processing progress, failed photos and their re-run, preflight runs, performance figures",
+    access: {
+      table: true,
+      headsOriginals: true,
+      originals: ["s3:GetObject"],
+      signsUrls: true,
+      cleansDownloadZips: true,
+      readsMetrics: true,
+    },
   },
   applications: {
     description: "HTTP: photographer applications and their review",
@@ -150,7 +161,9 @@ const pipelineSpecs: Record<PipelineTask, FunctionSpec> = {
   },
   detect: {
     description: "Pipeline: bib numbers and faces",
-    memorySize: 1024,
+    // It sends Rekognition the ≤ 3000 px working copy variants made, as it is: measured with
+    // `npm run bench:detect`, ~30 CPU-ms and ~120 MB peak a photo (docs/capacity.md § Detect).
+    memorySize: 512,
     timeout: Duration.minutes(1),
     // Sized so Lambda can never call Rekognition faster than its TPS quota (docs/capacity.md).
     reservedConcurrentExecutions: capacity.detectReservedConcurrency,
@@ -160,7 +173,8 @@ const pipelineSpecs: Record<PipelineTask, FunctionSpec> = {
   record: {
     description: "Pipeline: photo, bib links and stats",
     timeout: Duration.seconds(30),
-    access: { table: true },
+    // Once the photo is recorded, the working copy detect read is deleted.
+    access: { table: true, derived: ["s3:DeleteObject"] },
   },
   fail: {
     description: "Pipeline: record a failed photo",
@@ -311,6 +325,8 @@ export class StatelessStack extends Stack {
       CLOUDFRONT_KEY_PAIR_ID: this.keys.publicKey.publicKeyId,
       CLOUDFRONT_PRIVATE_KEY_SECRET_ARN: this.keys.cloudFrontKeySecret.secretArn,
       VISION_ENGINE: "rekognition",
+      // One namespace per stack: two deployments in one account never mix their figures.
+      METRICS_NAMESPACE: `Dorsal/${this.stackName}`,
     };
     const buckets = [
       { key: "originals", bucket: originals },
@@ -393,6 +409,29 @@ export class StatelessStack extends Stack {
           reason: "Rekognition DetectText and DetectFaces (like X-Ray) have no resource-level permissions.",
         });
       }
+      if (access.cleansDownloadZips) {
+        const downloadZips = originals.arnForObjects(`${downloadZipPrefix}*`);
+        fn.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ["s3:DeleteObject"], resources: [downloadZips] }));
+        fn.fn.addToRolePolicy(
+          new iam.PolicyStatement({
+            actions: ["s3:ListBucket"],
+            resources: [originals.bucketArn],
+            conditions: { StringLike: { "s3:prefix": [`${downloadZipPrefix}*`] } },
+          }),
+        );
+        acknowledgeWildcardResource(
+          fn,
+          downloadZips,
+          "Download ZIPs are keyed descargas/{day}/{random}/{name}.zip; the cleanup deletes past days'.",
+        );
+      }
+      if (access.readsMetrics) {
+        fn.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ["cloudwatch:GetMetricData"], resources: ["*"] }));
+        Validations.of(fn.role).acknowledge({
+          id: "AwsSolutions-IAM5[Resource::*]",
+          reason: "CloudWatch GetMetricData has no resource-level permissions; it only reads metrics.",
+        });
+      }
       if (access.readsQuotas) {
         fn.fn.addToRolePolicy(
           new iam.PolicyStatement({
@@ -467,6 +506,11 @@ export class StatelessStack extends Stack {
     // Re-running failed photos starts executions through the same port as the starter.
     this.httpFunctions.admin.fn.addEnvironment("STATE_MACHINE_ARN", this.pipeline.stateMachine.stateMachineArn);
     this.pipeline.stateMachine.grantStartExecution(this.httpFunctions.admin.fn);
+    // The dashboard's queue: the uploads waiting for the starter.
+    this.httpFunctions.admin.fn.addEnvironment("START_QUEUE_URL", this.pipeline.queue.queueUrl);
+    this.httpFunctions.admin.fn.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ["sqs:GetQueueAttributes"], resources: [this.pipeline.queue.queueArn] }),
+    );
     this.preflightFunction = appFunction("Preflight-run", path.join(handlers, "preflight.ts"), preflightSpec);
 
     this.alarms = new Alarms(this, "Alarms", {

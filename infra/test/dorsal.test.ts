@@ -6,7 +6,7 @@ import { HttpApi } from "aws-cdk-lib/aws-apigatewayv2";
 import type { CfnRole, IRole } from "aws-cdk-lib/aws-iam";
 import type { CfnFunction } from "aws-cdk-lib/aws-lambda";
 import { LogGroup } from "aws-cdk-lib/aws-logs";
-import { Queue } from "aws-cdk-lib/aws-sqs";
+import { type CfnQueue, Queue } from "aws-cdk-lib/aws-sqs";
 import { DefinitionBody, Pass, StateMachine } from "aws-cdk-lib/aws-stepfunctions";
 import type { CloudAssembly } from "aws-cdk-lib/cx-api";
 import { AwsSolutionsChecks } from "cdk-nag";
@@ -183,7 +183,12 @@ describe("functions", () => {
           "CLOUDFRONT_PRIVATE_KEY_SECRET_ARN",
         ]),
       );
-      expect(variables).toMatchObject({ DORSAL_RUNTIME: "aws", VISION_ENGINE: "rekognition" });
+      expect(variables).toMatchObject({
+        DORSAL_RUNTIME: "aws",
+        VISION_ENGINE: "rekognition",
+        // The dashboard's figures, one namespace per stack.
+        METRICS_NAMESPACE: `Dorsal/${stateless.stackName}`,
+      });
       // Only what starts executions: the starter, and the admin API that re-runs failed photos.
       expect("STATE_MACHINE_ARN" in variables).toBe(fn === stateless.starter || fn === stateless.httpFunctions.admin);
     }
@@ -227,6 +232,35 @@ describe("functions", () => {
     expect(actions).toContain("dynamodb:UpdateItem");
     // The table only: no photos, no recognition, no pipeline.
     expect(actions.filter((action) => /^(s3|rekognition|states|sqs):/.test(action))).toEqual([]);
+  });
+
+  it("let the admin API read the dashboard's metrics and queue, and clean past download ZIPs, nothing more of them", () => {
+    const admin = stateless.httpFunctions.admin;
+    const statements = statementsOf(admin.role);
+    const actionsOn = (pattern: string) =>
+      statements.filter((st) => JSON.stringify(st.Resource).includes(pattern)).flatMap((st) => [st.Action].flat());
+    expect(statements.filter((st) => [st.Action].flat().includes("cloudwatch:GetMetricData"))).toHaveLength(1);
+    expect(actionsOn("/descargas/*")).toEqual(["s3:DeleteObject"]);
+    const queue = stateless.getLogicalId(stateless.pipeline.queue.node.defaultChild as CfnQueue);
+    expect(
+      statements.filter((st) => JSON.stringify(st.Resource) === JSON.stringify({ "Fn::GetAtt": [queue, "Arn"] })),
+    ).toEqual([expect.objectContaining({ Action: "sqs:GetQueueAttributes" })]);
+    const variables = (functionOf(admin).Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(variables.START_QUEUE_URL).toEqual({ Ref: queue });
+    // No other function reads the metrics back: they only write them, as log lines.
+    const readers = appFunctions().filter((fn) =>
+      statementsOf(fn.role).some((st) => [st.Action].flat().includes("cloudwatch:GetMetricData")),
+    );
+    expect(readers).toEqual([admin]);
+  });
+
+  it("size detect from its measurement, and let record delete the working copy detect read", () => {
+    expect(functionOf(stateless.pipelineFunctions.detect).Properties.MemorySize).toBe(512);
+    const record = statementsOf(stateless.pipelineFunctions.record.role).filter((st) =>
+      [st.Action].flat().some((action) => action.startsWith("s3:")),
+    );
+    expect(record).toEqual([expect.objectContaining({ Action: "s3:DeleteObject" })]);
+    expect(JSON.stringify(record[0]?.Resource)).toContain("/eventos/*");
   });
 
   it("grant Rekognition to the detect task only", () => {

@@ -151,6 +151,14 @@ describe("the preflight function", () => {
     });
   });
 
+  it("skips a deploy's run while its stack rolls back: it knows the stack and may read its status", () => {
+    const stackId = { Ref: "AWS::StackId" };
+    expect(variablesOf(stateless.preflightFunction).STACK_ID).toEqual(stackId);
+    expect(statementsOf(stateless.preflightFunction)).toContainEqual(
+      expect.objectContaining({ Action: "cloudformation:DescribeStacks", Resource: stackId }),
+    );
+  });
+
   it("is the only function that reads quotas", () => {
     const readers = Object.values(code.findResources("AWS::IAM::Policy")).filter((policy) =>
       JSON.stringify(policy.Properties.PolicyDocument).includes("servicequotas:"),
@@ -301,6 +309,8 @@ describe("the preflight's context values", () => {
     off.template.resourceCountIs("Custom::Trigger", 0);
     off.template.resourceCountIs("AWS::Lambda::Version", 0);
     expect(off.fingerprint).toBeUndefined();
+    // Nothing to skip during a rollback without the run.
+    expect(JSON.stringify(off.template.toJSON())).not.toContain("cloudformation:DescribeStacks");
     // The schedule, the admin's runs and the alarm stay.
     off.template.resourceCountIs("AWS::Events::Rule", 1);
     off.template.resourceCountIs("AWS::CloudWatch::Alarm", 1);

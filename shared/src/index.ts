@@ -11,6 +11,7 @@ export * from "./constants";
 export * from "./contract";
 export * from "./messages";
 export * from "./participants";
+export * from "./performance";
 export * from "./preflight";
 export * from "./pricing";
 export * from "./roles";

@@ -112,7 +112,7 @@ describe("expired download links and codes", () => {
     for (const key of [twoDaysAgo, yesterday]) {
       await deps.objects.put("originals", key, Buffer.from("PK"), "application/zip", 2);
     }
-    expect(await sweepDownloadZips(deps)).toBe(1);
+    expect((await sweepDownloadZips(deps)).cleanedFiles).toBe(1);
     expect(await deps.objects.head("originals", twoDaysAgo)).toBeUndefined();
     expect(await deps.objects.head("originals", yesterday)).toBeDefined();
   });

@@ -22,9 +22,10 @@ import type { ZipBatchRepository } from "../data/zip-batches";
 import type { Logger } from "../logger";
 import type { Clock } from "../ports/clock";
 import type { Ids } from "../ports/ids";
+import type { Metrics } from "../ports/metrics";
 import type { ObjectStore } from "../ports/object-store";
 import type { PaymentGateway } from "../ports/payments";
-import type { PipelineStarter } from "../ports/pipeline";
+import type { PipelineQueue, PipelineStarter } from "../ports/pipeline";
 import type { PreflightLauncher, QuotaReader } from "../ports/preflight";
 import type { Table } from "../ports/table";
 import type { UrlSigner } from "../ports/url-signer";
@@ -39,7 +40,11 @@ export interface Deps {
   table: Table;
   objects: ObjectStore;
   urls: UrlSigner;
+  /** Measurements for the performance dashboard. */
+  metrics: Metrics;
   pipeline: PipelineStarter;
+  /** What waits in the pipeline, for the dashboard. */
+  pipelineQueue: PipelineQueue;
   /** Loaded on first use: HTTP functions never pay for recognition engines. */
   vision: () => Promise<Vision>;
   tokens: TokenService;

@@ -141,22 +141,31 @@ export async function zipOfOriginals(
 }
 
 /**
- * What the originals bucket's lifecycle rule does on AWS, for the local runtime: deletes the
- * download ZIPs made before yesterday (so each lives one to two days). Returns how many went.
+ * What the originals bucket's lifecycle rule does on AWS, for the local runtime, and the
+ * dashboard's 'Limpiar archivos temporales' anywhere: deletes the download ZIPs of the days before
+ * the one `keptMs` ago (the runtime keeps a day: each lives one to two days; the dashboard keeps
+ * only what a link may still fetch). Returns how many went, and their bytes.
  */
-export async function sweepDownloadZips(deps: Pick<Deps, "objects" | "clock">): Promise<number> {
-  const keepFrom = new Date(deps.clock.now().getTime() - 86_400_000).toISOString().slice(0, 10);
-  const oldDays = new Set<string>();
+export async function sweepDownloadZips(
+  deps: Pick<Deps, "objects" | "clock">,
+  keptMs = 86_400_000,
+): Promise<{ cleanedFiles: number; cleanedBytes: number }> {
+  const keepFrom = new Date(deps.clock.now().getTime() - keptMs).toISOString().slice(0, 10);
+  const oldDays = new Map<string, number>();
   let cursor: string | undefined;
   do {
     const page = await deps.objects.list("originals", downloadZipPrefix, cursor);
-    for (const { key } of page.objects) {
+    for (const { key, size } of page.objects) {
       const [day] = key.slice(downloadZipPrefix.length).split("/");
-      if (day && day < keepFrom) oldDays.add(day);
+      if (day && day < keepFrom) oldDays.set(day, (oldDays.get(day) ?? 0) + size);
     }
     cursor = page.cursor;
   } while (cursor);
-  let deleted = 0;
-  for (const day of oldDays) deleted += await deps.objects.deletePrefix("originals", `${downloadZipPrefix}${day}/`);
-  return deleted;
+  let cleanedFiles = 0;
+  let cleanedBytes = 0;
+  for (const [day, bytes] of oldDays) {
+    cleanedFiles += await deps.objects.deletePrefix("originals", `${downloadZipPrefix}${day}/`);
+    cleanedBytes += bytes;
+  }
+  return { cleanedFiles, cleanedBytes };
 }

@@ -74,9 +74,12 @@ describe("what the engine is given to read", () => {
     expect(variants.workingKey).toBeDefined();
     const working = await sharp(await deps.objects.getBuffer("derived", variants.workingKey ?? "")).metadata();
     expect([working.width, working.height]).toEqual([3000, 2000]);
-    expect(seen).toMatchObject([{ width: 3000, height: 2000 }]);
+    expect(seen[0]).toMatchObject({ width: 3000, height: 2000 });
     // The web copy is still made at its own size, from the same decode.
     expect((await sharp(await deps.objects.getBuffer("derived", variants.webKey)).metadata()).width).toBe(2048);
+    // Once recorded, the working copy is gone: it served detect only.
+    await tasks.record({ photo, variants, detection: await tasks.detect({ photo, variants }) });
+    await expect(deps.objects.getBuffer("derived", variants.workingKey ?? "")).rejects.toThrow();
   });
 
   it("is the original itself, beside variants, when the local engine reads (it takes full resolution)", async () => {

@@ -231,6 +231,10 @@ export function createPipelineTasks(deps: Deps) {
           ? deps.objects.put("derived", workingKey, working, contentTypes.jpeg, working.length)
           : undefined,
       ]);
+      // The heaviest step's memory: the dashboard's trend (on AWS, this function's; locally the runtime's).
+      const { rss, heapUsed } = process.memoryUsage();
+      deps.metrics.put("RssBytes", rss);
+      deps.metrics.put("HeapUsedBytes", heapUsed);
       return {
         webKey,
         thumbnailKey,
@@ -287,6 +291,7 @@ export function createPipelineTasks(deps: Deps) {
      * 4. add the photo to the event's processing stats the first time only.
      */
     async record({ photo, variants, detection }: Pick<ExecutionState, "photo" | "variants" | "detection">) {
+      const started = performance.now();
       await requireEvent(photo.eventId);
       const now = deps.clock.now();
       await setPhotoBibs(deps, photo.photoId, () => ({ machineBibs: detection.bibs }));
@@ -321,9 +326,21 @@ export function createPipelineTasks(deps: Deps) {
           now,
         );
         await deps.events.countProcessed(photo.eventId, now);
+        const stages = {
+          variants: variants.ms,
+          detect: detection.ms.decode + detection.ms.text + detection.ms.faces,
+          record: Math.round(performance.now() - started),
+          // From arriving in storage (prepare registers it then) until searchable: now.
+          searchable: Math.max(0, now.getTime() - Date.parse(stored.uploadedAt)),
+        };
+        for (const [stage, ms] of Object.entries(stages)) {
+          deps.metrics.put("StageMs", ms, { stage: stage as keyof typeof stages, at: now });
+        }
       }
       // Last: a batch this photo completes is then complete in the event's numbers too.
       await followState(stored);
+      // The working copy served detect only: storage keeps the original and the public copies.
+      if (variants.workingKey) await deps.objects.delete("derived", variants.workingKey);
       await requireEvent(photo.eventId);
       return { photoId: photo.photoId, bibs: stored.detectedDorsals, firstTime: first };
     },

@@ -11,7 +11,7 @@ import { createPreflightHandler } from "./preflight";
 const deadSite = "http://127.0.0.1:9";
 const context = {} as Context;
 
-async function prepare() {
+async function prepare(options: { rollingBack?: boolean } = {}) {
   const container = await memoryContainer();
   const logged: { level: string; message: string }[] = [];
   const logger: Logger = {
@@ -20,7 +20,11 @@ async function prepare() {
     warn: (message) => logged.push({ level: "warn", message }),
     error: (message) => logged.push({ level: "error", message }),
   };
-  const load = async (): Promise<Container> => ({ ...container, logger });
+  const load = async (): Promise<Container> => ({
+    ...container,
+    logger,
+    ...(options.rollingBack === undefined ? {} : { stackRollingBack: async () => options.rollingBack === true }),
+  });
   const handler = createPreflightHandler(load, { siteUrl: deadSite, pipelineTimeoutMs: 1_000 });
   return { deps: container.deps, handler, logged };
 }
@@ -89,5 +93,17 @@ describe("the preflight function (issue 21): deploys, schedules and admins' runs
       status: "RED",
       detail: "el evento 404 no existe",
     });
+  });
+
+  it("skips a deploy's run while the stack rolls back, so a RED cannot make the rollback fail", async () => {
+    const rolling = await prepare({ rollingBack: true });
+    const settled = await prepare({ rollingBack: false });
+
+    const skipped = await rolling.handler({}, context);
+    const ran = settled.handler({}, context);
+
+    expect(skipped).toEqual({ status: "SKIPPED" });
+    expect(await rolling.deps.preflightRuns.latest(5)).toEqual([]);
+    await expect(ran).rejects.toThrow(/Preflight RED after the deploy/);
   });
 });

@@ -31,14 +31,19 @@ export interface PreflightHandlerOptions {
 /**
  * The preflight function (infra/lib/preflight.ts): runs one preflight and logs its outcome. A
  * deploy's run that ends RED throws, so CDK's trigger fails the deploy; a scheduled one logs
- * `preflightRedLogMessage`, which the stack's alarm counts.
+ * `preflightRedLogMessage`, which the stack's alarm counts. While the stack rolls back (the
+ * trigger is updated back too) a deploy's run is skipped: it would check a stack half undone.
  */
 export function createPreflightHandler(load: ContainerLoader = getContainer, options: PreflightHandlerOptions = {}) {
   return lambdaEntry(
     "preflight",
     async (event: unknown) => {
-      const { deps, logger } = await load();
+      const { deps, logger, stackRollingBack } = await load();
       const request = parseInvocation(event);
+      if ("trigger" in request && request.trigger === "deploy" && (await stackRollingBack?.())) {
+        logger.info("preflight skipped: the stack is rolling back");
+        return { status: "SKIPPED" };
+      }
       const run =
         "runId" in request
           ? { id: request.runId }

@@ -10,3 +10,15 @@ export interface PipelineInput {
 export interface PipelineStarter {
   start(input: PipelineInput): Promise<{ executionId: string; alreadyStarted: boolean }>;
 }
+
+/** What waits in the pipeline now, as far as the platform says (null where it does not). */
+export interface PipelineQueueState {
+  /** Accepted and not yet running. */
+  waiting: number | null;
+  running: number | null;
+  oldestWaitingSince: Date | null;
+}
+
+export interface PipelineQueue {
+  state(): Promise<PipelineQueueState>;
+}

@@ -7,6 +7,13 @@ import {
   type RerunFailedResponse,
   rerunFailedRequest,
 } from "../api";
+import type {
+  CacheStatsDto,
+  CleanupTempDto,
+  PerformanceStatsDto,
+  QueueStatsDto,
+  UploadMetricsDto,
+} from "../performance";
 import { type PreflightRunDto, type PreflightRunList, preflightRunIdParam, startPreflightRequest } from "../preflight";
 import { endpoint } from "./endpoint";
 
@@ -60,5 +67,31 @@ export const adminApi = {
     path: "/api/admin/preflight/{runId}",
     access: ["admin"],
     params: z.object({ runId: preflightRunIdParam }),
+  }),
+  /** The performance dashboard (spec §2.7): measured stage times, memory, failures, SLA alerts. */
+  performanceStats: endpoint<PerformanceStatsDto>()({
+    method: "GET",
+    path: "/api/admin/performance-stats",
+    access: ["admin"],
+  }),
+  cacheStats: endpoint<CacheStatsDto>()({
+    method: "GET",
+    path: "/api/admin/cache-stats",
+    access: ["admin"],
+  }),
+  asyncProcessingStats: endpoint<QueueStatsDto>()({
+    method: "GET",
+    path: "/api/admin/async-processing-stats",
+    access: ["admin"],
+  }),
+  uploadMetrics: endpoint<UploadMetricsDto>()({
+    method: "GET",
+    path: "/api/admin/upload-metrics",
+    access: ["admin"],
+  }),
+  cleanupTemp: endpoint<CleanupTempDto>()({
+    method: "POST",
+    path: "/api/admin/cleanup-temp",
+    access: ["admin"],
   }),
 };

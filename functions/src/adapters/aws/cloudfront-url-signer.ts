@@ -1,6 +1,6 @@
 import { getSignedUrl } from "@aws-sdk/cloudfront-signer";
 import type { UrlSigner } from "../../ports/url-signer";
-import { createSignedUrlCache, signedUrlCacheEntries } from "./signed-url-cache";
+import { createSignedUrlCache, signedUrlCacheEntries, type UrlCacheReport } from "./signed-url-cache";
 
 /**
  * CloudFront signed URLs. Both buckets sit behind one distribution whose path patterns route
@@ -12,8 +12,13 @@ export function createCloudFrontUrlSigner(options: {
   keyPairId: string;
   privateKey: () => Promise<string>;
   clock: () => Date;
+  report?: (report: UrlCacheReport) => void;
 }): UrlSigner {
-  const cache = createSignedUrlCache({ clock: options.clock, maxEntries: signedUrlCacheEntries });
+  const cache = createSignedUrlCache({
+    clock: options.clock,
+    maxEntries: signedUrlCacheEntries,
+    ...(options.report ? { report: options.report } : {}),
+  });
   return {
     signedGetUrl: (bucket, key, expiresInSeconds) =>
       cache.get(bucket, key, expiresInSeconds, async (expiresAt) =>

@@ -2,7 +2,7 @@ import type { S3Client } from "@aws-sdk/client-s3";
 import { S3RequestPresigner } from "@aws-sdk/s3-request-presigner";
 import type { BucketRole } from "../../ports/object-store";
 import type { UrlSigner } from "../../ports/url-signer";
-import { createSignedUrlCache, signedUrlCacheEntries } from "./signed-url-cache";
+import { createSignedUrlCache, signedUrlCacheEntries, type UrlCacheReport } from "./signed-url-cache";
 
 /** RFC 3986, as SigV4 and the SDK escape: encodeURIComponent leaves !'()* alone. */
 const escapeUri = (text: string) =>
@@ -22,8 +22,9 @@ export function createPresignedUrlSigner(
   endpoint: string,
   buckets: Record<BucketRole, string>,
   clock: () => Date = () => new Date(),
+  report?: (report: UrlCacheReport) => void,
 ): UrlSigner {
-  const cache = createSignedUrlCache({ clock, maxEntries: signedUrlCacheEntries });
+  const cache = createSignedUrlCache({ clock, maxEntries: signedUrlCacheEntries, ...(report ? { report } : {}) });
   const presigner = new S3RequestPresigner({ ...client.config });
   const base = new URL(endpoint);
   const basePath = base.pathname.replace(/\/$/, "");

@@ -1,12 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { createSignedUrlCache } from "./signed-url-cache";
+import { createSignedUrlCache, type UrlCacheReport, urlCacheReportEveryMs } from "./signed-url-cache";
 
 const hour = 3600;
 
 function harness(maxEntries = 100) {
   let now = Date.parse("2026-11-29T08:00:00.400Z");
   const signed: { key: string; expiresAt: Date; signedAt: Date }[] = [];
-  const cache = createSignedUrlCache({ clock: () => new Date(now), maxEntries });
+  const reports: UrlCacheReport[] = [];
+  const cache = createSignedUrlCache({
+    clock: () => new Date(now),
+    maxEntries,
+    report: (report) => reports.push(report),
+  });
   const sign = (key: string) => async (expiresAt: Date, signedAt: Date) => {
     signed.push({ key, expiresAt, signedAt });
     return `https://store/${key}?expires=${expiresAt.getTime()}&n=${signed.length}`;
@@ -19,6 +24,7 @@ function harness(maxEntries = 100) {
     },
     now: () => now,
     signed,
+    reports,
   };
 }
 
@@ -72,5 +78,25 @@ describe("signed URL cache", () => {
     const cache = createSignedUrlCache({ clock: () => new Date(h.now()), maxEntries: 10 });
     await expect(cache.get("derived", "k", hour, () => Promise.reject(new Error("key unavailable")))).rejects.toThrow();
     expect(await cache.get("derived", "k", hour, async () => "signed")).toBe("signed");
+  });
+
+  it("reports its hits, misses and evictions since the last report, and its size, once a period at most", async () => {
+    const h = harness(2);
+    await h.url("a.jpg");
+    await h.url("a.jpg");
+    await h.url("b.jpg");
+    await h.url("c.jpg");
+    expect(h.reports).toEqual([]);
+
+    h.advance(urlCacheReportEveryMs / 1000);
+    await h.url("c.jpg");
+    h.advance(1);
+    await h.url("c.jpg");
+
+    expect(h.reports).toHaveLength(1);
+    const [report] = h.reports;
+    expect(report).toMatchObject({ hits: 1, misses: 3, evictions: 1, entries: 2 });
+    // The two URLs it holds, b's and c's, by their length.
+    expect(report?.bytes).toBe((await h.url("b.jpg")).length + (await h.url("c.jpg")).length);
   });
 });

@@ -25,12 +25,45 @@ export interface SignedUrlCache {
   ): Promise<string>;
 }
 
-export function createSignedUrlCache(options: { clock: () => Date; maxEntries: number }): SignedUrlCache {
+/** What the cache did since its last report, and its size then: the dashboard's cache figures. */
+export interface UrlCacheReport {
+  hits: number;
+  misses: number;
+  evictions: number;
+  entries: number;
+  /** Characters of the URLs held, about their bytes. */
+  bytes: number;
+}
+
+/** A busy process reports this often, on the first request after the period (never on an idle one). */
+export const urlCacheReportEveryMs = 15_000;
+
+export function createSignedUrlCache(options: {
+  clock: () => Date;
+  maxEntries: number;
+  report?: (report: UrlCacheReport) => void;
+}): SignedUrlCache {
   // A Map iterates in insertion order: re-inserting on every hit makes the first entry the least recently used.
   const entries = new Map<string, Promise<string>>();
+  const sizes = new Map<string, number>();
+  let counts = { hits: 0, misses: 0, evictions: 0 };
+  let bytes = 0;
+  let reportedAt = options.clock().getTime();
+  const forget = (cacheKey: string) => {
+    entries.delete(cacheKey);
+    bytes -= sizes.get(cacheKey) ?? 0;
+    sizes.delete(cacheKey);
+  };
+  const reportIfDue = (now: Date) => {
+    if (!options.report || now.getTime() - reportedAt < urlCacheReportEveryMs) return;
+    options.report({ ...counts, entries: entries.size, bytes });
+    counts = { hits: 0, misses: 0, evictions: 0 };
+    reportedAt = now.getTime();
+  };
   return {
     get(bucket, key, expiresInSeconds, sign) {
       const now = options.clock();
+      reportIfDue(now);
       // Whole seconds: SigV4 states both the signing time and the lifetime in seconds.
       const signedAt = new Date(Math.floor(now.getTime() / 1000) * 1000);
       if (bucket === "originals") return sign(new Date(signedAt.getTime() + expiresInSeconds * 1000), signedAt);
@@ -41,18 +74,28 @@ export function createSignedUrlCache(options: { clock: () => Date; maxEntries: n
       const cacheKey = `${bucket}\n${key}\n${expiresInSeconds}\n${expiresAt.getTime()}`;
       const cached = entries.get(cacheKey);
       if (cached) {
+        counts.hits++;
         entries.delete(cacheKey);
         entries.set(cacheKey, cached);
         return cached;
       }
+      counts.misses++;
       const signed = sign(expiresAt, signedAt);
       entries.set(cacheKey, signed);
-      // A failed signature is not kept: the next request signs again.
-      signed.catch(() => entries.delete(cacheKey));
+      signed.then(
+        (url) => {
+          if (entries.get(cacheKey) !== signed) return;
+          sizes.set(cacheKey, url.length);
+          bytes += url.length;
+        },
+        // A failed signature is not kept: the next request signs again.
+        () => forget(cacheKey),
+      );
       while (entries.size > options.maxEntries) {
         const oldest = entries.keys().next().value;
         if (oldest === undefined) break;
-        entries.delete(oldest);
+        forget(oldest);
+        counts.evictions++;
       }
       return signed;
     },

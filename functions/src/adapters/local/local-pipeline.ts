@@ -25,6 +25,8 @@ type TaskFunction = (input: never) => Promise<unknown>;
 
 export interface LocalPipelineStats {
   queued: number;
+  /** When the execution first in line was accepted (ms), if one waits and its time is known. */
+  oldestQueuedAt: number | null;
   running: number;
   succeeded: number;
   failed: number;
@@ -54,6 +56,8 @@ interface QueuedExecution {
   input: PipelineInput;
   /** Arrival order, kept across restarts. */
   seq: number;
+  /** When it was accepted (ms); absent in what an older version journaled. */
+  queuedAt?: number;
 }
 
 /**
@@ -185,7 +189,7 @@ export function createLocalPipeline(options: {
       // Like Step Functions' execution names: the same upload never runs twice.
       if (started.has(name)) return { executionId: name, alreadyStarted: true };
       started.add(name);
-      const execution = { name, input, seq: seq++ };
+      const execution = { name, input, seq: seq++, queuedAt: Date.now() };
       try {
         // Durable before it is acknowledged, as SQS would be.
         await journal.save(execution);
@@ -202,7 +206,7 @@ export function createLocalPipeline(options: {
       for (const execution of restored) {
         started.add(execution.name);
         seq = Math.max(seq, execution.seq + 1);
-        queue.push(execution);
+        queue.push({ ...execution, queuedAt: execution.queuedAt ?? Date.now() });
       }
       if (restored.length > 0) options.logger.info("pipeline executions restored", { count: restored.length });
       return restored.map((execution) => execution.input);
@@ -211,7 +215,7 @@ export function createLocalPipeline(options: {
     holds: (key) =>
       queue.some((execution) => execution.input.key === key) ||
       [...running.values()].some((execution) => execution.input.key === key),
-    stats: () => ({ queued: queue.length, ...counts }),
+    stats: () => ({ queued: queue.length, oldestQueuedAt: queue[0]?.queuedAt ?? null, ...counts }),
     idle: () =>
       new Promise<void>((resolve) => {
         idleWaiters.push(resolve);

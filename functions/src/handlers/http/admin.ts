@@ -1,5 +1,6 @@
 import { api } from "@dorsal/shared";
 import { analytics } from "../../app/analytics";
+import { cacheStats, cleanupTemp, performanceStats, queueStats, uploadMetrics } from "../../app/performance";
 import { getPreflightRun, listPreflightRuns, startPreflight } from "../../app/preflight";
 import { eventProcessing, listFailedPhotos, rerunFailedPhotos } from "../../app/processing";
 import { getContainer } from "../../compose";
@@ -15,6 +16,11 @@ export const handler = createHttpHandler(
     startPreflight: ({ deps, session, body }) => startPreflight(deps, session, body),
     preflightRuns: ({ deps }) => listPreflightRuns(deps),
     preflightRun: ({ deps, params }) => getPreflightRun(deps, params.runId),
+    performanceStats: ({ deps }) => performanceStats(deps),
+    cacheStats: ({ deps }) => cacheStats(deps),
+    asyncProcessingStats: ({ deps }) => queueStats(deps),
+    uploadMetrics: ({ deps, session }) => uploadMetrics(deps, session),
+    cleanupTemp: ({ deps }) => cleanupTemp(deps),
   },
   getContainer,
 );
