@@ -1,3 +1,4 @@
+import { slaRule } from "@dorsal/shared";
 import { Duration, Validations } from "aws-cdk-lib";
 import type * as apigw from "aws-cdk-lib/aws-apigatewayv2";
 import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
@@ -32,6 +33,8 @@ export interface AlarmsProps {
   /** Every function of the app, by a name for its alarm; each alarms on its errors and throttles. */
   functions: Record<string, DorsalFunction>;
   api: apigw.HttpApi;
+  /** Where the functions write the dashboard's metrics (METRICS_NAMESPACE). */
+  metricsNamespace: string;
   /** Subscribed to the topic by email when given. */
   email?: string;
 }
@@ -51,6 +54,8 @@ export class Alarms extends Construct {
   readonly apiServerErrors: cloudwatch.Alarm;
   /** One per function: errors + throttles. */
   readonly functionFailures: Record<string, cloudwatch.Alarm>;
+  /** The spec's SLA, as the dashboard's alert: photos too slow to become searchable. */
+  readonly slowSearchable: cloudwatch.Alarm;
 
   constructor(scope: Construct, id: string, props: AlarmsProps) {
     super(scope, id);
@@ -140,7 +145,35 @@ export class Alarms extends Construct {
       );
     }
 
+    // The dashboard's SLA alert (shared/src/performance.ts), over the same EMF metric record writes:
+    // the p95 of arrival → searchable over 5 minutes, when enough photos were measured.
+    const slaPeriod = Duration.minutes(slaRule.windowMinutes);
+    const searchable = (statistic: string) =>
+      new cloudwatch.Metric({
+        namespace: props.metricsNamespace,
+        metricName: "StageMs",
+        dimensionsMap: { Stage: "searchable" },
+        statistic,
+        period: slaPeriod,
+      });
+    this.slowSearchable = new cloudwatch.Alarm(this, "SlowSearchable", {
+      alarmDescription:
+        `95 % of the photos of the last ${slaRule.windowMinutes} minutes took more than ${slaRule.warningMs / 1000} s ` +
+        "from storage to searchable (the spec's SLA): see /performance-dashboard for the slow stage.",
+      metric: new cloudwatch.MathExpression({
+        expression: `IF(photos >= ${slaRule.minimumPhotos}, p95, 0)`,
+        label: "searchable p95 (ms)",
+        period: slaPeriod,
+        usingMetrics: { photos: searchable(cloudwatch.Stats.SAMPLE_COUNT), p95: searchable("p95") },
+      }),
+      threshold: slaRule.warningMs,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+
     const all = [
+      this.slowSearchable,
       this.deadLetters,
       this.failedExecutions,
       this.failedPhotos,

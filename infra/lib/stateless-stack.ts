@@ -528,6 +528,7 @@ export class StatelessStack extends Stack {
         PreflightRun: this.preflightFunction,
       },
       api: this.api,
+      metricsNamespace: environment.METRICS_NAMESPACE,
       email: alarmEmailFrom(this),
     });
 

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { slaRule } from "@dorsal/shared";
 import { App, Stack } from "aws-cdk-lib";
 import { Annotations, Match, Template } from "aws-cdk-lib/assertions";
 import { HttpApi } from "aws-cdk-lib/aws-apigatewayv2";
@@ -512,6 +513,27 @@ describe("capacity (docs/capacity.md)", () => {
     );
   });
 
+  it("alarms when the p95 of arrival → searchable passes the SLA over 5 minutes, from the metric record writes", () => {
+    const alarm = Object.values(code.findResources("AWS::CloudWatch::Alarm")).find((resource) =>
+      JSON.stringify(resource.Properties.Metrics ?? []).includes('"Stage","Value":"searchable"'),
+    );
+    expect(alarm?.Properties).toMatchObject({
+      Threshold: slaRule.warningMs,
+      ComparisonOperator: "GreaterThanThreshold",
+      TreatMissingData: "notBreaching",
+      AlarmActions: [{ Ref: expect.any(String) }],
+    });
+    const metrics = alarm?.Properties.Metrics as {
+      Expression?: string;
+      MetricStat?: { Stat: string; Metric: object };
+    }[];
+    expect(metrics.find((metric) => metric.Expression)?.Expression).toBe(
+      `IF(photos >= ${slaRule.minimumPhotos}, p95, 0)`,
+    );
+    expect(metrics.flatMap((metric) => metric.MetricStat?.Stat ?? []).sort()).toEqual(["SampleCount", "p95"]);
+    expect(JSON.stringify(metrics)).toContain(`"Namespace":"Dorsal/${stateless.stackName}"`);
+  });
+
   it("subscribes the alarmEmail context value to the topic", () => {
     // The Alarms construct alone, over a stand-in queue and state machine: no second full synth.
     const stack = new Stack(new App({ context: { alarmEmail: " Ops@Org.co " } }), "AlarmsOnly");
@@ -527,6 +549,7 @@ describe("capacity (docs/capacity.md)", () => {
       failTask: { logGroup: new LogGroup(stack, "FailLogs") } as DorsalFunction,
       functions: {},
       api: new HttpApi(stack, "Api"),
+      metricsNamespace: "Dorsal/AlarmsOnly",
       email: alarmEmailFrom(stack),
     });
     Template.fromStack(stack).hasResourceProperties("AWS::SNS::Subscription", {

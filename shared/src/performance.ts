@@ -23,6 +23,13 @@ export interface MemoryReading {
   heapUsed: number | null;
 }
 
+/**
+ * Spec's SLA (a photo searchable within a minute of its upload), as a rule: the p95 of arrival →
+ * searchable over the last 5 minutes, once enough photos were measured to mean something. The
+ * dashboard raises its alert from it, and on AWS a CloudWatch alarm watches the same figure.
+ */
+export const slaRule = { windowMinutes: 5, minimumPhotos: 5, warningMs: 60_000, criticalMs: 120_000 } as const;
+
 /** Spec §3 sla_alerts, raised by a rule over the measurements rather than stored by hand. */
 export interface SlaAlertDto {
   alertType: "searchable_p95";

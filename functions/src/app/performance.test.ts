@@ -1,6 +1,7 @@
+import { slaRule } from "@dorsal/shared";
 import { describe, expect, it } from "vitest";
 import { runnerWearing, scriptedWorld } from "../testing/scripted-world";
-import { cacheStats, cleanupTemp, performanceStats, queueStats, slaRule } from "./performance";
+import { cacheStats, cleanupTemp, performanceStats, queueStats } from "./performance";
 import { createPipelineTasks } from "./pipeline";
 import { storagePaths } from "./storage-paths";
 

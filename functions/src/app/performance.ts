@@ -7,6 +7,7 @@ import {
   type PerformanceStatsDto,
   type QueueStatsDto,
   type SlaAlertDto,
+  slaRule,
   type UploadMetricsDto,
 } from "@dorsal/shared";
 import type { Deps } from "./deps";
@@ -24,12 +25,6 @@ const memoryReadings = 20;
 const memoryPeriodSeconds = 180;
 /** How many failed photos are grouped by reason at most (a page of the failed index each 100). */
 const failuresScanned = 1000;
-
-/**
- * Spec's SLA (a photo searchable within a minute of its upload), as a rule: the p95 of arrival →
- * searchable over the last 5 minutes, once enough photos were measured to mean something.
- */
-export const slaRule = { windowMinutes: 5, minimumPhotos: 5, warningMs: 60_000, criticalMs: 120_000 } as const;
 
 const mean = (sum: number, count: number) => (count > 0 ? Math.round(sum / count) : null);
 
