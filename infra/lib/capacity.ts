@@ -17,10 +17,12 @@ export const capacity = {
   rekognitionTps: rekognitionDefaultTps,
 
   /**
-   * Reserved concurrency of the detect task (§ Detect): every invocation makes one DetectText and
-   * one DetectFaces call, one after the other, and none finishes in under 0.5 s, so 25 concurrent
-   * invocations make at most 25 / 0.5 = 50 calls per second of each operation: Lambda cannot push
-   * Rekognition past its quota. Step Functions retries the invokes Lambda refuses.
+   * Reserved concurrency of the detect task (§ Detect, § The arithmetic): every invocation makes one
+   * DetectText and one DetectFaces call, side by side, and holds its slot ~L + 0.17 s (L a call's
+   * latency; its own work at 512 MB), so 25 slots make at most 25 / (L + 0.17 s) calls a second of
+   * each operation: within the 50 TPS quota for L ≥ 0.33 s. Faster calls may overrun it briefly;
+   * the SDK's retries and Step Functions' throttle retries absorb that (npm run capacity:sim: 0
+   * photos failed at 0.3 s). Step Functions retries the invokes Lambda refuses.
    */
   detectReservedConcurrency: 25,
 

@@ -388,8 +388,8 @@ describe("capacity (docs/capacity.md)", () => {
   it("reserves concurrency for detect (sized to Rekognition's TPS) and variants, and nothing else", () => {
     expect(functionOf(stateless.pipelineFunctions.detect).Properties.ReservedConcurrentExecutions).toBe(25);
     expect(functionOf(stateless.pipelineFunctions.variants).Properties.ReservedConcurrentExecutions).toBe(60);
-    // 25 invocations, each ≥ 0.5 s and one call of each operation: ≤ 50 calls/s per operation.
-    expect(capacity.detectReservedConcurrency / 0.5).toBeLessThanOrEqual(capacity.rekognitionTps);
+    // 25 invocations, each holding its slot ≥ 0.33 + 0.17 s with one call of each operation: ≤ 50 calls/s per operation.
+    expect(capacity.detectReservedConcurrency / (0.33 + 0.17)).toBeLessThanOrEqual(capacity.rekognitionTps);
     const reserved = Object.values(code.findResources("AWS::Lambda::Function"))
       .map((fn) => fn.Properties.ReservedConcurrentExecutions as number | undefined)
       .filter((n) => n !== undefined);
