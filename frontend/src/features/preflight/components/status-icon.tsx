@@ -1,33 +1,29 @@
 import { Badge, type BadgeProps, createIcon } from "@chakra-ui/react";
 import type { PreflightStatus } from "@dorsal/shared";
+import { iconStroke } from "../../../components/ui/icons";
 import { statusLabels, statusPalettes } from "../api/format";
-
-const stroke = {
-  fill: "none",
-  stroke: "currentColor",
-  strokeWidth: 2,
-  strokeLinecap: "round",
-  strokeLinejoin: "round",
-} as const;
 
 const PassedIcon = createIcon({
   displayName: "PassedIcon",
-  path: [<circle key="ring" {...stroke} cx="12" cy="12" r="9" />, <path key="tick" {...stroke} d="m8 12 3 3 5-6" />],
+  path: [
+    <circle key="ring" {...iconStroke} cx="12" cy="12" r="9" />,
+    <path key="tick" {...iconStroke} d="m8 12 3 3 5-6" />,
+  ],
 });
 
 const WarningIcon = createIcon({
   displayName: "WarningIcon",
   path: [
-    <path key="triangle" {...stroke} d="M12 3 2 20h20L12 3Z" />,
-    <path key="mark" {...stroke} d="M12 10v4m0 3h.01" />,
+    <path key="triangle" {...iconStroke} d="M12 3 2 20h20L12 3Z" />,
+    <path key="mark" {...iconStroke} d="M12 10v4m0 3h.01" />,
   ],
 });
 
 const FailedIcon = createIcon({
   displayName: "FailedIcon",
   path: [
-    <circle key="ring" {...stroke} cx="12" cy="12" r="9" />,
-    <path key="cross" {...stroke} d="m9 9 6 6m0-6-6 6" />,
+    <circle key="ring" {...iconStroke} cx="12" cy="12" r="9" />,
+    <path key="cross" {...iconStroke} d="m9 9 6 6m0-6-6 6" />,
   ],
 });
 
