@@ -119,7 +119,9 @@ export const measured = {
   /**
    * variants on a 22.6 MP camera-like JPEG (hvv's 5822 × 3881 with grain, quality 95, ~7 MB, its
    * sRGB ICC profile embedded), working copy included: 0.88–1.16 in six runs
-   * (`npm run capacity:sim -- --measure`), the two quietest 0.88 and 0.90.
+   * (`npm run capacity:sim -- --measure`), the two quietest 0.88 and 0.90. Measured before variants
+   * skipped converting an sRGB profile to sRGB (0.52 since): kept as the case of a profile that does
+   * need converting (Display P3, Adobe RGB), the conservative one.
    */
   variantsCpuS: 0.9,
   /** detect's own CPU sending the ≤ 3000 px working copy (`npm run bench:detect`, `copy`: 34–39 CPU-ms in two runs). */

@@ -6,6 +6,7 @@ import { type PipelineTask, permanentErrorName, photoFailedLogMessage } from "..
 import type { PipelineInput } from "../ports/pipeline";
 import type { TextDetection } from "../ports/vision";
 import { machineBibsFrom, setPhotoBibs } from "./bib-index";
+import { embeddedProfileIsSrgb } from "./color-profile";
 import type { Deps } from "./deps";
 import { PermanentError } from "./errors";
 import { discardPhotoOfDeletedEvent } from "./event-deletion";
@@ -178,7 +179,12 @@ export function createPipelineTasks(deps: Deps) {
       const heic = photo.imageType === "heic" ? await decodeHeic(original).catch(unreadable) : undefined;
       const image = heic
         ? sharp(heic.data, { raw: { width: heic.width, height: heic.height, channels: heic.channels } })
-        : sharp(original, { limitInputPixels: maxInputPixels, failOn: "error" }).rotate();
+        : sharp(original, {
+            limitInputPixels: maxInputPixels,
+            failOn: "error",
+            // An sRGB profile needs no conversion to sRGB, which would cost most of the decode.
+            ignoreIcc: embeddedProfileIsSrgb((await sharp(original).metadata().catch(unreadable)).icc),
+          }).rotate();
       const { width = 0, height = 0 } = await image
         .clone()
         .metadata()

@@ -1,4 +1,5 @@
 import sharp from "sharp";
+import { embeddedProfileIsSrgb } from "../../app/color-profile";
 
 /**
  * The text engine reads from at most this many pixels on the long side: crops for recognition are cut
@@ -24,7 +25,8 @@ export async function uprightPixels(input: PhotoInput, longSide: number): Promis
   if (!(input instanceof Uint8Array) && Math.max(input.width, input.height) <= longSide) return input;
   const image =
     input instanceof Uint8Array
-      ? sharp(input).rotate()
+      ? // An sRGB profile needs no conversion to sRGB, which would cost most of the decode.
+        sharp(input, { ignoreIcc: embeddedProfileIsSrgb((await sharp(input).metadata()).icc) }).rotate()
       : sharp(input.data, { raw: { width: input.width, height: input.height, channels: 3 } });
   const { data, info } = await image
     .resize({ width: longSide, height: longSide, fit: "inside", withoutEnlargement: true })
