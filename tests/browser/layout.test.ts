@@ -101,6 +101,11 @@ const screensByRole: Record<Role, Screen[]> = {
     { name: "cloud-storage-config", path: () => "/cloud-storage-config" },
     { name: "purchase", path: () => "/purchase" },
     { name: "performance-dashboard", path: () => "/performance-dashboard" },
+    {
+      name: "performance-dashboard-limpiar",
+      path: () => "/performance-dashboard",
+      open: dialog("Limpiar archivos temporales"),
+    },
     { name: "preflight", path: () => "/preflight" },
     { name: "preflight-dashboard", path: () => "/preflight-dashboard" },
   ],

@@ -44,7 +44,7 @@ const pathOf = (page: Page) => {
   return `${url.pathname}${url.search}`;
 };
 
-/** Spec §2.3's menu in Spanish (issue 17), without the performance screen that is not built yet. */
+/** Spec §2.3's menu in Spanish (issue 17): 'Performance' is 'Rendimiento'. */
 const menuLabels = [
   "Panel",
   "Eventos",
@@ -52,6 +52,7 @@ const menuLabels = [
   "Buscar",
   "Estadísticas",
   "Códigos",
+  "Rendimiento",
   "Precios",
   "Usuarios",
   "Configuración",
@@ -207,14 +208,16 @@ describe("admin header on a desktop", () => {
     expect((await nav.boundingBox())?.height).toBeLessThan(48);
     expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(desktop.width);
 
-    // Issue 21 builds the ops screens: /preflight is there (tests/browser/preflight.test.ts), by its
-    // address only as in the spec's header; /performance-dashboard still says it is coming.
+    // Issue 21 builds the ops screens: /preflight (tests/browser/preflight.test.ts), not in the
+    // spec's header, and /performance-dashboard (tests/browser/performance.test.ts), which is.
     await page.goto(`${dorsal.url}/preflight`);
     await page.getByRole("heading", { name: "Verificación previa", level: 1 }).waitFor();
     expect(await page.getByText("Próximamente").count()).toBe(0);
-    await page.goto(`${dorsal.url}/performance-dashboard`);
-    await page.getByText("Próximamente").waitFor();
-    expect(await page.getByRole("link", { name: /Rendimiento|Performance|Preflight/ }).count()).toBe(0);
+    expect(await nav.getByRole("link", { name: /Preflight|Verificación/ }).count()).toBe(0);
+    await nav.getByRole("link", { name: "Rendimiento" }).click();
+    await page.getByRole("heading", { name: "Rendimiento", level: 1 }).waitFor();
+    expect(await nav.getByRole("link", { name: "Rendimiento" }).getAttribute("aria-current")).toBe("page");
+    expect(await page.getByText("Próximamente").count()).toBe(0);
     expect(pageErrors).toEqual([]);
   });
 });

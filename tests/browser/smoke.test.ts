@@ -63,8 +63,10 @@ async function expectDashboard(page: Page) {
     expect(text).toMatch(/\d/);
   }
   expect(await page.getByText("Error cargando las estadísticas del panel").count()).toBe(0);
-  // The performance screen is not built yet (issue 21): nothing on the dashboard leads to it.
-  expect(await page.getByRole("link", { name: "Rendimiento" }).count()).toBe(0);
+  // Spec §2.3: the dashboard's 'Rendimiento' button leads to the performance screen (issue 21).
+  expect(await page.getByRole("main").getByRole("link", { name: "Rendimiento" }).getAttribute("href")).toBe(
+    "/performance-dashboard",
+  );
 }
 
 describe("admin sign-in", () => {

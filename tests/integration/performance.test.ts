@@ -75,6 +75,11 @@ describe("performance dashboard (issue 21 item 2), read back through the runtime
     expect(searchable?.count).toBeGreaterThanOrEqual(2);
     expect(searchable?.p95Ms).toBeGreaterThanOrEqual(searchable?.p50Ms ?? Number.POSITIVE_INFINITY);
     expect(performance.body.photosPerMinute.last5Minutes).toBeGreaterThan(0);
+    // Reading is part of each photo's way to searchable, so none of its percentiles can be longer.
+    const detect = performance.body.stages.find((stage) => stage.stage === "detect");
+    expect(detect?.count).toBe(searchable?.count);
+    expect(detect?.p50Ms).toBeLessThanOrEqual(searchable?.p50Ms ?? 0);
+    expect(detect?.p95Ms).toBeLessThanOrEqual(searchable?.p95Ms ?? 0);
     expect(performance.body.memoryTrend.length).toBeGreaterThan(0);
     expect(performance.body.memoryTrend.every((reading) => reading.rss > 0)).toBe(true);
     // The local queue says what waits and what runs; AWS's cannot say what runs, and says null.

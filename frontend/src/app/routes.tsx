@@ -77,6 +77,11 @@ const DownloadPage = lazy(() =>
 const PreflightPage = lazy(() =>
   import("../features/preflight/components/preflight-page").then((module) => ({ default: module.PreflightPage })),
 );
+const PerformancePage = lazy(() =>
+  import("../features/performance/components/performance-page").then((module) => ({
+    default: module.PerformancePage,
+  })),
+);
 const ApplicationFormPage = lazy(() =>
   import("../features/applications/components/application-form-page").then((module) => ({
     default: module.ApplicationFormPage,
@@ -90,7 +95,6 @@ const ApplicationFormPage = lazy(() =>
 const adminComingSoon = [
   { path: "cloud-storage-config", title: "Almacenamiento en la nube" },
   { path: "purchase", title: "Compra de fotos" },
-  { path: "performance-dashboard", title: "Rendimiento" },
 ] as const;
 
 /** Spec §2.1: without a token the link cannot work, so the visitor lands on search with a notice. */
@@ -137,6 +141,7 @@ const signedInPaths = [
   "analytics",
   "preflight",
   "preflight-dashboard",
+  "performance-dashboard",
   ...adminComingSoon.map(({ path }) => path),
 ];
 
@@ -188,6 +193,7 @@ function roleRoutes(user: SessionUser | null) {
           {/* Spec §2.1: the same screen at both paths. */}
           <Route path="preflight" element={<PreflightPage />} />
           <Route path="preflight-dashboard" element={<PreflightPage />} />
+          <Route path="performance-dashboard" element={<PerformancePage />} />
           {adminComingSoon.map(({ path, title }) => (
             <Route key={path} path={path} element={<ComingSoon title={title} backTo="/dashboard" />} />
           ))}

@@ -12,6 +12,7 @@ import {
 } from "@dorsal/shared";
 import type { Deps } from "./deps";
 import { downloadZipTtlSeconds, sweepDownloadZips } from "./original-zip";
+import { detectionMs } from "./pipeline";
 import type { SessionClaims } from "./tokens";
 
 /**
@@ -189,7 +190,7 @@ export async function uploadMetrics(deps: Deps, session: SessionClaims): Promise
   const photos = await deps.photos.getMany(successful.map((file) => file.photoId));
   const ocr = photos.flatMap((photo) => {
     const ms = photo.recognition?.ms;
-    return ms ? [(ms.decode ?? 0) + (ms.text ?? 0) + (ms.faces ?? 0)] : [];
+    return ms ? [detectionMs(ms)] : [];
   });
   const totalPhotos = Math.max(upload.fileCount, files.length);
   const isActive = settled.length < totalPhotos;

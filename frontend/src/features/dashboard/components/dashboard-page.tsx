@@ -1,4 +1,4 @@
-import { Box, Button, Card, Heading, SimpleGrid } from "@chakra-ui/react";
+import { Box, Button, Card, Heading, HStack, SimpleGrid } from "@chakra-ui/react";
 import { useEffect } from "react";
 import { Link as RouterLink } from "react-router";
 import { EmptyState } from "../../../components/ui/empty-state";
@@ -58,9 +58,23 @@ function FirstEvent() {
 }
 
 /**
- * Spec §2.3 'Dashboard General', in Spanish ('Panel general', issue 17), without its 'Rendimiento'
- * button until the performance screen exists (issue 21).
+ * Spec §2.3's 'Rendimiento' button to the performance screen and, beside it, the preflight, which
+ * no header item leads to (issue 21).
  */
+function OpsLinks() {
+  return (
+    <HStack gap="2" wrap="wrap">
+      <Button asChild variant="outline" colorPalette="blue">
+        <RouterLink to="/performance-dashboard">Rendimiento</RouterLink>
+      </Button>
+      <Button asChild variant="ghost" colorPalette="blue">
+        <RouterLink to="/preflight">Verificación previa</RouterLink>
+      </Button>
+    </HStack>
+  );
+}
+
+/** Spec §2.3 'Dashboard General', in Spanish ('Panel general', issue 17). */
 export function DashboardPage() {
   const stats = useDashboardStats();
   const events = useEvents();
@@ -72,7 +86,7 @@ export function DashboardPage() {
 
   return (
     <Box>
-      <PageHeader title="Panel general" subtitle="Gestión completa de eventos y fotografías" />
+      <PageHeader title="Panel general" subtitle="Gestión completa de eventos y fotografías" actions={<OpsLinks />} />
 
       {events.data?.length === 0 && <FirstEvent />}
 

@@ -17,6 +17,7 @@ import { useEffect, useRef, useState } from "react";
 import { EmptyState } from "../../../components/ui/empty-state";
 import { CheckIcon, RefreshIcon } from "../../../components/ui/icons";
 import { LoadError } from "../../../components/ui/load-error";
+import { PageFooter } from "../../../components/ui/page-footer";
 import { PageHeader } from "../../../components/ui/page-header";
 import { formatDateTime } from "../../../lib/format";
 import { newestEvent, useEvents } from "../../../lib/queries/events";
@@ -229,15 +230,7 @@ export function PreflightPage() {
           </Stack>
         )}
 
-        <Stack
-          as="footer"
-          direction={{ base: "column", md: "row" }}
-          justify="space-between"
-          align={{ base: "stretch", md: "center" }}
-          gap="3"
-          borderTopWidth="1px"
-          pt="4"
-        >
+        <PageFooter>
           <Text textStyle="sm" color="fg.muted" data-testid="preflight-last">
             Última validación: {lastValidation}
           </Text>
@@ -257,7 +250,7 @@ export function PreflightPage() {
               {preflightText.refresh}
             </Button>
           </HStack>
-        </Stack>
+        </PageFooter>
       </Stack>
     </Box>
   );
