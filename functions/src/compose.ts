@@ -176,10 +176,8 @@ async function composeAws(config: AwsConfig): Promise<Container> {
   };
   const secret = (arn: string) => memo(() => readSecret(arn));
   const cloudFrontKey = secret(config.CLOUDFRONT_PRIVATE_KEY_SECRET_ARN);
-  const metrics = createCloudWatchMetrics(
-    memo(async () => new (await import("@aws-sdk/client-cloudwatch")).CloudWatchClient({ region })),
-    config.METRICS_NAMESPACE,
-  );
+  const cloudWatch = memo(async () => new (await import("@aws-sdk/client-cloudwatch")).CloudWatchClient({ region }));
+  const metrics = createCloudWatchMetrics(cloudWatch, config.METRICS_NAMESPACE);
   const stateMachineArn = config.STATE_MACHINE_ARN;
   const pipeline: PipelineStarter = stateMachineArn
     ? createSfnPipelineStarter(new SFNClient({ region }), stateMachineArn)
@@ -214,8 +212,9 @@ async function composeAws(config: AwsConfig): Promise<Container> {
     pipeline,
     pipelineQueue: config.START_QUEUE_URL
       ? createSqsPipelineQueue(
-          memo(async () => new (await import("@aws-sdk/client-sqs")).SQSClient({ region })),
+          { sqs: memo(async () => new (await import("@aws-sdk/client-sqs")).SQSClient({ region })), cloudWatch },
           config.START_QUEUE_URL,
+          () => clock.now(),
         )
       : unknownQueue,
     vision,

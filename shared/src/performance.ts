@@ -81,7 +81,10 @@ export interface QueueStatsDto {
   processing: number | null;
   /** Waiting for a slot, when the platform says (the local queue; AWS's start queue). */
   waiting: number | null;
-  /** When the oldest waiting photo arrived; null when none waits or the platform does not say. */
+  /**
+   * When the oldest waiting photo arrived (locally the queue's first; on AWS the start queue's oldest
+   * notification, from its CloudWatch age metric); null when none waits or nothing says.
+   */
   oldestWaitingSince: string | null;
   completed: number;
   failed: number;
