@@ -56,6 +56,17 @@ describe("benchmarks, short", () => {
     expect(single.medianS).toBeGreaterThan(0);
   }, 600_000);
 
+  it("bench:detect measures detect sending the original and the working copy, each in its own process", async () => {
+    const { last } = await runBenchmark("tests/bench/detect-aws.ts", ["--photos", "2", "--data", sources]);
+    for (const mode of ["original", "copy"]) {
+      const figures = last[mode] as Record<string, number>;
+      expect(figures, mode).toMatchObject({ mode, photos: 2 });
+      for (const field of ["meanBytesSent", "cpuMsPerPhoto", "peakRssMb"])
+        expect(figures[field], field).toBeGreaterThan(0);
+    }
+    expect(last.cpuRatio).toBeGreaterThan(0);
+  }, 300_000);
+
   it("bench:search seeds, loads every endpoint without errors and ends with one JSON line of figures", async () => {
     const { output, last } = await runBenchmark("tests/bench/search.ts", [
       ...["--photos", "200", "--bibs", "50", "--connections", "10", "--seconds", "1"],
