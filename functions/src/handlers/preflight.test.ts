@@ -106,4 +106,17 @@ describe("the preflight function (issue 21): deploys, schedules and admins' runs
     expect(await rolling.deps.preflightRuns.latest(5)).toEqual([]);
     await expect(ran).rejects.toThrow(/Preflight RED after the deploy/);
   });
+
+  it("removes the temporary admin a killed run left behind, but not one whose run is still going", async () => {
+    const { deps, handler } = await prepare();
+    const going = await recordPreflightRun(deps, { trigger: "manual", eventId: null, requestedBy: "admin@x.co" });
+    const leftover = { passwordHash: "x", role: "admin" as const, name: "Verificación previa (temporal)" };
+    await deps.users.create({ ...leftover, email: "preflight-0000000000killed@dorsal.invalid", assignedEventId: null });
+    await deps.users.create({ ...leftover, email: `preflight-${going?.id}@dorsal.invalid`, assignedEventId: null });
+
+    await expect(handler({ trigger: "deploy" }, context)).rejects.toThrow(/Preflight RED/);
+
+    const left = (await deps.users.list()).map((user) => user.email);
+    expect(left).toEqual([`preflight-${going?.id}@dorsal.invalid`]);
+  });
 });

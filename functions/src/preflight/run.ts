@@ -131,12 +131,23 @@ const asDto = (check: CheckResult): Omit<PreflightCheckDto, "at"> => ({
   name: (preflightCheckNames as readonly string[]).includes(check.name) ? (check.name as PreflightCheckName) : "api",
 });
 
+/** Reserved for documentation and tests (RFC 2606): no real mailbox can have it. */
+const temporaryAdminDomain = "dorsal.invalid";
+const temporaryAdminEmail = /^preflight-([0-9a-z-]+)@dorsal\.invalid$/;
+
 /**
  * An admin account for this run only: random password, never shown or logged, deleted when the
  * run ends. The run signs in as any admin would, so sign-in itself is checked.
  */
 async function temporaryAdmin(deps: Deps, runId: string) {
-  const email = `preflight-${runId}@dorsal.invalid`;
+  // A run whose process was killed left its admin behind: one whose run is no longer going goes.
+  for (const user of await deps.users.list()) {
+    const leftBy = temporaryAdminEmail.exec(user.email)?.[1];
+    if (!leftBy || leftBy === runId || (await deps.preflightRuns.get(leftBy))?.state === "running") continue;
+    await deps.users.delete(user);
+    deps.tokens.forget(user.id);
+  }
+  const email = `preflight-${runId}@${temporaryAdminDomain}`;
   const password = deps.ids.newToken();
   const user = await deps.users.create({
     email,
