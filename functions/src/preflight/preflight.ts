@@ -41,8 +41,8 @@ export interface PreflightOptions {
   probeZip: Buffer;
   /** How long the pipeline may take with the probe photo. */
   pipelineTimeoutMs?: number;
-  /** Told each check as it ends, for a live report. */
-  onCheck?: (check: CheckResult) => void;
+  /** Told each check as it ends, for a live report; the next check waits for it (a save must not overtake another). */
+  onCheck?: (check: CheckResult) => void | Promise<void>;
 }
 
 /** A check that failed: its message is the RED check's detail. */
@@ -99,7 +99,7 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
     }
     const done = { name, status: result.status, ms: Math.round(performance.now() - started), detail: result.detail };
     checks.push(done);
-    options.onCheck?.(done);
+    await options.onCheck?.(done);
     return done.status !== "RED";
   }
 
