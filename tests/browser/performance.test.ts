@@ -10,13 +10,12 @@ import {
   type UploadMetricsDto,
   type UploadResponse,
   type UploadSummaryDto,
-  type UploadTarget,
 } from "@dorsal/shared";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
 import { accessibilityViolations, describeViolation } from "../support/accessibility";
-import { adminToken, apiClient, waitFor } from "../support/api";
+import { adminToken, apiClient, sendUploadFile, waitFor } from "../support/api";
 import { animationsDone, createBrowserHarness, signIn, signInAsAdmin } from "../support/browser";
 import { layoutProblems } from "../support/layout";
 import { runtimeS3Client } from "../support/object-store";
@@ -95,18 +94,8 @@ async function startUpload(): Promise<UploadSummaryDto> {
 /** Both photos, each registered under the upload, as the upload screen sends them. */
 async function sendPhotos(upload: UploadSummaryDto): Promise<void> {
   for (const bib of ["7101", "7102"]) {
-    const bytes = await makeBibPhoto(bib);
-    const target = await admin.post<UploadTarget>("/api/photos/uploads", {
-      kind: "photo",
-      eventId: event.id,
-      filename: `meta-${bib}.jpg`,
-      contentType: "image/jpeg",
-      size: bytes.length,
-      multipart: false,
-      upload: { uploadId: upload.uploadId, fileKey: `clave-${bib}` },
-    });
-    const put = await fetch(target.body.url, { method: "PUT", headers: target.body.headers, body: bytes });
-    expect(put.status).toBe(200);
+    const file = { filename: `meta-${bib}.jpg`, fileKey: `clave-${bib}`, bytes: await makeBibPhoto(bib) };
+    expect(await sendUploadFile(admin, { eventId: event.id, uploadId: upload.uploadId, ...file })).toBe(200);
   }
 }
 

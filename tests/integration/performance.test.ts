@@ -5,11 +5,10 @@ import type {
   QueueStatsDto,
   UploadMetricsDto,
   UploadSummaryDto,
-  UploadTarget,
 } from "@dorsal/shared";
 import { describe, expect, it } from "vitest";
 import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
-import { adminToken, apiClient, waitFor } from "../support/api";
+import { adminToken, apiClient, sendUploadFile, waitFor } from "../support/api";
 import { sharedDorsal } from "../support/server";
 
 describe("performance dashboard (issue 21 item 2), read back through the runtime", () => {
@@ -35,19 +34,8 @@ describe("performance dashboard (issue 21 item 2), read back through the runtime
     const upload = (await ops.post<UploadSummaryDto>("/api/photos/my-uploads", { eventId: event.id, fileCount: 2 }))
       .body;
     for (const bib of ["4101", "4102"]) {
-      const bytes = await makeBibPhoto(bib);
-      const target = await ops.post<UploadTarget>("/api/photos/uploads", {
-        kind: "photo",
-        eventId: event.id,
-        filename: `meta-${bib}.jpg`,
-        contentType: "image/jpeg",
-        size: bytes.length,
-        multipart: false,
-        upload: { uploadId: upload.uploadId, fileKey: `clave-${bib}` },
-      });
-      expect((await fetch(target.body.url, { method: "PUT", headers: target.body.headers, body: bytes })).status).toBe(
-        200,
-      );
+      const file = { filename: `meta-${bib}.jpg`, fileKey: `clave-${bib}`, bytes: await makeBibPhoto(bib) };
+      expect(await sendUploadFile(ops, { eventId: event.id, uploadId: upload.uploadId, ...file })).toBe(200);
     }
     const settled = await waitFor(
       async () => {

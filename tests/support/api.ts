@@ -1,3 +1,5 @@
+import type { UploadTarget } from "@dorsal/shared";
+
 /** A minimal API client for tests, speaking to the running runtime exactly as the browser does. */
 export function apiClient(baseUrl: string, token?: string) {
   const call = async <T = unknown>(method: string, path: string, body?: unknown) => {
@@ -41,4 +43,25 @@ export async function adminToken(dorsal: { url: string; adminEmail: string; admi
   });
   if (login.status !== 200 || !login.body.token) throw new Error(`Admin login failed with ${login.status}`);
   return login.body.token;
+}
+
+/**
+ * One file of an upload, as the upload screen sends it: registered under the upload, then PUT
+ * straight to storage at the URL the API signed. Returns the storage's answer status.
+ */
+export async function sendUploadFile(
+  client: ReturnType<typeof apiClient>,
+  file: { eventId: number; uploadId: string; filename: string; fileKey: string; bytes: Buffer },
+): Promise<number> {
+  const target = await client.post<UploadTarget>("/api/photos/uploads", {
+    kind: "photo",
+    eventId: file.eventId,
+    filename: file.filename,
+    contentType: "image/jpeg",
+    size: file.bytes.length,
+    multipart: false,
+    upload: { uploadId: file.uploadId, fileKey: file.fileKey },
+  });
+  const put = await fetch(target.body.url, { method: "PUT", headers: target.body.headers, body: file.bytes });
+  return put.status;
 }

@@ -181,19 +181,17 @@ export function createPipelineTasks(deps: Deps) {
       };
       // HEIC: decoded once to upright raw pixels (libheif WASM), which every copy below is made from.
       const heic = photo.imageType === "heic" ? await decodeHeic(original).catch(unreadable) : undefined;
+      // The header, read once: the upright size, and the colour profile the decode must honour.
+      const header = heic ? undefined : await sharp(original).metadata().catch(unreadable);
       const image = heic
         ? sharp(heic.data, { raw: { width: heic.width, height: heic.height, channels: heic.channels } })
         : sharp(original, {
             limitInputPixels: maxInputPixels,
             failOn: "error",
             // An sRGB profile needs no conversion to sRGB, which would cost most of the decode.
-            ignoreIcc: embeddedProfileIsSrgb((await sharp(original).metadata().catch(unreadable)).icc),
+            ignoreIcc: embeddedProfileIsSrgb(header?.icc),
           }).rotate();
-      const { width = 0, height = 0 } = await image
-        .clone()
-        .metadata()
-        .then((m) => (m.autoOrient ? { width: m.autoOrient.width, height: m.autoOrient.height } : m))
-        .catch(unreadable);
+      const { width = 0, height = 0 } = heic ?? header?.autoOrient ?? header ?? {};
       const webKey = storagePaths.web(photo.eventId, photo.photoId);
       const thumbnailKey = storagePaths.thumbnail(photo.eventId, photo.photoId);
       const previewKey = storagePaths.preview(photo.eventId, photo.photoId);
