@@ -320,6 +320,13 @@ export interface UploadResponse {
   sessionId?: string;
 }
 
+/**
+ * Spec §2.6: the admin searching a bib sees the photos clean in admin mode, and as any participant
+ * does in participant mode (the default, and the only mode anyone else may ask for).
+ */
+export const searchModes = ["participant", "admin"] as const;
+export type SearchMode = (typeof searchModes)[number];
+
 export const searchQuery = z.object({
   eventId: idParam,
   dorsalNumber: z.string().trim().refine(isBibText, messages.incompleteSearch),

@@ -1,9 +1,9 @@
 import { mkdir } from "node:fs/promises";
-import { defaultEventPricing, type EventDto } from "@dorsal/shared";
+import { type BibPhotoPage, defaultEventPricing, type EventDto } from "@dorsal/shared";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { adminToken, apiClient } from "../support/api";
-import { animationsDone, createBrowserHarness, imagesLoaded, viewports } from "../support/browser";
+import { animationsDone, createBrowserHarness, imagesLoaded, signInAsAdmin, viewports } from "../support/browser";
 import { seedEventWithBibPhotos } from "../support/seed";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
@@ -365,6 +365,52 @@ describe("results of a free event", () => {
     const saved = page.waitForEvent("download");
     await page.getByRole("button", { name: "Descargar bib-77-0.jpg" }).click();
     expect((await saved).suggestedFilename()).toBe("bib-77-0.jpg");
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+describe("an admin's search (spec §2.6)", () => {
+  it("shows the photos clean in admin mode, with nothing to buy, and as a participant on request", async () => {
+    const token = await adminToken(dorsal);
+    const { body: clean } = await apiClient(dorsal.url, token).get<BibPhotoPage>(
+      `/api/events/${paid.id}/photos/5173/all?mode=admin`,
+    );
+    const cleanThumbnails = clean.photos.map((photo) => new URL(photo.thumbnailUrl ?? "", dorsal.url).pathname);
+    const tileThumbnails = async (page: Page) =>
+      Promise.all(
+        (await page.locator("main ul img").all()).map(
+          async (image) => new URL((await image.getAttribute("src")) ?? "", dorsal.url).pathname,
+        ),
+      );
+
+    for (const [viewport, name] of [
+      [viewports.phone, "phone"],
+      [wide, "desktop"],
+    ] as const) {
+      const page = await browser.openPage(viewport);
+      await signInAsAdmin(page, dorsal);
+      await page.goto(`${dorsal.url}/search?eventId=${paid.id}&dorsal=5173`);
+      const modes = page.getByRole("group", { name: "Ver la búsqueda como" });
+      await modes.getByRole("button", { name: "Administrador", pressed: true }).waitFor();
+      await page.getByText("Ves todas las fotos sin marca de agua y sin comprarlas.").waitFor();
+      await page.getByRole("heading", { name: "4 fotos del dorsal 5173" }).waitFor();
+      expect((await tileThumbnails(page)).sort()).toEqual([...cleanThumbnails].sort());
+      expect(await page.getByRole("button", { name: /Tengo un código/ }).count()).toBe(0);
+      expect(await page.getByRole("checkbox").count()).toBe(0);
+      expect(await page.getByText(/Precio por foto/).count()).toBe(0);
+      await imagesLoaded(page, "main img", { nonEmpty: true });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+      await page.screenshot({ path: `${screenshots}/admin-mode-${name}.png`, fullPage: true });
+
+      // Participant mode: the search exactly as an athlete sees it.
+      await modes.getByRole("button", { name: "Participante" }).click();
+      await modes.getByRole("button", { name: "Participante", pressed: true }).waitFor();
+      await page.getByRole("button", { name: /Tengo un código/ }).waitFor();
+      await page.getByText("Precio por foto: $ 10.000 COP").waitFor();
+      expect(await tileThumbnails(page)).not.toEqual(expect.arrayContaining(cleanThumbnails));
+      await page.screenshot({ path: `${screenshots}/admin-participant-${name}.png`, fullPage: true });
+      await browser.closePage();
+    }
     expect(pageErrors).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idParam, type PhotoDto } from "../api";
+import { idParam, type PhotoDto, searchModes } from "../api";
 import { limits } from "../constants";
 import {
   type BibPhotoPage,
@@ -16,6 +16,7 @@ const photoPageQuery = z.object({
   cursor: z.coerce.number().int().min(0).max(100_000).default(0),
   limit: z.coerce.number().int().min(1).max(100).default(limits.photosPreviewCount),
 });
+const paidPhotoPageQuery = photoPageQuery.extend({ mode: z.enum(searchModes).default("participant") });
 const eventParams = z.object({ id: idParam });
 const bibParams = z.object({ id: idParam, dorsal: dorsalNumber });
 const freeEventParams = z.object({ eventId: idParam });
@@ -36,7 +37,7 @@ export const browseApi = {
     path: "/api/events/{id}/photos/{dorsal}/all",
     access: "public",
     params: bibParams,
-    query: photoPageQuery,
+    query: paidPhotoPageQuery,
   }),
   photosByIds: endpoint<PhotoDto[]>()({
     method: "POST",

@@ -10,12 +10,12 @@ export const handler = createHttpHandler(
     events: ({ deps }) => eventsWithPhotos(deps, { free: false }),
     dorsals: ({ deps, params, query }) => dorsalPage(deps, params.id, query.page, { free: false }),
     photos: ({ deps, params, query, session }) =>
-      bibPhotoPage(deps, params.id, params.dorsal, query, { free: false, session }),
+      bibPhotoPage(deps, params.id, params.dorsal, query, { free: false, session, mode: query.mode }),
     photosByIds: ({ deps, body }) => photosByIds(deps, body.photoIds),
     freeEvents: ({ deps }) => eventsWithPhotos(deps, { free: true }),
     freeDorsals: ({ deps, params, query }) => dorsalPage(deps, params.eventId, query.page, { free: true }),
     freePhotos: ({ deps, params, query }) =>
-      bibPhotoPage(deps, params.eventId, params.dorsal, query, { free: true, session: undefined }),
+      bibPhotoPage(deps, params.eventId, params.dorsal, query, { free: true, session: undefined, mode: "participant" }),
     freeDownload: async ({ deps, params }) =>
       reply(302, undefined, { location: await freePhotoUrl(deps, params.photoId) }),
   },

@@ -1,4 +1,4 @@
-import { api, limits } from "@dorsal/shared";
+import { api, limits, type SearchMode } from "@dorsal/shared";
 import { keepPreviousData, useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { apiCall } from "../../../lib/api-fetch";
 
@@ -26,15 +26,18 @@ export function useDorsalPage(catalogue: Catalogue, eventId: number, page: numbe
   });
 }
 
-/** A bib's photos, 12 at a time (spec §9: the first 12, then '+N más' asks for the next page). */
-export function useBibPhotos(catalogue: Catalogue, eventId: number, dorsal: string) {
+/**
+ * A bib's photos, 12 at a time (spec §9: the first 12, then '+N más' asks for the next page); an
+ * admin's search asks for them in `mode` (spec §2.6).
+ */
+export function useBibPhotos(catalogue: Catalogue, eventId: number, dorsal: string, mode: SearchMode = "participant") {
   return useInfiniteQuery({
-    queryKey: ["browse", catalogue, "photos", eventId, dorsal],
+    queryKey: ["browse", catalogue, "photos", eventId, dorsal, mode],
     initialPageParam: "0",
     queryFn: ({ pageParam, signal }) => {
       const query = { cursor: pageParam, limit: limits.photosPreviewCount };
       return catalogue === "paid"
-        ? apiCall(api.browse.photos, { params: { id: eventId, dorsal }, query, signal })
+        ? apiCall(api.browse.photos, { params: { id: eventId, dorsal }, query: { ...query, mode }, signal })
         : apiCall(api.browse.freePhotos, { params: { eventId, dorsal }, query, signal });
     },
     getNextPageParam: (last) => last.nextCursor,

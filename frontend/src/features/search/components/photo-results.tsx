@@ -13,7 +13,7 @@ import {
   Stack,
   Text,
 } from "@chakra-ui/react";
-import { api, type CartPrice, formatPrice, type PhotoDto } from "@dorsal/shared";
+import { api, type CartPrice, formatPrice, type PhotoDto, type SearchMode } from "@dorsal/shared";
 import { useId, useState } from "react";
 import { useNavigate } from "react-router";
 import { LoadError } from "../../../components/ui/load-error";
@@ -299,14 +299,17 @@ function PreviewCart({
 export function PhotoResults({
   search,
   eventName,
+  mode,
   onBrowse,
 }: {
   search: PhotoSearch;
   eventName: string;
+  /** An admin's search in admin mode shows the clean photos with nothing to buy (spec §2.6). */
+  mode: SearchMode;
   /** Shows the event's bib grid. */
   onBrowse: () => void;
 }) {
-  const result = useBibPhotos("paid", search.eventId, search.dorsalNumber);
+  const result = useBibPhotos("paid", search.eventId, search.dorsalNumber, mode);
   const navigate = useNavigate();
   const [codeOpen, setCodeOpen] = useState(false);
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
@@ -336,8 +339,9 @@ export function PhotoResults({
     return <NoPhotos eventId={search.eventId} dorsalNumber={dorsalNumber} onBrowse={onBrowse} />;
   }
 
-  // A signed-in athlete on an event open to athletes gets the clean photos free: nothing to buy.
-  const freeForAthlete = isAthlete && photos.every((photo) => photo.previewKind === "clean");
+  // A signed-in athlete on an event open to athletes gets the clean photos free, and an admin in
+  // admin mode sees them clean: nothing to buy.
+  const nothingToBuy = mode === "admin" || (isAthlete && photos.every((photo) => photo.previewKind === "clean"));
   const hidden = totalFound - photos.length;
   const priceOf = bibPricing.status === "ready" ? bibPricing.priceOf : null;
   const toggle = (id: string) =>
@@ -383,13 +387,13 @@ export function PhotoResults({
           </Heading>
           <ParticipantName dorsalNumber={dorsalNumber} name={first?.participantName} />
         </Box>
-        {!freeForAthlete && (
+        {!nothingToBuy && (
           <Button variant="outline" size="sm" onClick={() => setCodeOpen(true)}>
             Tengo un código de descarga
           </Button>
         )}
       </HStack>
-      {!freeForAthlete && (
+      {!nothingToBuy && (
         <PriceList
           pricing={bibPricing}
           totalFound={totalFound}
@@ -403,7 +407,7 @@ export function PhotoResults({
           <Box as="li" key={photo.id} listStyleType="none">
             <PhotoTile
               photo={photo}
-              chosen={freeForAthlete ? null : chosen.has(photo.id)}
+              chosen={nothingToBuy ? null : chosen.has(photo.id)}
               onOpen={() => setPreviewIndex(index)}
               onToggle={() => toggle(photo.id)}
             />
@@ -427,7 +431,7 @@ export function PhotoResults({
           </Box>
         )}
       </SimpleGrid>
-      {!freeForAthlete && (
+      {!nothingToBuy && (
         <>
           <SelectionBar
             count={chosen.size}
@@ -453,7 +457,7 @@ export function PhotoResults({
             : { index: previewIndex, total: totalFound, onMove: (index) => void movePreview(index) }
         }
       >
-        {previewed && !freeForAthlete && (
+        {previewed && !nothingToBuy && (
           <PreviewCart
             inCart={chosen.has(previewed.id)}
             onToggle={() => toggle(previewed.id)}

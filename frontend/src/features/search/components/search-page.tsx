@@ -1,6 +1,14 @@
 import { Alert, Box, Button, Card, Field, Input, SimpleGrid, Skeleton, Stack } from "@chakra-ui/react";
-import { bibTextMaxLength, bibTextMessage, idParam, isBibText, messages, searchQuery } from "@dorsal/shared";
-import { type FormEvent, useState } from "react";
+import {
+  bibTextMaxLength,
+  bibTextMessage,
+  idParam,
+  isBibText,
+  messages,
+  type SearchMode,
+  searchQuery,
+} from "@dorsal/shared";
+import { type FormEvent, lazy, Suspense, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { EventSelect } from "../../../components/ui/event-select";
 import { LoadError } from "../../../components/ui/load-error";
@@ -8,6 +16,7 @@ import { PageHeader } from "../../../components/ui/page-header";
 import { purchaseStorageKeys } from "../../../lib/purchase-intent";
 import { useEvents } from "../../../lib/queries/events";
 import type { PhotoSearch } from "../../../lib/queries/search-photos";
+import { useSession } from "../../../lib/session";
 import { BibGrid, EventCards } from "./browse";
 import { FreePhotos } from "./free-photos-page";
 import { PhotoResults } from "./photo-results";
@@ -29,9 +38,17 @@ function bibProblem(typed: string): string | null {
   return bibTextMessage;
 }
 
+/** Only admins see it, so visitors' first load does not carry it. */
+const SearchModeSwitch = lazy(() =>
+  import("./search-mode-switch").then((module) => ({ default: module.SearchModeSwitch })),
+);
+
 export function SearchPage() {
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
+  const isAdmin = useSession()?.role === "admin";
+  const [adminChoice, setAdminChoice] = useState<SearchMode>("admin");
+  const mode: SearchMode = isAdmin ? adminChoice : "participant";
   const events = useEvents();
   const search = searchFromParams(params);
   const browsedEvent = idParam.safeParse(params.get("eventId"));
@@ -80,6 +97,11 @@ export function SearchPage() {
     <Box>
       <PageHeader title="Encuentra tus fotos" subtitle="Elige la carrera y escribe tu número de dorsal" />
       <Stack gap="6">
+        {isAdmin && (
+          <Suspense fallback={null}>
+            <SearchModeSwitch mode={mode} onChange={setAdminChoice} />
+          </Suspense>
+        )}
         {params.get("error") === "no_download_token" && (
           <Alert.Root status="error">
             <Alert.Indicator />
@@ -179,6 +201,7 @@ export function SearchPage() {
               key={`${search.eventId}:${search.dorsalNumber}`}
               search={search}
               eventName={searchedEvent?.name ?? ""}
+              mode={mode}
               onBrowse={() => browseEvent(search.eventId)}
             />
           ))}

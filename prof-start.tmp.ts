@@ -1,0 +1,10 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+const t0 = performance.now();
+const { startRuntime } = await import("./functions/local/runtime");
+const t1 = performance.now();
+const rt = await startRuntime({ ...process.env, PORT: "0", DATA_DIR: mkdtempSync(path.join(tmpdir(), "p-")), ADMIN_EMAIL: "a@b.co", ADMIN_PASSWORD: "secreto-largo-1", LOG_LEVEL: "warn" });
+const t2 = performance.now();
+console.log("import ms", Math.round(t1 - t0), "start ms", Math.round(t2 - t1), "cpu", process.cpuUsage());
+await rt.close();
