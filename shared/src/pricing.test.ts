@@ -1,10 +1,11 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   cartPrice,
   defaultEventPricing,
   eventPricingRequest,
   formatPrice,
   priceForPhotoCount,
+  pricingLimits,
   pricingMessages,
   pricingTiers,
 } from "./pricing";
@@ -61,12 +62,6 @@ describe("pricingTiers", () => {
     ]);
   });
 
-  it("counts savings to the cent", () => {
-    const [tier2] = pricingTiers({ ...defaultEventPricing, basePrice: 5, tier2Price: 4.99 });
-    expect(tier2).toMatchObject({ savings: 0.01, savingsPercent: 0 });
-    expect(priceForPhotoCount({ ...defaultEventPricing, tier2Price: 4.9 }, 3).total).toBe(14.7);
-  });
-
   it("rounds the percent to a whole number", () => {
     const [tier2] = pricingTiers({ ...defaultEventPricing, basePrice: 15000, tier2Price: 13000 });
     expect(tier2).toMatchObject({ savings: 2000, savingsPercent: 13 });
@@ -76,13 +71,41 @@ describe("pricingTiers", () => {
 describe("formatPrice", () => {
   it("formats pesos in es-CO without decimals, as '$ … COP'", () => {
     expect(formatPrice(10000)).toBe("$ 10.000 COP");
-    expect(formatPrice(1234567, "COP")).toBe("$ 1.234.567 COP");
+    expect(formatPrice(1234567)).toBe("$ 1.234.567 COP");
+    expect(formatPrice(0)).toBe("$ 0 COP");
   });
 
-  it("shows the cents of dollars and euros", () => {
-    expect(formatPrice(4.5, "USD")).toBe("$ 4,50 USD");
-    expect(formatPrice(1000, "USD")).toBe("$ 1.000,00 USD");
-    expect(formatPrice(3.75, "EUR")).toBe("€ 3,75 EUR");
+  it("builds its number format on first use only, not when the module loads", async () => {
+    vi.resetModules();
+    const NumberFormat = Intl.NumberFormat;
+    let built = 0;
+    Intl.NumberFormat = new Proxy(NumberFormat, {
+      construct: (target, args) => {
+        built++;
+        return Reflect.construct(target, args);
+      },
+    });
+    try {
+      const fresh = await import("./pricing");
+      expect(built).toBe(0);
+      expect(fresh.formatPrice(8000)).toBe("$ 8.000 COP");
+      expect(fresh.formatPrice(6000)).toBe("$ 6.000 COP");
+      expect(built).toBe(1);
+    } finally {
+      Intl.NumberFormat = NumberFormat;
+    }
+  });
+});
+
+describe("pricingMessages", () => {
+  it("states the limits the schema applies", () => {
+    const number = new Intl.NumberFormat("es-CO");
+    expect(pricingMessages.priceMin).toBe(`El precio mínimo es ${formatPrice(pricingLimits.minPrice)}`);
+    expect(pricingMessages.priceMax).toBe(`El precio máximo es ${formatPrice(pricingLimits.maxPrice)}`);
+    expect(pricingMessages.priceStep).toBe(`El precio debe ser múltiplo de ${number.format(pricingLimits.priceStep)}`);
+    expect(pricingMessages.priceHint).toBe(
+      `Mínimo ${formatPrice(pricingLimits.minPrice)}, en múltiplos de ${number.format(pricingLimits.priceStep)}.`,
+    );
   });
 });
 
@@ -92,7 +115,7 @@ describe("eventPricingRequest", () => {
     expect(eventPricingRequest.parse(withoutCurrency)).toEqual(defaultEventPricing);
   });
 
-  it("applies spec §5 to pesos: prices from 1000 in steps of 1000, validity 1 to 365 days", () => {
+  it("applies spec §5: prices from 1000 in steps of 1000, validity 1 to 365 days", () => {
     // The ladder is still checked against the base price typed, so the tier above it is named too.
     expect(issuesOf({ ...defaultEventPricing, basePrice: 500 })).toEqual({
       basePrice: "El precio mínimo es $ 1.000 COP",
@@ -104,46 +127,32 @@ describe("eventPricingRequest", () => {
     expect(issuesOf({ ...defaultEventPricing, basePrice: 10000.5 })).toEqual({
       basePrice: "El precio debe ser múltiplo de 1.000",
     });
+    expect(issuesOf({ ...defaultEventPricing, basePrice: 10_001_000 })).toEqual({
+      basePrice: "El precio máximo es $ 10.000.000 COP",
+    });
     expect(issuesOf({ ...defaultEventPricing, downloadValidityDays: 0 })).toEqual({
       downloadValidityDays: pricingMessages.validityDays,
     });
     expect(issuesOf({ ...defaultEventPricing, downloadValidityDays: 366 })).toEqual({
       downloadValidityDays: pricingMessages.validityDays,
     });
-    expect(issuesOf({ ...defaultEventPricing, currency: "GBP" })).toEqual({ currency: pricingMessages.currency });
     expect(issuesOf({ ...defaultEventPricing, basePrice: "10000" })).toEqual({ basePrice: pricingMessages.notANumber });
     expect(issuesOf({ ...defaultEventPricing, tier2Photos: 2.5 })).toEqual({
       tier2Photos: pricingMessages.notAWholeNumber,
     });
   });
 
-  const dollars = {
-    ...defaultEventPricing,
-    currency: "USD",
-    basePrice: 5,
-    tier2Price: 4.5,
-    tier3Price: 4,
-    tier4Price: 3.75,
-  } as const;
-
-  it("prices dollars and euros in cents, from 1 up to 1000", () => {
-    expect(issuesOf(dollars)).toEqual({});
-    expect(issuesOf({ ...dollars, currency: "EUR", basePrice: 4.99 })).toEqual({});
-    expect(issuesOf({ ...dollars, basePrice: 4.999 })).toEqual({ basePrice: "Usa como máximo dos decimales" });
-    expect(issuesOf({ ...dollars, tier4Price: 0.5 })).toEqual({ tier4Price: "El precio mínimo es $ 1,00 USD" });
-    expect(issuesOf({ ...dollars, currency: "EUR", tier4Price: 0.5 })).toEqual({
-      tier4Price: "El precio mínimo es € 1,00 EUR",
+  it("takes pesos only: any other currency is refused with one message, whatever the prices", () => {
+    for (const currency of ["USD", "EUR", "cop", "", null]) {
+      expect(issuesOf({ ...defaultEventPricing, currency })).toEqual({ currency: pricingMessages.currency });
+    }
+    const dollars = { basePrice: 5, tier2Price: 4.5, tier3Price: 4, tier4Price: 3.75 };
+    expect(issuesOf({ ...defaultEventPricing, ...dollars, currency: "USD" })).toEqual({
+      currency: pricingMessages.currency,
     });
-  });
-
-  it("never reads peso figures as dollars, nor cents as pesos", () => {
-    expect(issuesOf({ ...defaultEventPricing, currency: "USD" })).toEqual({
-      basePrice: "El precio máximo es $ 1.000,00 USD",
-      tier2Price: "El precio máximo es $ 1.000,00 USD",
-      tier3Price: "El precio máximo es $ 1.000,00 USD",
-      tier4Price: "El precio máximo es $ 1.000,00 USD",
-    });
-    expect(issuesOf({ ...dollars, currency: "COP" })).toMatchObject({ basePrice: "El precio mínimo es $ 1.000 COP" });
+    expect(pricingMessages.currency).toBe(
+      "Los precios se cobran solo en pesos colombianos (COP): la pasarela de pagos no acepta otra moneda",
+    );
   });
 
   it("requires tier minimums of at least 2, 3 and 5 photos, strictly increasing", () => {

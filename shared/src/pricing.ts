@@ -6,9 +6,6 @@ import { z } from "zod";
  * what the pricing screen shows and what the athlete's purchase charges, so both agree.
  */
 
-export const pricingCurrencies = ["COP", "USD", "EUR"] as const;
-export type PricingCurrency = (typeof pricingCurrencies)[number];
-
 /** Spec §3/§9 defaults: what an event charges until an admin saves its own pricing. */
 export const defaultEventPricing = {
   basePrice: 10000,
@@ -23,84 +20,41 @@ export const defaultEventPricing = {
   downloadValidityDays: 7,
 } as const satisfies EventPricing;
 
-/** The limits of a price in one currency. */
-export interface CurrencyRules {
-  minPrice: number;
-  maxPrice: number;
-  /** Prices are whole multiples of this. */
-  step: number;
-  /** Digits after the decimal separator that prices of this currency have. */
-  decimals: number;
-  /** Shown before the amount, as in '$ 10.000 COP' (spec §9). */
-  symbol: string;
-}
-
-/**
- * Spec §5's rules (from 1000, in steps of 1000) are peso rules. Dollars and euros are priced in
- * cents from 1 up to 1000: a race photo never costs more, and the cap keeps a peso figure (10000 by
- * default) from ever being accepted as a dollar or euro price.
- */
-export const currencyRules: Record<PricingCurrency, CurrencyRules> = {
-  COP: { minPrice: 1000, maxPrice: 10_000_000, step: 1000, decimals: 0, symbol: "$" },
-  USD: { minPrice: 1, maxPrice: 1000, step: 0.01, decimals: 2, symbol: "$" },
-  EUR: { minPrice: 1, maxPrice: 1000, step: 0.01, decimals: 2, symbol: "€" },
-};
-
-/** Spec §5: tiers 2, 3 and 4 start at no fewer than 2, 3 and 5 photos. */
+/** Spec §5: prices from 1000 in steps of 1000; tiers 2, 3 and 4 start at no fewer than 2, 3 and 5 photos. */
 export const pricingLimits = {
+  minPrice: 1000,
+  maxPrice: 10_000_000,
+  priceStep: 1000,
   tierMinPhotos: { 2: 2, 3: 3, 4: 5 },
   maxTierPhotos: 1000,
   minValidityDays: 1,
   maxValidityDays: 365,
 } as const;
 
-const amountFormats = Object.fromEntries(
-  Object.entries(currencyRules).map(([currency, rules]) => [
-    currency,
-    new Intl.NumberFormat("es-CO", { minimumFractionDigits: rules.decimals, maximumFractionDigits: rules.decimals }),
-  ]),
-) as Record<PricingCurrency, Intl.NumberFormat>;
+// Made on first use: building it takes ~25 ms, and this module loads with the athlete's first screen (/search).
+let pesos: Intl.NumberFormat | undefined;
 
-/**
- * Spec §9: pricing amounts in es-CO, as '$ 10.000 COP'. Pesos have no decimals; dollars and euros
- * show their cents ('$ 4,50 USD', '€ 4,50 EUR'), since they are priced in cents.
- */
-export function formatPrice(amount: number, currency: PricingCurrency = "COP"): string {
-  return `${currencyRules[currency].symbol} ${amountFormats[currency].format(amount)} ${currency}`;
-}
-
-/** Amounts are kept to the cent: 5 − 4.99 is 0.01, not 0.0100000000000004. */
-const toCents = (amount: number) => Math.round(amount * 100) / 100;
-
-/** Whether `amount` is a whole number of the currency's steps (checked in its smallest unit, free of float error). */
-function onStep(amount: number, rules: CurrencyRules): boolean {
-  const scale = 10 ** rules.decimals;
-  const minor = amount * scale;
-  const whole = Math.round(minor);
-  return Math.abs(minor - whole) < 1e-6 && whole % Math.round(rules.step * scale) === 0;
+/** Spec §9: pricing amounts in es-CO without decimals, as '$ 10.000 COP'. */
+export function formatPrice(amount: number): string {
+  pesos ??= new Intl.NumberFormat("es-CO", { maximumFractionDigits: 0 });
+  return `$ ${pesos.format(amount)} COP`;
 }
 
 /**
  * Spanish texts of the pricing rules. They live with the schema rather than in messages.ts because
- * they are built from the limits above and only this schema uses them. Discounts are named by
- * their order ('descuento 1'): 'tier 2/3/4' is only how they are stored (spec §3).
+ * they state the limits above and only this schema uses them; the price texts are written out
+ * rather than built with `formatPrice`, so loading the module formats nothing (pricing.test.ts
+ * checks they match the limits). Discounts are named by their order ('descuento 1'): 'tier 2/3/4'
+ * is only how they are stored (spec §3).
  */
 export const pricingMessages = {
   notANumber: "Ingresa un número",
   notAWholeNumber: "Ingresa un número entero",
-  priceMin: (currency: PricingCurrency) =>
-    `El precio mínimo es ${formatPrice(currencyRules[currency].minPrice, currency)}`,
-  priceMax: (currency: PricingCurrency) =>
-    `El precio máximo es ${formatPrice(currencyRules[currency].maxPrice, currency)}`,
-  priceStep: (currency: PricingCurrency) =>
-    currencyRules[currency].decimals === 0
-      ? `El precio debe ser múltiplo de ${amountFormats[currency].format(currencyRules[currency].step)}`
-      : "Usa como máximo dos decimales",
+  priceMin: "El precio mínimo es $ 1.000 COP",
+  priceMax: "El precio máximo es $ 10.000.000 COP",
+  priceStep: "El precio debe ser múltiplo de 1.000",
   /** The rule under the base price field. */
-  priceHint: (currency: PricingCurrency) =>
-    currencyRules[currency].decimals === 0
-      ? `Mínimo ${formatPrice(currencyRules[currency].minPrice, currency)}, en múltiplos de ${amountFormats[currency].format(currencyRules[currency].step)}.`
-      : `Mínimo ${formatPrice(currencyRules[currency].minPrice, currency)}, con hasta dos decimales.`,
+  priceHint: "Mínimo $ 1.000 COP, en múltiplos de 1.000.",
   tierPhotosMin: (tier: 2 | 3 | 4) =>
     `El descuento ${tier - 1} debe empezar en al menos ${pricingLimits.tierMinPhotos[tier]} fotos`,
   tierPhotosMax: "Máximo 1.000 fotos",
@@ -108,17 +62,14 @@ export const pricingMessages = {
   tierPriceAboveBase: "No puede ser mayor que el precio base",
   tierPriceAbovePrevious: "No puede ser mayor que el precio del descuento anterior",
   validityDays: "La validez debe ser de 1 a 365 días",
-  currency: "Selecciona COP, USD o EUR",
-  /** Sales refuse any currency but COP (sales.ts): the organizer is told before choosing another. */
-  gatewayPesosOnly:
-    "La pasarela de pagos cobra solo en pesos colombianos: con otra moneda no se pueden comprar fotos en línea, solo entregar códigos de descarga.",
+  currency: "Los precios se cobran solo en pesos colombianos (COP): la pasarela de pagos no acepta otra moneda",
   loadFailed: "Error cargando configuración de precios",
   saveFailed: "No se pudo guardar la configuración de precios",
 } as const;
 
 const wholeNumber = () => z.number({ error: pricingMessages.notAWholeNumber }).int(pricingMessages.notAWholeNumber);
 
-/** A price's own bounds depend on the currency, so they are checked with the whole form below. */
+/** Its bounds are checked with the ladder below, which a field failing here would keep zod from running. */
 const price = () => z.number({ error: pricingMessages.notANumber }).finite(pricingMessages.notANumber);
 
 const tierPhotos = (tier: 2 | 3 | 4) =>
@@ -129,17 +80,17 @@ const tierPhotos = (tier: 2 | 3 | 4) =>
 const priceFields = ["basePrice", "tier2Price", "tier3Price", "tier4Price"] as const;
 
 /**
- * POST /api/events/{id}/pricing. Each price follows its currency's rules (`currencyRules`). Beyond
- * spec §5's per-field rules, tiers must make sense as a ladder: each starts at more photos than the
- * one before, and its price is not above the base price or the previous tier's (equal is allowed,
- * so a tier can be left without a discount). The tiers are validated even while volume discounts
- * are off: they are kept, and switching discounts back on must not bring back a ladder that was
- * never valid.
+ * POST /api/events/{id}/pricing. In pesos only: the payment gateway charges nothing else and the
+ * product has no exchange rate (docs/spec-departures.md). Beyond spec §5's per-field rules, tiers
+ * must make sense as a ladder: each starts at more photos than the one before, and its price is
+ * not above the base price or the previous tier's (equal is allowed, so a tier can be left without
+ * a discount). The tiers are validated even while volume discounts are off: they are kept, and
+ * switching discounts back on must not bring back a ladder that was never valid.
  */
 export const eventPricingRequest = z
   .object({
     basePrice: price(),
-    currency: z.enum(pricingCurrencies, { error: pricingMessages.currency }).default("COP"),
+    currency: z.literal("COP", { error: pricingMessages.currency }).default("COP"),
     tier2Photos: tierPhotos(2),
     tier2Price: price(),
     tier3Photos: tierPhotos(3),
@@ -160,20 +111,18 @@ export const eventPricingRequest = z
     if (pricing.tier2Price > pricing.basePrice) issue("tier2Price", pricingMessages.tierPriceAboveBase);
     if (pricing.tier3Price > pricing.tier2Price) issue("tier3Price", pricingMessages.tierPriceAbovePrevious);
     if (pricing.tier4Price > pricing.tier3Price) issue("tier4Price", pricingMessages.tierPriceAbovePrevious);
-    const { currency } = pricing;
-    const rules = currencyRules[currency];
     for (const field of priceFields) {
       const amount = pricing[field];
-      if (amount < rules.minPrice) issue(field, pricingMessages.priceMin(currency));
-      else if (amount > rules.maxPrice) issue(field, pricingMessages.priceMax(currency));
-      else if (!onStep(amount, rules)) issue(field, pricingMessages.priceStep(currency));
+      if (amount < pricingLimits.minPrice) issue(field, pricingMessages.priceMin);
+      else if (amount > pricingLimits.maxPrice) issue(field, pricingMessages.priceMax);
+      else if (amount % pricingLimits.priceStep !== 0) issue(field, pricingMessages.priceStep);
     }
   });
 export type EventPricingRequest = z.input<typeof eventPricingRequest>;
 
 export interface EventPricing {
   basePrice: number;
-  currency: PricingCurrency;
+  currency: "COP";
   tier2Photos: number;
   tier2Price: number;
   tier3Photos: number;
@@ -184,8 +133,16 @@ export interface EventPricing {
   downloadValidityDays: number;
 }
 
+/**
+ * A pricing as stored. Its currency is "COP", unless it was saved before only pesos were offered:
+ * then it may be "USD" or "EUR", which checkout refuses until an admin saves the pricing again.
+ */
+export interface StoredEventPricing extends Omit<EventPricing, "currency"> {
+  currency: string;
+}
+
 /** GET /api/events/{id}/pricing: the event's pricing, or the defaults (`configured: false`). */
-export interface EventPricingDto extends EventPricing {
+export interface EventPricingDto extends StoredEventPricing {
   eventId: number;
   configured: boolean;
   updatedAt: string | null;
@@ -220,7 +177,7 @@ export function pricingTiers(pricing: PricingRules): PricingTier[] {
   return ([2, 3, 4] as const).map((tier) => {
     const minPhotos = pricing[`tier${tier}Photos` as const];
     const price = pricing[`tier${tier}Price` as const];
-    const savings = toCents(pricing.basePrice - price);
+    const savings = pricing.basePrice - price;
     const savingsPercent = pricing.basePrice > 0 ? Math.round((savings / pricing.basePrice) * 100) : 0;
     return { tier, minPhotos, price, savings, savingsPercent };
   });
@@ -251,8 +208,8 @@ export function priceForPhotoCount(pricing: PricingRules, count: number): PhotoC
     undefined,
   );
   const unitPrice = best?.price ?? pricing.basePrice;
-  const total = toCents(unitPrice * count);
-  return { count, unitPrice, total, tier: best?.tier ?? null, savings: toCents(pricing.basePrice * count - total) };
+  const total = unitPrice * count;
+  return { count, unitPrice, total, tier: best?.tier ?? null, savings: pricing.basePrice * count - total };
 }
 
 /** Spec §9's cart rule, for events without their own pricing: bundle prices by count. */

@@ -1,15 +1,15 @@
-import type { EventDto, EventPricingDto, PublicUser } from "@dorsal/shared";
+import { type EventDto, type EventPricingDto, type PublicUser, pricingMessages } from "@dorsal/shared";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { adminToken, apiClient } from "../support/api";
-import { animationsDone, createBrowserHarness, signInAsAdmin, viewports } from "../support/browser";
+import { createBrowserHarness, signInAsAdmin, viewports } from "../support/browser";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
 /**
  * Issue 5 through the screens: the dashboard's real captions, an organizer pricing an event, a
- * visitor applying at /soy-fotografo, and the organizer approving the application. Issue 17: each
- * currency has its own price rules on both sides, discounts are named by when they apply, and an
- * error goes as soon as its cause does.
+ * visitor applying at /soy-fotografo, and the organizer approving the application. Issue 17:
+ * discounts are named by when they apply, and an error goes as soon as its cause does. Issue 22:
+ * prices are in pesos only, the one currency the payment gateway charges.
  */
 
 let dorsal: RunningDorsal;
@@ -121,70 +121,76 @@ describe("event pricing", () => {
     expect(pageErrors).toEqual([]);
   });
 
-  it("prices in dollars with dollar rules, never reading peso figures as dollars", async () => {
+  it("prices in pesos only: the form shows the currency as text, and the API refuses any other", async () => {
     const page = await browser.openPage(wide);
     await signInAsAdmin(page, dorsal);
     await page.goto(`${dorsal.url}/event-pricing`);
     await page.getByText(/^Guardado el /).waitFor();
+    const currency = page.getByRole("group", { name: "Moneda" });
+    await currency.getByText("Pesos colombianos (COP)", { exact: true }).waitFor();
+    await currency.getByText("La pasarela de pagos cobra en pesos.", { exact: true }).waitFor();
+    // Nothing to choose: the event picker above the form is the page's only select.
+    expect(await page.getByRole("form", { name: "Configuración de precios" }).locator("select").count()).toBe(0);
+    expect(await page.getByRole("combobox").count()).toBe(1);
+    await page.getByTestId("tier-savings").nth(0).getByText("Ahorro: $ 3.000 COP por foto (20%)").waitFor();
+    await page.screenshot({ path: "/tmp/pricing-desktop-cop.png", fullPage: true });
 
-    // Changing the currency asks first, and keeping pesos changes nothing.
-    await page.getByLabel("Moneda", { exact: true }).selectOption("USD");
-    const confirm = page.getByRole("alertdialog", { name: "¿Cambiar la moneda a USD?" });
-    await confirm.getByText("Los precios no se convierten").waitFor();
-    await confirm.getByText("La pasarela de pagos cobra solo en pesos colombianos").waitFor();
-    await confirm.getByRole("button", { name: "Mantener COP" }).click();
-    await confirm.waitFor({ state: "detached" });
-    expect(await page.getByLabel("Moneda", { exact: true }).inputValue()).toBe("COP");
-    expect(await field(page, "Precio base por foto").inputValue()).toBe("15000");
+    // The server refuses another currency with the reason, and keeps what was saved.
+    const stored = (await admin.get<EventPricingDto>(`/api/events/${event.id}/pricing`)).body;
+    const { eventId: _eventId, configured: _configured, updatedAt: _updatedAt, ...saved } = stored;
+    for (const other of ["USD", "EUR"]) {
+      const refused = await admin.post<{ error: string }>(`/api/events/${event.id}/pricing`, {
+        ...saved,
+        currency: other,
+      });
+      expect(refused).toMatchObject({ status: 400, body: { error: pricingMessages.currency } });
+    }
+    expect((await admin.get<EventPricingDto>(`/api/events/${event.id}/pricing`)).body).toEqual(stored);
+    expect(pageErrors).toEqual([]);
+  });
 
-    // Confirmed: the peso figures are cleared, to be typed again in dollars.
-    await page.getByLabel("Moneda", { exact: true }).selectOption("USD");
-    await confirm.getByRole("button", { name: "Cambiar a USD" }).click();
-    await confirm.waitFor({ state: "detached" });
-    expect(await field(page, "Precio base por foto").inputValue()).toBe("");
-    expect(await field(page, "Precio por foto del descuento 1").inputValue()).toBe("");
-    await page.getByText("Mínimo $ 1,00 USD, con hasta dos decimales.").waitFor();
-    expect(await page.getByText(/múltiplos de 1\.000/).count()).toBe(0);
+  it("asks for prices in pesos for an event whose pricing was saved in dollars before", async () => {
+    const page = await browser.openPage(wide);
+    // The API no longer stores dollars (sales.test.ts writes such an item into the table and checks
+    // the server serves it): here the screen is handed one as the server would serve it.
+    const stored = (await admin.get<EventPricingDto>(`/api/events/${event.id}/pricing`)).body;
+    const inDollars = { ...stored, currency: "USD", basePrice: 5, tier2Price: 4.5, tier3Price: 4, tier4Price: 3.75 };
+    const pricingPath = `**/api/events/${event.id}/pricing`;
+    await page.route(pricingPath, (route) =>
+      route.request().method() === "GET" ? route.fulfill({ json: inDollars }) : route.fallback(),
+    );
+    await signInAsAdmin(page, dorsal);
+    await page.goto(`${dorsal.url}/event-pricing`);
+    const notice = page.getByText("Este evento tiene precios guardados en USD (precio base: 5 USD)");
+    await notice.waitFor();
+    await page.getByRole("group", { name: "Moneda" }).getByText("Pesos colombianos (COP)", { exact: true }).waitFor();
+    // Dollar figures are not pesos: the prices start blank, the rest of the pricing as it was.
+    for (const label of [
+      "Precio base por foto",
+      "Precio por foto del descuento 1",
+      "Precio por foto del descuento 3",
+    ]) {
+      expect(await field(page, label).inputValue()).toBe("");
+    }
+    expect(await field(page, "Fotos mínimas del descuento 1").inputValue()).toBe("3");
+    await page.screenshot({ path: "/tmp/pricing-desktop-legacy.png", fullPage: true });
+    await page.unroute(pricingPath);
+
     await save(page);
-    await page.getByText("Ingresa un número").first().waitFor();
-
-    await field(page, "Precio base por foto").fill("5");
-    await field(page, "Precio por foto del descuento 1").fill("4.5");
-    await field(page, "Precio por foto del descuento 2").fill("4");
-    await field(page, "Precio por foto del descuento 3").fill("3.75");
-    const tiers = page.getByTestId("tier-savings");
-    await tiers.nth(0).getByText("Ahorro: $ 0,50 USD por foto (10%)").waitFor();
-    await tiers.nth(2).getByText("10 fotos: $ 37,50 USD").waitFor();
-    await field(page, "Precio por foto del descuento 1").fill("8000");
-    await page.getByTestId("pricing-tier").nth(0).getByText("No puede ser mayor que el precio base").waitFor();
-    expect(await page.getByText(/Ahorro: \$ -/).count()).toBe(0);
-    await field(page, "Precio por foto del descuento 1").fill("4.5");
+    await page.getByText(pricingMessages.notANumber, { exact: true }).first().waitFor();
+    await field(page, "Precio base por foto").fill("20000");
+    await field(page, "Precio por foto del descuento 1").fill("16000");
+    await field(page, "Precio por foto del descuento 2").fill("12000");
+    await field(page, "Precio por foto del descuento 3").fill("10000");
     await save(page);
     await page.getByText("Configuración de precios guardada").waitFor();
-    const stored = await admin.get<EventPricingDto>(`/api/events/${event.id}/pricing`);
-    expect(stored.body).toMatchObject({ currency: "USD", basePrice: 5, tier2Price: 4.5, tier4Price: 3.75 });
-    await page.screenshot({ path: "/tmp/pricing-desktop-usd.png", fullPage: true });
-
-    // The server applies the same rules: peso figures in dollars and fractions of a cent are refused.
-    const dollars = { ...stored.body, configured: undefined, eventId: undefined, updatedAt: undefined };
-    const pesosAsDollars = await admin.post<{ error: string }>(`/api/events/${event.id}/pricing`, {
-      ...dollars,
-      basePrice: 10000,
-      tier2Price: 8000,
-      tier3Price: 6000,
-      tier4Price: 5000,
-    });
-    expect(pesosAsDollars).toMatchObject({ status: 400, body: { error: "El precio máximo es $ 1.000,00 USD" } });
-    const fractionOfCent = await admin.post<{ error: string }>(`/api/events/${event.id}/pricing`, {
-      ...dollars,
-      basePrice: 4.999,
-    });
-    expect(fractionOfCent).toMatchObject({ status: 400, body: { error: "Usa como máximo dos decimales" } });
-    const centsInPesos = await admin.post<{ error: string }>(`/api/events/${event.id}/pricing`, {
-      ...dollars,
+    await notice.waitFor({ state: "detached" });
+    expect((await admin.get<EventPricingDto>(`/api/events/${event.id}/pricing`)).body).toMatchObject({
       currency: "COP",
+      basePrice: 20000,
+      tier2Price: 16000,
+      tier4Price: 10000,
     });
-    expect(centsInPesos).toMatchObject({ status: 400, body: { error: "El precio mínimo es $ 1.000 COP" } });
     expect(pageErrors).toEqual([]);
   });
 
@@ -193,13 +199,10 @@ describe("event pricing", () => {
     await signInAsAdmin(page, dorsal);
     await page.goto(`${dorsal.url}/event-pricing`);
     await page.getByTestId("pricing-tier").nth(0).getByText("Desde 3 fotos", { exact: true }).waitFor();
-    await page.getByText("Ahorro: $ 0,50 USD por foto (10%)").waitFor();
+    await page.getByText("Ahorro: $ 4.000 COP por foto (20%)").waitFor();
+    await page.getByRole("group", { name: "Moneda" }).getByText("Pesos colombianos (COP)", { exact: true }).waitFor();
     expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(phone.width);
     await page.screenshot({ path: "/tmp/pricing-phone.png", fullPage: true });
-    await page.getByLabel("Moneda", { exact: true }).selectOption("COP");
-    await page.getByRole("alertdialog", { name: "¿Cambiar la moneda a COP?" }).waitFor();
-    await animationsDone(page);
-    await page.screenshot({ path: "/tmp/pricing-phone-currency.png" });
     expect(pageErrors).toEqual([]);
   });
 });

@@ -9,11 +9,16 @@ import {
   type DownloadInfo,
   type DownloadZip,
   type EventDto,
+  type EventPricingDto,
+  pricingMessages,
   salesMessages,
 } from "@dorsal/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startDynalite } from "../../functions/local/storage";
+import { createDynamoTable } from "../../functions/src/adapters/aws/dynamodb-table";
 import type { WompiKeys } from "../../functions/src/adapters/payments/wompi";
 import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
+import { storePricingInDollars } from "../../functions/src/testing/legacy-pricing";
 import { adminToken, apiClient, waitFor } from "../support/api";
 import { chooseOnSandbox, type SandboxTransaction, signedPaymentEvent } from "../support/payment-sandbox";
 import { seedEventWithBibPhotos } from "../support/seed";
@@ -111,6 +116,26 @@ describe("sales", () => {
     });
 
   const monthlySales = async () => (await admin.get<DashboardStats>("/api/dashboard/stats")).body.monthlySales;
+  /** Stops the runtime, does `whileStopped` to its data dir, and starts it again on the same data. */
+  const restart = async (whileStopped?: () => Promise<void>) => {
+    await dorsal.stop();
+    await whileStopped?.();
+    dorsal = await startDorsal({ env, dataDir });
+    admin = apiClient(dorsal.url, await adminToken(dorsal));
+    visitor = apiClient(dorsal.url);
+  };
+  const eventTiers = {
+    basePrice: 12000,
+    currency: "COP",
+    tier2Photos: 2,
+    tier2Price: 9000,
+    tier3Photos: 3,
+    tier3Price: 8000,
+    tier4Photos: 5,
+    tier4Price: 6000,
+    volumeDiscountEnabled: true,
+    downloadValidityDays: 10,
+  };
 
   it("prices the cart on the server and refuses a checkout at a price the buyer did not see", async () => {
     const one = await visitor.post<CartQuote>("/api/sales/quote", { eventId: event.id, photoIds: [loneId] });
@@ -455,19 +480,7 @@ describe("sales", () => {
     });
     // Two photos at 15000 cost less than the 50000 bundle: the buyer pays the lower.
     expect(allOfBib.body).toMatchObject({ count: 2, total: 30000, rule: "perPhoto" });
-    const tiers = {
-      basePrice: 12000,
-      currency: "COP",
-      tier2Photos: 2,
-      tier2Price: 9000,
-      tier3Photos: 3,
-      tier3Price: 8000,
-      tier4Photos: 5,
-      tier4Price: 6000,
-      volumeDiscountEnabled: true,
-      downloadValidityDays: 10,
-    };
-    expect((await admin.post(`/api/events/${event.id}/pricing`, tiers)).status).toBe(200);
+    expect((await admin.post(`/api/events/${event.id}/pricing`, eventTiers)).status).toBe(200);
     const tiered = await visitor.post<CartQuote>("/api/sales/quote", { eventId: event.id, photoIds: bibPhotos });
     expect(tiered.body).toMatchObject({
       count: 2,
@@ -482,15 +495,44 @@ describe("sales", () => {
     const validity = Date.parse(paid.body.expiresAt ?? "") - Date.now();
     expect(validity).toBeGreaterThan(9.9 * 86400_000);
     expect(validity).toBeLessThanOrEqual(10 * 86400_000);
+  });
 
-    const dollars = { basePrice: 12, tier2Price: 9, tier3Price: 8, tier4Price: 6 };
-    expect(
-      (await admin.post(`/api/events/${event.id}/pricing`, { ...tiers, ...dollars, currency: "USD" })).status,
-    ).toBe(200);
-    const usd = await visitor.post<ErrorBody>("/api/sales/quote", { eventId: event.id, photoIds: bibPhotos });
-    expect(usd.status).toBe(400);
-    expect(usd.body.error).toBe(salesMessages.currencyNotSupported);
-    await admin.post(`/api/events/${event.id}/pricing`, tiers);
+  it("takes prices in pesos only, and sells nothing of an event whose pricing was stored in dollars before", async () => {
+    const cart = { eventId: event.id, photoIds: bibPhotos };
+    const dollars = { ...eventTiers, basePrice: 12, tier2Price: 9, tier3Price: 8, tier4Price: 6, currency: "USD" };
+    const refused = await admin.post<ErrorBody>(`/api/events/${event.id}/pricing`, dollars);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe(pricingMessages.currency);
+    expect((await visitor.get<EventPricingDto>(`/api/events/${event.id}/pricing`)).body).toMatchObject(eventTiers);
+
+    // An earlier save could store dollars; the API no longer does, so the item goes straight into the table.
+    await restart(async () => {
+      const dynamo = await startDynalite(dataDir);
+      try {
+        await storePricingInDollars(createDynamoTable(dynamo.send, "dorsal"), event.id);
+      } finally {
+        await dynamo.close();
+      }
+    });
+    const stored = await visitor.get<EventPricingDto>(`/api/events/${event.id}/pricing`);
+    expect(stored.body).toMatchObject({ currency: "USD", basePrice: 5, tier4Price: 3.75, configured: true });
+    const quote = await visitor.post<ErrorBody>("/api/sales/quote", cart);
+    const checkout = await visitor.post<ErrorBody>("/api/sales/create", {
+      ...cart,
+      customerName: "Ana Gómez",
+      customerEmail: "ana@example.co",
+    });
+    for (const answer of [quote, checkout]) {
+      expect(answer.status).toBe(400);
+      expect(answer.body.error).toBe(salesMessages.currencyNotSupported);
+    }
+
+    // Saved again in pesos, the event sells.
+    expect((await admin.post(`/api/events/${event.id}/pricing`, eventTiers)).status).toBe(200);
+    expect((await visitor.post<CartQuote>("/api/sales/quote", cart)).body).toMatchObject({
+      total: 18000,
+      rule: "eventPricing",
+    });
   });
 
   it("lists an event's sales for the admin, without the download tokens", async () => {
@@ -509,10 +551,7 @@ describe("sales", () => {
   it("keeps the sandbox's keys and transactions, and the sales, across a restart", async () => {
     const created = await sale([loneId]);
     const { transactionId } = await choose(created.paymentUrl, "APPROVED");
-    await dorsal.stop();
-    dorsal = await startDorsal({ env, dataDir });
-    admin = apiClient(dorsal.url, await adminToken(dorsal));
-    visitor = apiClient(dorsal.url);
+    await restart();
     expect(JSON.parse(await readFile(path.join(dataDir, "keys", "wompi-sandbox.json"), "utf8"))).toEqual(keys);
     const kept = await sandboxApi<SandboxTransaction>("GET", `/transactions/${transactionId}`);
     expect(kept.body.data).toMatchObject({ reference: created.reference, status: "APPROVED" });

@@ -1,7 +1,9 @@
-import { createSaleRequest, salesMessages } from "@dorsal/shared";
+import { createSaleRequest, defaultEventPricing, salesMessages } from "@dorsal/shared";
 import { describe, expect, it } from "vitest";
+import { storePricingInDollars } from "../testing/legacy-pricing";
 import { runnerWearing, scriptedWorld } from "../testing/scripted-world";
-import { createSale } from "./checkout";
+import { createSale, quoteCart } from "./checkout";
+import { saveEventPricing } from "./pricing";
 import { receivePaymentEvent, reconcilePendingSales } from "./settlement";
 
 const buyer = { customerName: "Ana Gómez", customerEmail: "ana.gomez@example.co" };
@@ -35,6 +37,24 @@ describe("checkout and settlement, on in-memory ports", () => {
       }),
     ]);
     expect(await deps.sales.get(sale.saleId)).toMatchObject({ status: "pending", paidAt: null });
+  });
+
+  it("reads a pricing stored in dollars before pesos-only, and sells nothing of the event until it is saved in pesos", async () => {
+    const { deps, event, payments, request } = await cartWorld();
+    await storePricingInDollars(deps.table, event.id);
+
+    const stored = await deps.pricing.get(event.id);
+    const quote = quoteCart(deps, request());
+    const sale = createSale(deps, request(), origin);
+
+    expect(stored).toMatchObject({ currency: "USD", basePrice: 5, configured: true });
+    const refused = { kind: "invalid", message: salesMessages.currencyNotSupported };
+    await expect(quote).rejects.toMatchObject(refused);
+    await expect(sale).rejects.toMatchObject(refused);
+    expect(payments.checkouts).toEqual([]);
+    // Saved again (in pesos, the only currency the form sends), the event sells: 3 photos at 8.000.
+    await saveEventPricing(deps, event.id, defaultEventPricing);
+    expect(await createSale(deps, request(24_000), origin)).toMatchObject({ amount: 24_000 });
   });
 
   it("pays the sale once on a verified APPROVED event; a forged event is refused and a replay changes nothing", async () => {

@@ -40,8 +40,9 @@ interface PricedCart {
  * What a cart costs:
  * 1. the event exists and is not free;
  * 2. every photo is a processed photo of that event;
- * 3. the event's own tiers when an admin saved them (COP only: the gateway takes nothing else),
- *    else spec §9's bundles over the system photo price.
+ * 3. the event's own tiers when an admin saved them, else spec §9's bundles over the system photo
+ *    price. Pricing is saved in pesos only since issue 22; one saved earlier may be in dollars or
+ *    euros, which the gateway does not charge, so its carts are refused until an admin saves it again.
  */
 async function priceCart(deps: PricingDeps, request: QuoteInput): Promise<PricedCart> {
   const event = await deps.events.get(request.eventId);

@@ -1,14 +1,15 @@
-import { defaultEventPricing, type EventPricing, type EventPricingDto } from "@dorsal/shared";
+import { defaultEventPricing, type EventPricing, type EventPricingDto, type StoredEventPricing } from "@dorsal/shared";
 import type { Table } from "../ports/table";
 import { keys } from "./keys";
 
-interface PricingItem extends EventPricing {
+/** Saves write pesos only, but an item saved before may hold another currency: it is read as it is. */
+interface PricingItem extends StoredEventPricing {
   eventId: number;
   updatedAt: string;
 }
 
 const toDto = (eventId: number, stored: PricingItem | undefined): EventPricingDto => {
-  const pricing: EventPricing = { ...defaultEventPricing, ...stored };
+  const pricing: StoredEventPricing = { ...defaultEventPricing, ...stored };
   return {
     eventId,
     basePrice: pricing.basePrice,

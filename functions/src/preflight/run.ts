@@ -205,7 +205,8 @@ function quotasCheck(quotas: PlatformQuotas): Outcome {
     : { status: "GREEN", detail: figures };
 }
 
-async function eventCheck(deps: Deps, eventId: number): Promise<Outcome> {
+/** The chosen event's readiness: its photos, and a price the gateway can charge. */
+export async function eventCheck(deps: Deps, eventId: number): Promise<Outcome> {
   const [event, stats, pricing] = await Promise.all([
     deps.events.get(eventId),
     deps.events.stats([eventId]),
@@ -214,11 +215,17 @@ async function eventCheck(deps: Deps, eventId: number): Promise<Outcome> {
   if (!event) return { status: "RED", detail: `el evento ${eventId} no existe` };
   const counts = stats.get(eventId);
   const failed = counts?.failedPhotos ?? 0;
+  // A pricing saved before only pesos were offered may be in another currency; checkout refuses it.
+  const inPesos = pricing.currency === "COP";
+  const price = inPesos ? formatPrice(pricing.basePrice) : `${pricing.basePrice} ${pricing.currency}`;
   const detail =
     `«${event.name}»: ${counts?.totalPhotos ?? 0} fotos, ${counts?.processedPhotos ?? 0} procesadas, ` +
-    `${failed} fallidas; precio ${formatPrice(pricing.basePrice, pricing.currency)}` +
-    (pricing.configured ? "" : " (el predeterminado)");
-  if (failed > 0) return { status: "YELLOW", detail: `${detail}; revisa las fallidas en /processing` };
+    `${failed} fallidas; precio ${price}${pricing.configured ? "" : " (el predeterminado)"}`;
+  const warnings: string[] = [];
+  if (!inPesos)
+    warnings.push(`la pasarela de pagos no cobra en ${pricing.currency}: guarda sus precios en pesos en Precios`);
+  if (failed > 0) warnings.push("revisa las fallidas en /processing");
+  if (warnings.length > 0) return { status: "YELLOW", detail: `${detail}; ${warnings.join("; ")}` };
   return { status: "GREEN", detail };
 }
 

@@ -5,11 +5,10 @@ import {
   discountLabel,
   draftRules,
   type FieldErrors,
-  hasPrices,
   parseDraft,
+  savedInOtherCurrency,
   shownErrors,
   toDraft,
-  withCurrency,
 } from "./pricing-draft";
 
 const draft = toDraft(defaultEventPricing);
@@ -66,12 +65,29 @@ describe("pricing draft", () => {
       basePrice: "El precio mínimo es $ 1.000 COP",
       tier2Price: pricingMessages.tierPriceAboveBase,
     });
+    // Typing more digits never brings a price back under the maximum: that error shows at once.
+    const tooDear = errorsOf({ ...draft, basePrice: "20000000" });
+    expect(shownErrors(tooDear, { everything: false, left: new Set() })).toEqual({
+      basePrice: "El precio máximo es $ 10.000.000 COP",
+    });
   });
 
-  it("clears the prices when the currency changes, keeping the rest", () => {
-    const inDollars = withCurrency(draft, "USD");
-    expect(inDollars).toMatchObject({ currency: "USD", basePrice: "", tier4Price: "", tier2Photos: "3" });
-    expect(hasPrices(inDollars)).toBe(false);
-    expect(hasPrices(draft)).toBe(true);
+  it("starts a pricing saved in dollars before pesos-only without its prices, and saves it in pesos", () => {
+    const inDollars = { ...defaultEventPricing, currency: "USD", basePrice: 5, tier2Price: 4.5, tier4Price: 3.75 };
+    expect(savedInOtherCurrency(inDollars)).toBe(true);
+    expect(savedInOtherCurrency(defaultEventPricing)).toBe(false);
+
+    const legacy = toDraft(inDollars);
+    expect(legacy).toEqual({
+      ...draft,
+      basePrice: "",
+      tier2Price: "",
+      tier3Price: "",
+      tier4Price: "",
+    });
+    const repriced = { ...legacy, basePrice: "12000", tier2Price: "9000", tier3Price: "7000", tier4Price: "6000" };
+    expect(parseDraft(repriced)).toEqual({
+      pricing: { ...defaultEventPricing, basePrice: 12000, tier2Price: 9000, tier3Price: 7000, tier4Price: 6000 },
+    });
   });
 });

@@ -2,24 +2,18 @@ import {
   defaultEventPricing,
   type EventPricing,
   eventPricingRequest,
-  type PricingCurrency,
   type PricingRules,
-  pricingCurrencies,
   pricingMessages,
+  type StoredEventPricing,
 } from "@dorsal/shared";
 import { firstErrorByField } from "../../../lib/field-errors";
 
 /** The pricing form as typed: numbers stay text until saved, so a half-typed value is not lost. */
 export type NumberField = Exclude<keyof EventPricing, "currency" | "volumeDiscountEnabled">;
-export type Draft = Record<NumberField, string> & { currency: PricingCurrency; volumeDiscountEnabled: boolean };
+export type Draft = Record<NumberField, string> & { volumeDiscountEnabled: boolean };
 export type FieldErrors = Partial<Record<keyof EventPricing, string>>;
 
-export const priceFields = [
-  "basePrice",
-  "tier2Price",
-  "tier3Price",
-  "tier4Price",
-] as const satisfies readonly NumberField[];
+const priceFields = ["basePrice", "tier2Price", "tier3Price", "tier4Price"] as const satisfies readonly NumberField[];
 
 export const numberFields = [
   "basePrice",
@@ -32,24 +26,30 @@ export const numberFields = [
   "downloadValidityDays",
 ] as const satisfies readonly NumberField[];
 
-export function toDraft(pricing: EventPricing): Draft {
-  const draft = { currency: pricing.currency, volumeDiscountEnabled: pricing.volumeDiscountEnabled } as Draft;
+/** Whether the pricing was saved in another currency, before only pesos were offered (checkout refuses it). */
+export const savedInOtherCurrency = (pricing: StoredEventPricing) => pricing.currency !== "COP";
+
+/**
+ * The form of a stored pricing. One saved in another currency starts without prices: there is no
+ * exchange rate, and no figure means the same in pesos.
+ */
+export function toDraft(pricing: StoredEventPricing): Draft {
+  const draft = { volumeDiscountEnabled: pricing.volumeDiscountEnabled } as Draft;
   for (const field of numberFields) draft[field] = String(pricing[field]);
+  if (savedInOtherCurrency(pricing)) for (const field of priceFields) draft[field] = "";
   return draft;
 }
 
 /** Blank is not zero: it must fail as "not a number", not as "below the minimum". */
 const toNumber = (value: string) => (value.trim() === "" ? Number.NaN : Number(value));
 
-function toInput(draft: Draft): Record<keyof EventPricing, unknown> {
-  const input: Record<string, unknown> = {
-    currency: draft.currency,
-    volumeDiscountEnabled: draft.volumeDiscountEnabled,
-  };
+function toInput(draft: Draft): Record<string, unknown> {
+  // No currency: the schema fills in pesos, the only one.
+  const input: Record<string, unknown> = { volumeDiscountEnabled: draft.volumeDiscountEnabled };
   for (const field of numberFields) input[field] = toNumber(draft[field]);
   // Spec §5: a validity that is not a number falls back to the default 7 days.
   if (Number.isNaN(input.downloadValidityDays)) input.downloadValidityDays = defaultEventPricing.downloadValidityDays;
-  return input as Record<keyof EventPricing, unknown>;
+  return input;
 }
 
 /** The shared schema's verdict, with the first message of each field (the texts are already Spanish). */
@@ -112,7 +112,7 @@ export function shownErrors(
   for (const [field, message] of Object.entries(current) as [keyof FieldErrors, string][]) {
     const other = comparedWith[field as NumberField];
     const ladder = other !== undefined && current[other] === undefined && ladderMessages.includes(message);
-    const atOnce = ladder || overMaximumMessages.includes(message);
+    const atOnce = ladder || message === pricingMessages.priceMax;
     if (options.everything || atOnce || options.left.has(field as NumberField)) shown[field] = message;
   }
   return shown;
@@ -123,14 +123,3 @@ const ladderMessages: readonly string[] = [
   pricingMessages.tierPriceAbovePrevious,
   pricingMessages.tierPhotosIncreasing,
 ];
-const overMaximumMessages: readonly string[] = pricingCurrencies.map((currency) => pricingMessages.priceMax(currency));
-
-/** The draft in another currency: its prices are cleared, since no figure means the same in both. */
-export function withCurrency(draft: Draft, currency: PricingCurrency): Draft {
-  const changed = { ...draft, currency };
-  for (const field of priceFields) changed[field] = "";
-  return changed;
-}
-
-/** Whether the draft has any price typed (switching currency then has something to lose). */
-export const hasPrices = (draft: Draft) => priceFields.some((field) => draft[field].trim() !== "");

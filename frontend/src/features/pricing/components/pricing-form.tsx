@@ -8,7 +8,6 @@ import {
   Heading,
   HStack,
   Input,
-  NativeSelect,
   Separator,
   SimpleGrid,
   Stack,
@@ -16,12 +15,10 @@ import {
   Text,
 } from "@chakra-ui/react";
 import {
-  currencyRules,
   type EventPricingDto,
   formatPrice,
-  type PricingCurrency,
   priceForPhotoCount,
-  pricingCurrencies,
+  pricingLimits,
   pricingMessages,
   pricingTiers,
 } from "@dorsal/shared";
@@ -36,14 +33,12 @@ import {
   discountTiers,
   draftRules,
   type FieldErrors,
-  hasPrices,
   type NumberField,
   parseDraft,
+  savedInOtherCurrency,
   shownErrors,
   toDraft,
-  withCurrency,
 } from "../api/pricing-draft";
-import { CurrencyChangeDialog } from "./currency-change-dialog";
 
 interface PricingFormProps {
   eventId: number;
@@ -58,13 +53,11 @@ export function PricingForm({ eventId, eventName, pricing }: PricingFormProps) {
   const [left, setLeft] = useState<ReadonlySet<NumberField>>(new Set());
   /** The server's verdict on the last save, per field, until that field changes. */
   const [serverErrors, setServerErrors] = useState<FieldErrors>({});
-  const [askedCurrency, setAskedCurrency] = useState<PricingCurrency | null>(null);
   const save = useSaveEventPricing(eventId);
   const rules = draftRules(draft);
   const parsed = parseDraft(draft);
   const currentErrors = "errors" in parsed ? parsed.errors : {};
   const errors: FieldErrors = { ...shownErrors(currentErrors, { everything: tried, left }), ...serverErrors };
-  const currency = currencyRules[draft.currency];
 
   const change = (field: NumberField) => (event: { currentTarget: { value: string } }) => {
     const { value } = event.currentTarget;
@@ -78,7 +71,7 @@ export function PricingForm({ eventId, eventName, pricing }: PricingFormProps) {
   const numberInput = (field: NumberField, props: { label?: string; min: number; step: number; max?: number }) => (
     <Input
       type="number"
-      inputMode={props.step < 1 ? "decimal" : "numeric"}
+      inputMode="numeric"
       value={draft[field]}
       onChange={change(field)}
       onBlur={leave(field)}
@@ -90,19 +83,12 @@ export function PricingForm({ eventId, eventName, pricing }: PricingFormProps) {
     />
   );
   const priceInput = (field: NumberField, label?: string) =>
-    numberInput(field, { label, min: currency.minPrice, max: currency.maxPrice, step: currency.step });
-
-  const switchCurrency = (next: PricingCurrency) => {
-    setDraft((current) => withCurrency(current, next));
-    setServerErrors({});
-    setAskedCurrency(null);
-  };
-
-  const chooseCurrency = (next: PricingCurrency) => {
-    if (next === draft.currency) return;
-    if (hasPrices(draft)) setAskedCurrency(next);
-    else switchCurrency(next);
-  };
+    numberInput(field, {
+      label,
+      min: pricingLimits.minPrice,
+      max: pricingLimits.maxPrice,
+      step: pricingLimits.priceStep,
+    });
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -145,27 +131,21 @@ export function PricingForm({ eventId, eventName, pricing }: PricingFormProps) {
                   Precio base por foto <Field.RequiredIndicator />
                 </Field.Label>
                 {priceInput("basePrice")}
-                <Field.HelperText>{pricingMessages.priceHint(draft.currency)}</Field.HelperText>
+                <Field.HelperText>{pricingMessages.priceHint}</Field.HelperText>
                 <Field.ErrorText>{errors.basePrice}</Field.ErrorText>
               </Field.Root>
-              <Field.Root invalid={Boolean(errors.currency)}>
-                <Field.Label>Moneda</Field.Label>
-                <NativeSelect.Root>
-                  <NativeSelect.Field
-                    value={draft.currency}
-                    onChange={(event) => chooseCurrency(event.currentTarget.value as PricingCurrency)}
-                    bg="white"
-                  >
-                    {pricingCurrencies.map((currency) => (
-                      <option key={currency} value={currency}>
-                        {currency}
-                      </option>
-                    ))}
-                  </NativeSelect.Field>
-                  <NativeSelect.Indicator />
-                </NativeSelect.Root>
-                <Field.ErrorText>{errors.currency}</Field.ErrorText>
-              </Field.Root>
+              <Stack gap="1.5" role="group" aria-labelledby="pricing-currency-label">
+                <Text id="pricing-currency-label" textStyle="sm" fontWeight="medium">
+                  Moneda
+                </Text>
+                {/* As tall as the inputs beside it, so the helper lines stay level on wide screens. */}
+                <Text minH="10" display="flex" alignItems="center">
+                  Pesos colombianos (COP)
+                </Text>
+                <Text textStyle="xs" color="fg.muted">
+                  La pasarela de pagos cobra en pesos.
+                </Text>
+              </Stack>
               <Field.Root invalid={Boolean(errors.downloadValidityDays)}>
                 <Field.Label>Validez de la descarga (días)</Field.Label>
                 {numberInput("downloadValidityDays", { min: 1, max: 365, step: 1 })}
@@ -173,10 +153,14 @@ export function PricingForm({ eventId, eventName, pricing }: PricingFormProps) {
                 <Field.ErrorText>{errors.downloadValidityDays}</Field.ErrorText>
               </Field.Root>
             </SimpleGrid>
-            {draft.currency !== "COP" && (
+            {savedInOtherCurrency(pricing) && (
               <Alert.Root status="warning" mt="4">
                 <Alert.Indicator />
-                <Alert.Description>{pricingMessages.gatewayPesosOnly}</Alert.Description>
+                <Alert.Description>
+                  Este evento tiene precios guardados en {pricing.currency} (precio base: {pricing.basePrice}{" "}
+                  {pricing.currency}), una moneda que la pasarela de pagos no cobra, así que sus fotos no se pueden
+                  comprar. Escribe los precios en pesos y guarda.
+                </Alert.Description>
               </Alert.Root>
             )}
           </Card.Body>
@@ -248,11 +232,11 @@ export function PricingForm({ eventId, eventName, pricing }: PricingFormProps) {
                         <Stack gap="0.5">
                           <Text>
                             {shown.savings > 0
-                              ? `Ahorro: ${formatPrice(shown.savings, draft.currency)} por foto (${shown.savingsPercent}%)`
+                              ? `Ahorro: ${formatPrice(shown.savings)} por foto (${shown.savingsPercent}%)`
                               : "Sin descuento: mismo precio base"}
                           </Text>
                           <Text textStyle="xs" color="fg.muted">
-                            {shown.minPhotos} fotos: {formatPrice(example.total, draft.currency)}
+                            {shown.minPhotos} fotos: {formatPrice(example.total)}
                           </Text>
                         </Stack>
                       ) : (
@@ -277,13 +261,6 @@ export function PricingForm({ eventId, eventName, pricing }: PricingFormProps) {
           </Button>
         </HStack>
       </Stack>
-      <CurrencyChangeDialog
-        next={askedCurrency}
-        current={draft.currency}
-        currentBasePrice={rules ? formatPrice(rules.basePrice, draft.currency) : null}
-        onConfirm={switchCurrency}
-        onCancel={() => setAskedCurrency(null)}
-      />
     </form>
   );
 }

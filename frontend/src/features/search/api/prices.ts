@@ -23,7 +23,7 @@ export function useBibPricing(eventId: number, bibPhotoCount: number): BibPricin
   if (photoPrice.isError) return { status: "unavailable", message: photoPrice.error.message };
   if (pricing.isPending || photoPrice.isPending) return { status: "pending" };
   const eventPricing = pricing.data.configured ? pricing.data : null;
-  // The gateway takes pesos only: the server refuses to quote an event priced in another currency.
+  // A pricing saved in another currency before only pesos were offered: the server refuses to quote it.
   if (eventPricing && eventPricing.currency !== "COP") {
     return { status: "unavailable", message: salesMessages.currencyNotSupported };
   }
