@@ -10,6 +10,8 @@ import { bibTextMessage, isBibText, normaliseBib } from "./bib-format";
  */
 
 export const salesMessages = {
+  linkOnlyForPaid: "Solo una venta pagada y vigente tiene enlace de descarga",
+  saleNotFound: "Venta no encontrada",
   nameRequired: "El nombre es obligatorio",
   nameTwoWords: "Debe incluir nombre y apellido",
   nameWordLength: "Nombre y apellido deben tener al menos 2 caracteres cada uno",
@@ -208,6 +210,17 @@ export interface AdminSaleDto {
   /** The gateway's reason for a declined or failed payment. */
   statusMessage: string | null;
   updatedAt: string;
+  /**
+   * A paid sale's downloads left: each photo may be downloaded `maxDownloads` times, so this is
+   * the fewest left over its photos; null for a sale that was never paid.
+   */
+  downloadsLeft: number | null;
+}
+
+/** POST /api/admin/sales/{saleId}/link: a new download link for a paid sale; the old one stops working. */
+export interface AdminSaleLink {
+  downloadUrl: string;
+  expiresAt: string | null;
 }
 
 /** GET /api/admin/sales?eventId=: an event's sales, oldest first, a page at a time (export and audit). */

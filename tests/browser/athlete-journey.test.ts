@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { WompiKeys } from "../../functions/src/adapters/payments/wompi";
 import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
 import { adminToken } from "../support/api";
-import { animationsDone, createBrowserHarness, imagesLoaded, viewports } from "../support/browser";
+import { animationsDone, createBrowserHarness, imagesLoaded, signInAsAdmin, viewports } from "../support/browser";
 import { seedEventWithBibPhotos } from "../support/seed";
 import { type RunningDorsal, startDorsal } from "../support/server";
 import { readZip } from "../support/zip";
@@ -251,5 +251,49 @@ describe("athlete journey", () => {
     const page = await browser.openPage(viewports.phone);
     await page.goto(`${dorsal.url}/photo-purchase`);
     await page.getByText("No se ha especificado un número de dorsal válido.").waitFor();
+  });
+
+  it("lets the admin find a buyer's sale and give them a new link, which opens what is left of it", async () => {
+    const page = await browser.openPage({ width: 1366, height: 900 });
+    await signInAsAdmin(page, dorsal);
+    await page.goto(`${dorsal.url}/analytics`);
+    await page.getByRole("link", { name: "Ver ventas" }).click();
+    await page.getByRole("heading", { name: "Ventas", level: 1 }).waitFor();
+    const rows = page.getByTestId("sale-row");
+    // The journeys above: Ana's paid sale, Luis's declined one and its paid retry, a pending-then-paid one.
+    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(4);
+
+    await page.getByLabel("Correo o referencia").fill("ANA@example");
+    await page.getByRole("button", { name: "Buscar", exact: true }).click();
+    await expect.poll(() => rows.count()).toBe(1);
+    const ana = rows.first();
+    await ana.getByText("Pagada").waitFor();
+    // She spent every download of one photo: the fewest left is what the row says.
+    await ana.getByText("0 de 3").waitFor();
+    await ana.getByRole("button", { name: /^Nuevo enlace para Ana Gómez/ }).click();
+    const confirm = page.getByRole("alertdialog", { name: "¿Dar un nuevo enlace de descarga?" });
+    await confirm.getByText("El enlace que tiene Ana Gómez dejará de funcionar.", { exact: false }).waitFor();
+    await confirm.getByRole("button", { name: "Crear enlace" }).click();
+    await confirm.waitFor({ state: "detached" });
+    const made = page.getByRole("status").filter({ hasText: "Nuevo enlace de descarga para Ana Gómez" });
+    const link = await made.getByLabel("Enlace").inputValue();
+    expect(link).toMatch(new RegExp(`^${dorsal.url}/download\\?token=[A-Za-z0-9_-]{43}$`));
+    await animationsDone(page);
+    await page.screenshot({ path: "/tmp/sales-1366.png", fullPage: true });
+
+    await page.setViewportSize(viewports.phone);
+    await page.getByLabel("Correo o referencia").fill("");
+    await page.getByRole("button", { name: "Buscar", exact: true }).click();
+    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(4);
+    await page.screenshot({ path: "/tmp/sales-390.png", fullPage: true });
+    expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(viewports.phone.width);
+
+    // The buyer's new link opens the same purchase, downloads spent stay spent.
+    await page.goto(link);
+    await page.getByTestId("payment-confirmation").getByText("Pago aprobado").waitFor();
+    await expect
+      .poll(() => page.getByTestId("remaining-downloads").textContent())
+      .toBe("0 de 3 descargas restantes por foto");
+    expect(browser.pageErrors).toEqual([]);
   });
 });

@@ -92,6 +92,7 @@ const screensByRole: Record<Role, Screen[]> = {
     { name: "search", path: () => "/search" },
     { name: "search-dorsal", path: results },
     { name: "analytics", path: () => "/analytics" },
+    { name: "admin-sales", path: () => "/admin/sales" },
     { name: "admin-download-codes", path: () => "/admin-download-codes" },
     { name: "event-pricing", path: () => "/event-pricing" },
     { name: "photographer-applications", path: () => "/photographer-applications" },

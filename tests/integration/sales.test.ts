@@ -548,6 +548,52 @@ describe("sales", () => {
     expect((await visitor.get(`/api/admin/sales?eventId=${event.id}`)).status).toBe(401);
   });
 
+  it("finds a sale by buyer or reference with its downloads left, and gives a lost link anew", async () => {
+    const paid = await sale([loneId], { customerName: "Lucía Ríos", customerEmail: "Lucia.Rios@example.co" });
+    await choose(paid.paymentUrl, "APPROVED");
+    const downloaded = await fetch(new URL(`/api/sales/download/${paid.token}/photos/${loneId}`, dorsal.url), {
+      redirect: "manual",
+    });
+    expect(downloaded.status).toBe(302);
+    const pending = await sale([loneId], { customerName: "Lucía Ríos", customerEmail: "lucia.rios@example.co" });
+
+    type Listed = { sales: { id: string; reference: string; downloadsLeft: number | null }[] };
+    const byEmail = await admin.get<Listed>(`/api/admin/sales?eventId=${event.id}&q=LUCIA.RIOS`);
+    expect(byEmail.status).toBe(200);
+    expect(byEmail.body.sales.map(({ id, downloadsLeft }) => ({ id, downloadsLeft }))).toEqual([
+      { id: paid.saleId, downloadsLeft: 2 },
+      { id: pending.saleId, downloadsLeft: null },
+    ]);
+    const byReference = await admin.get<Listed>(
+      `/api/admin/sales?eventId=${event.id}&q=${paid.reference.slice(-12).toLowerCase()}`,
+    );
+    expect(byReference.body.sales.map((found) => found.id)).toEqual([paid.saleId]);
+
+    const link = (saleId: string, client = admin) =>
+      client.post<{ downloadUrl: string; expiresAt: string | null; error?: string }>(
+        `/api/admin/sales/${saleId}/link`,
+        {},
+      );
+    expect((await link(paid.saleId, visitor)).status).toBe(401);
+    const refused = await link(pending.saleId);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toBe(salesMessages.linkOnlyForPaid);
+
+    const renewed = await link(paid.saleId);
+    expect(renewed.status).toBe(200);
+    const newToken = new URL(renewed.body.downloadUrl).searchParams.get("token") ?? "";
+    expect(newToken).not.toBe(paid.token);
+    expect(new URL(renewed.body.downloadUrl).origin).toBe(new URL(dorsal.url).origin);
+    // The old link stops at once; the new one opens the same purchase with what is left of it.
+    const old = await info(paid.token);
+    expect(old.status).toBe(404);
+    expect((await info(newToken)).body).toMatchObject({
+      status: "paid",
+      reference: paid.reference,
+      remainingDownloads: 2,
+    });
+  });
+
   it("keeps the sandbox's keys and transactions, and the sales, across a restart", async () => {
     const created = await sale([loneId]);
     const { transactionId } = await choose(created.paymentUrl, "APPROVED");

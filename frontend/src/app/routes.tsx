@@ -82,6 +82,9 @@ const PerformancePage = lazy(() =>
     default: module.PerformancePage,
   })),
 );
+const SalesPage = lazy(() =>
+  import("../features/sales/components/sales-page").then((module) => ({ default: module.SalesPage })),
+);
 const ApplicationFormPage = lazy(() =>
   import("../features/applications/components/application-form-page").then((module) => ({
     default: module.ApplicationFormPage,
@@ -138,6 +141,7 @@ const signedInPaths = [
   "settings",
   "user-management",
   "admin-download-codes",
+  "admin/sales",
   "analytics",
   "preflight",
   "preflight-dashboard",
@@ -190,6 +194,7 @@ function roleRoutes(user: SessionUser | null) {
           <Route path="user-management" element={<UserManagementPage />} />
           <Route path="admin-download-codes" element={<DownloadCodesPage />} />
           <Route path="analytics" element={<AnalyticsPage />} />
+          <Route path="admin/sales" element={<SalesPage />} />
           {/* Spec §2.1: the same screen at both paths. */}
           <Route path="preflight" element={<PreflightPage />} />
           <Route path="preflight-dashboard" element={<PreflightPage />} />

@@ -30,6 +30,12 @@ const checkoutMinutes = 30;
 const referencePrefix = "DOR-";
 const hashToken = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
 
+/** A download link's secret (32 random bytes) and the hash that is all the table keeps of it. */
+export function drawDownloadToken(): { token: string; tokenHash: string } {
+  const token = randomBytes(32).toString("base64url");
+  return { token, tokenHash: hashToken(token) };
+}
+
 interface PricedCart {
   quote: CartQuote;
   validityDays: number;
@@ -106,7 +112,7 @@ export async function createSale(deps: CheckoutDeps, request: SaleInput, origin:
   if (request.amount !== undefined && request.amount !== quote.total) throw conflict(salesMessages.priceChanged);
   const now = deps.clock.now();
   const id = deps.ids.newId();
-  const token = randomBytes(32).toString("base64url");
+  const { token, tokenHash } = drawDownloadToken();
   const sale: SaleRecord = {
     id,
     reference: `${referencePrefix}${id}`,
@@ -118,7 +124,7 @@ export async function createSale(deps: CheckoutDeps, request: SaleInput, origin:
     customerEmail: request.customerEmail,
     customerName: request.customerName,
     status: "pending",
-    tokenHash: hashToken(token),
+    tokenHash,
     maxDownloads,
     validityDays,
     createdAt: now.toISOString(),

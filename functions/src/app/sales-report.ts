@@ -1,41 +1,98 @@
-import type { AdminSalePage } from "@dorsal/shared";
+import { type AdminSaleDto, type AdminSaleLink, type AdminSalePage, salesMessages } from "@dorsal/shared";
 import type { PageCursor } from "../data/photos";
-import { salesMonthOf } from "../data/sales";
+import { type SaleRecord, saleDownloadGrant, salesMonthOf } from "../data/sales";
+import { drawDownloadToken } from "./checkout";
 import type { Deps } from "./deps";
+import { conflict, notFound } from "./errors";
 import { encodeCursor } from "./page-cursor";
 
-/** GET /api/admin/sales?eventId=: an event's sales, oldest first, paged (export and audit). */
+type ReportDeps = Pick<Deps, "sales" | "downloadCounts">;
+
+/** The fewest downloads left over a paid sale's photos (the allowance counts per photo). */
+async function downloadsLeft(deps: ReportDeps, sale: SaleRecord): Promise<number | null> {
+  if (sale.paidAt === null) return null;
+  const counts = await deps.downloadCounts.counts(saleDownloadGrant(sale.id), sale.photoIds);
+  return Math.max(0, Math.min(...sale.photoIds.map((photoId) => sale.maxDownloads - (counts.get(photoId) ?? 0))));
+}
+
+const matches = (sale: SaleRecord, query: string) =>
+  sale.customerEmail.toLowerCase().includes(query) || sale.reference.toLowerCase().includes(query);
+
+/**
+ * GET /api/admin/sales?eventId=: an event's sales, oldest first, paged (export, audit and the
+ * admin's sales screen). With `q`, the event's sales whose buyer email or reference contains it,
+ * read through to the end (an event's sales are few enough for an admin's search), at most `limit`.
+ */
 export async function listEventSales(
-  deps: Pick<Deps, "sales">,
+  deps: ReportDeps,
   eventId: number,
-  options: { limit: number; cursor?: PageCursor | undefined },
+  options: { limit: number; cursor?: PageCursor | undefined; query?: string | undefined },
 ): Promise<AdminSalePage> {
-  const page = await deps.sales.listByEvent(eventId, options);
+  const query = options.query?.toLowerCase();
+  let page: { sales: SaleRecord[]; cursor?: PageCursor };
+  if (query) {
+    const found: SaleRecord[] = [];
+    let cursor = options.cursor;
+    do {
+      const read = await deps.sales.listByEvent(eventId, { limit: 200, cursor });
+      found.push(...read.sales.filter((sale) => matches(sale, query)));
+      cursor = read.cursor;
+    } while (cursor && found.length < options.limit);
+    page = { sales: found.slice(0, options.limit) };
+  } else {
+    page = await deps.sales.listByEvent(eventId, options);
+  }
+  return {
+    sales: await Promise.all(page.sales.map(async (sale) => toAdminSale(sale, await downloadsLeft(deps, sale)))),
+    nextCursor: encodeCursor(page.cursor),
+  };
+}
+
+/**
+ * POST /api/admin/sales/{saleId}/link: for a buyer who lost the link, a new one to send them; the
+ * old link stops working at once. Only a paid sale that has not expired has one.
+ */
+export async function newSaleLink(
+  deps: Pick<Deps, "sales" | "clock">,
+  saleId: string,
+  origin: string,
+): Promise<AdminSaleLink> {
+  const sale = await deps.sales.get(saleId);
+  if (!sale) throw notFound(salesMessages.saleNotFound);
+  const now = deps.clock.now();
+  const expired = sale.expiresAt !== null && Date.parse(sale.expiresAt) <= now.getTime();
+  if (sale.status !== "paid" || expired) throw conflict(salesMessages.linkOnlyForPaid);
+  const { token, tokenHash } = drawDownloadToken();
+  const replaced = await deps.sales.replaceToken(sale, tokenHash, now);
+  // Two admins at once: the other one's link is the one that works.
+  if (!replaced) throw conflict(salesMessages.linkOnlyForPaid);
+  return { downloadUrl: `${origin}/download?token=${token}`, expiresAt: sale.expiresAt };
+}
+
+function toAdminSale(sale: SaleRecord, left: number | null): AdminSaleDto {
   return {
     // Field by field: the stored item also carries its keys and the token's hash.
-    sales: page.sales.map((sale) => ({
-      id: sale.id,
-      reference: sale.reference,
-      eventId: sale.eventId,
-      dorsalNumber: sale.dorsalNumber,
-      photoIds: sale.photoIds,
-      amount: sale.amount,
-      currency: sale.currency,
-      customerEmail: sale.customerEmail,
-      customerName: sale.customerName,
-      status: sale.status,
-      maxDownloads: sale.maxDownloads,
-      validityDays: sale.validityDays,
-      createdAt: sale.createdAt,
-      checkoutExpiresAt: sale.checkoutExpiresAt,
-      paidAt: sale.paidAt,
-      expiresAt: sale.expiresAt,
-      transactionId: sale.transactionId,
-      paymentMethod: sale.paymentMethod,
-      statusMessage: sale.statusMessage ?? null,
-      updatedAt: sale.updatedAt,
-    })),
-    nextCursor: encodeCursor(page.cursor),
+    id: sale.id,
+    reference: sale.reference,
+    eventId: sale.eventId,
+    dorsalNumber: sale.dorsalNumber,
+    photoIds: sale.photoIds,
+    amount: sale.amount,
+    currency: sale.currency,
+    customerEmail: sale.customerEmail,
+    customerName: sale.customerName,
+    status: sale.status,
+    maxDownloads: sale.maxDownloads,
+    validityDays: sale.validityDays,
+    createdAt: sale.createdAt,
+    checkoutExpiresAt: sale.checkoutExpiresAt,
+    paidAt: sale.paidAt,
+    expiresAt: sale.expiresAt,
+    transactionId: sale.transactionId,
+    paymentMethod: sale.paymentMethod,
+    statusMessage: sale.statusMessage ?? null,
+    updatedAt: sale.updatedAt,
+    downloadsLeft: left,
   };
 }
 

@@ -5,7 +5,7 @@ import type { PageCursor } from "./photos";
 import { queryAll } from "./query-all";
 
 /** A sale as stored (spec §3 sales): what the admin sees, plus the token's hash. Amounts are whole COP; the gateway sees them ×100. */
-export interface SaleRecord extends Omit<AdminSaleDto, "statusMessage"> {
+export interface SaleRecord extends Omit<AdminSaleDto, "statusMessage" | "downloadsLeft"> {
   /** SHA-256 (hex) of the download token; the token is only in the buyer's link. */
   tokenHash: string;
   /** Absent on sales settled before it was kept. */
@@ -78,7 +78,31 @@ export function createSalesRepository(table: Table) {
 
     async byTokenHash(tokenHash: string): Promise<SaleRecord | undefined> {
       const guard = await table.get<{ saleId: string }>(keys.downloadToken(tokenHash));
-      return guard ? table.get<SaleRecord>(keys.sale(guard.saleId)) : undefined;
+      const sale = guard ? await table.get<SaleRecord>(keys.sale(guard.saleId)) : undefined;
+      // A link replaced by a new one may leave its guard behind if the replacement was cut short:
+      // only the sale's current token opens it.
+      return sale?.tokenHash === tokenHash ? sale : undefined;
+    },
+
+    /**
+     * Gives the sale a new download token: the new guard first, then the sale (only if it still has
+     * the token it was read with), then the old guard goes. Undefined when the sale changed meanwhile.
+     */
+    async replaceToken(sale: SaleRecord, tokenHash: string, at: Date): Promise<SaleRecord | undefined> {
+      if (
+        !(await table.put(
+          { ...keys.downloadToken(tokenHash), type: "downloadToken", saleId: sale.id },
+          { ifAbsent: true },
+        ))
+      )
+        return undefined;
+      const updated = await table.update<SaleRecord>({
+        key: keys.sale(sale.id),
+        set: { tokenHash, updatedAt: at.toISOString() },
+        conditions: [{ attribute: "tokenHash", op: "=", value: sale.tokenHash }],
+      });
+      await table.delete(updated ? keys.downloadToken(sale.tokenHash) : keys.downloadToken(tokenHash));
+      return updated;
     },
 
     /**

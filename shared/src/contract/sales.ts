@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { idParam } from "../api";
 import {
+  type AdminSaleLink,
   type AdminSalePage,
   type CartQuote,
   type CreateSaleResponse,
@@ -21,7 +22,10 @@ const adminSalesQuery = z.object({
   eventId: idParam,
   cursor: z.string().max(2000).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(100),
+  /** Part of the buyer's email or of the reference, any case. */
+  q: z.string().trim().max(200).optional(),
 });
+const saleParams = z.object({ saleId: z.string().regex(/^[a-z0-9]{10,40}$/) });
 
 /** The cart's price, checkout, download links and the payment provider's events (the `sales` function). */
 export const salesApi = {
@@ -71,5 +75,11 @@ export const salesApi = {
     path: "/api/admin/sales",
     access: ["admin"],
     query: adminSalesQuery,
+  }),
+  newLink: endpoint<AdminSaleLink>()({
+    method: "POST",
+    path: "/api/admin/sales/{saleId}/link",
+    access: ["admin"],
+    params: saleParams,
   }),
 };

@@ -2,7 +2,7 @@ import { api } from "@dorsal/shared";
 import { createSale, quoteCart, retrySale } from "../../app/checkout";
 import { decodeCursor } from "../../app/page-cursor";
 import { downloadInfo, downloadPhoto, downloadZip } from "../../app/paid-downloads";
-import { listEventSales } from "../../app/sales-report";
+import { listEventSales, newSaleLink } from "../../app/sales-report";
 import { receivePaymentEvent } from "../../app/settlement";
 import { getContainer } from "../../compose";
 import { createHttpHandler, reply } from "../../http/handler";
@@ -20,7 +20,8 @@ export const handler = createHttpHandler(
       reply(201, await retrySale(deps, params.token, body.amount, deps.siteOrigin(event.headers))),
     paymentEvent: ({ deps, body, event }) => receivePaymentEvent(deps, body, event.headers["x-event-checksum"]),
     list: ({ deps, query }) =>
-      listEventSales(deps, query.eventId, { limit: query.limit, cursor: decodeCursor(query.cursor) }),
+      listEventSales(deps, query.eventId, { limit: query.limit, cursor: decodeCursor(query.cursor), query: query.q }),
+    newLink: ({ deps, params, event }) => newSaleLink(deps, params.saleId, deps.siteOrigin(event.headers)),
   },
   getContainer,
 );

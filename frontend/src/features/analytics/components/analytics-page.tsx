@@ -15,6 +15,7 @@ import {
 } from "@chakra-ui/react";
 import type { AnalyticsDto, AnalyticsRange, EventDto } from "@dorsal/shared";
 import { type ReactNode, useId, useState } from "react";
+import { Link as RouterLink } from "react-router";
 import { EmptyState } from "../../../components/ui/empty-state";
 import { EventSelect } from "../../../components/ui/event-select";
 import { LoadError } from "../../../components/ui/load-error";
@@ -209,7 +210,15 @@ export function AnalyticsPage() {
 
   return (
     <Box>
-      <PageHeader title="Estadísticas y Análisis" subtitle="Fotos, dorsales y ventas de tus eventos" />
+      <PageHeader
+        title="Estadísticas y Análisis"
+        subtitle="Fotos, dorsales y ventas de tus eventos"
+        actions={
+          <Button asChild variant="outline" size="sm">
+            <RouterLink to="/admin/sales">Ver ventas</RouterLink>
+          </Button>
+        }
+      />
 
       <Stack direction={{ base: "column", md: "row" }} align={{ md: "flex-end" }} gap="4" mb="6">
         <Box flex="1" maxW={{ md: "sm" }}>

@@ -1,0 +1,32 @@
+import { api } from "@dorsal/shared";
+import { skipToken, useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import { apiCall } from "../../../lib/api-fetch";
+
+const salesPageSize = 50;
+const salesKey = ["admin-sales"] as const;
+
+/** An event's sales, oldest first, 50 at a time; with `search`, those whose buyer email or reference contains it. */
+export function useEventSales(eventId: number | null, search: string) {
+  return useInfiniteQuery({
+    queryKey: [...salesKey, eventId, search],
+    initialPageParam: undefined as string | undefined,
+    queryFn:
+      eventId === null
+        ? skipToken
+        : ({ pageParam, signal }) =>
+            apiCall(api.sales.list, {
+              query: { eventId, limit: salesPageSize, cursor: pageParam, q: search || undefined },
+              signal,
+            }),
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+}
+
+/** A new download link for a paid sale; the buyer's old one stops working. */
+export function useNewSaleLink() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (saleId: string) => apiCall(api.sales.newLink, { params: { saleId } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: salesKey }),
+  });
+}
