@@ -1,14 +1,11 @@
 import { api, type DownloadInfo, type DownloadZip, messages, pathFor, salesMessages } from "@dorsal/shared";
-import { type SaleRecord, saleDownloadGrant } from "../data/sales";
+import { type SaleRecord, saleDownloadGrant, saleExpired } from "../data/sales";
 import { saleOfToken } from "./checkout";
 import type { Deps } from "./deps";
 import { forbidden, gone, notFound } from "./errors";
 import { downloadablePhotos, signedOriginalUrl } from "./original-download";
 import { zipOfOriginals } from "./original-zip";
 import { confirmByLookup } from "./settlement";
-
-const isExpired = (sale: SaleRecord, now: Date) =>
-  sale.expiresAt !== null && Date.parse(sale.expiresAt) <= now.getTime();
 
 /**
  * GET /api/sales/download/{token}: what the download page shows. Reading never counts a download.
@@ -44,7 +41,7 @@ export async function downloadInfo(
     maxDownloads: sale.maxDownloads,
   };
   if (sale.status !== "paid") return { ...info, photos: [], remainingDownloads: 0 };
-  if (isExpired(sale, deps.clock.now())) throw gone(salesMessages.downloadExpired);
+  if (saleExpired(sale, deps.clock.now())) throw gone(salesMessages.downloadExpired);
   const downloadable = await downloadablePhotos(
     deps,
     {
@@ -62,7 +59,7 @@ async function downloadableSale(deps: Pick<Deps, "sales" | "clock">, token: stri
   const sale = await saleOfToken(deps, token);
   if (sale.status === "pending") throw forbidden(salesMessages.paymentPending);
   if (sale.status !== "paid") throw forbidden(salesMessages.paymentDeclined);
-  if (isExpired(sale, deps.clock.now())) throw gone(salesMessages.downloadExpired);
+  if (saleExpired(sale, deps.clock.now())) throw gone(salesMessages.downloadExpired);
   return sale;
 }
 

@@ -1,6 +1,6 @@
 import { type AdminSaleDto, type AdminSaleLink, type AdminSalePage, salesMessages } from "@dorsal/shared";
 import type { PageCursor } from "../data/photos";
-import { type SaleRecord, saleDownloadGrant, salesMonthOf } from "../data/sales";
+import { type SaleRecord, saleDownloadGrant, saleExpired, salesMonthOf } from "../data/sales";
 import { drawDownloadToken } from "./checkout";
 import type { Deps } from "./deps";
 import { conflict, notFound } from "./errors";
@@ -60,8 +60,7 @@ export async function newSaleLink(
   const sale = await deps.sales.get(saleId);
   if (!sale) throw notFound(salesMessages.saleNotFound);
   const now = deps.clock.now();
-  const expired = sale.expiresAt !== null && Date.parse(sale.expiresAt) <= now.getTime();
-  if (sale.status !== "paid" || expired) throw conflict(salesMessages.linkOnlyForPaid);
+  if (sale.status !== "paid" || saleExpired(sale, now)) throw conflict(salesMessages.linkOnlyForPaid);
   const { token, tokenHash } = drawDownloadToken();
   const replaced = await deps.sales.replaceToken(sale, tokenHash, now);
   // Two admins at once: the other one's link is the one that works.

@@ -30,6 +30,10 @@ export const saleDownloadGrant = (saleId: string) => keys.sale(saleId).pk;
 
 const colombiaOffsetMs = -5 * 3600_000;
 /** The sales month (`YYYY-MM`) of a moment, in Colombian time (UTC−5, no daylight saving). */
+/** A paid sale's downloads end at `expiresAt` (set when it is paid). */
+export const saleExpired = (sale: Pick<SaleRecord, "expiresAt">, now: Date) =>
+  sale.expiresAt !== null && Date.parse(sale.expiresAt) <= now.getTime();
+
 export const salesMonthOf = (at: Date) => new Date(at.getTime() + colombiaOffsetMs).toISOString().slice(0, 7);
 
 /**
