@@ -81,6 +81,12 @@ const localConfig = z.object({
   WOMPI_PRIVATE_KEY: z.string().min(1).optional(),
   WOMPI_INTEGRITY_SECRET: z.string().min(1).optional(),
   WOMPI_EVENTS_SECRET: z.string().min(1).optional(),
+  /**
+   * Fault injection for the crash tests, never set otherwise: a ZIP's extraction stops for good after
+   * this many entries (the photos already extracted go on being processed), so a kill lands mid-import
+   * however fast the machine extracts.
+   */
+  FAULT_HOLD_ZIP_AFTER_ENTRIES: z.coerce.number().int().min(1).optional(),
 });
 
 export const configSchema = z.discriminatedUnion("DORSAL_RUNTIME", [awsConfig, localConfig]);

@@ -108,9 +108,14 @@ export async function importZip(
       }
     };
 
+    const holdAfter = deps.config.DORSAL_RUNTIME === "local" ? deps.config.FAULT_HOLD_ZIP_AFTER_ENTRIES : undefined;
     let index = 0;
     try {
       for await (const entry of zip.eachEntry()) {
+        if (index === holdAfter)
+          await holdForever(logger, batchId, inFlight, () =>
+            deps.zipBatches.reportProgress(batchId, { extractedFiles: extracted }, now()),
+          );
         const name = entryName(entry);
         const verdict = classifyEntryName(name);
         if (verdict.kind === "skip") skip({ name, reason: verdict.reason, index });
@@ -152,6 +157,19 @@ export async function importZip(
     logger.error("ZIP extraction failed", { batchId, error });
     return deps.zipBatches.fail(batchId, messages.zipProcessingError, now());
   }
+}
+
+/** FAULT_HOLD_ZIP_AFTER_ENTRIES: the entries under way finish and are reported, then nothing more happens. */
+async function holdForever(
+  logger: Logger,
+  batchId: string,
+  inFlight: Set<Promise<void>>,
+  report: () => Promise<unknown>,
+): Promise<never> {
+  await Promise.all(inFlight);
+  await report();
+  logger.warn("ZIP extraction held (FAULT_HOLD_ZIP_AFTER_ENTRIES)", { batchId });
+  return new Promise<never>(() => {});
 }
 
 /**
