@@ -26,7 +26,7 @@ import type { Deps } from "./app/deps";
 import { createPipelineTasks, type PipelineTasks } from "./app/pipeline";
 import { recountEventStats, sweepUnstartedUploads } from "./app/processing";
 import { parseOriginalKey } from "./app/storage-paths";
-import { createTokenService, type PrivateJwk } from "./app/tokens";
+import { createTokenService, type PrivateJwk, type PublicJwk, publicJwkOf } from "./app/tokens";
 import { type AwsConfig, type Config, type LocalConfig, parseConfig } from "./config";
 import { createApplicationRepository } from "./data/applications";
 import { createAssignmentRepository } from "./data/assignments";
@@ -49,6 +49,7 @@ import { createUploadRepository } from "./data/uploads";
 import { createUserRepository } from "./data/users";
 import { createZipBatchRepository } from "./data/zip-batches";
 import { createLogger, type Logger } from "./logger";
+import { memo } from "./memo";
 import type { Clock } from "./ports/clock";
 import type { Ids } from "./ports/ids";
 import type { Metrics } from "./ports/metrics";
@@ -127,17 +128,6 @@ const urlCacheReporter =
     metrics.put("UrlCacheBytes", bytes);
   };
 
-function memo<T>(factory: () => Promise<T>): () => Promise<T> {
-  let value: Promise<T> | undefined;
-  return () => {
-    value ??= factory().catch((error: unknown) => {
-      value = undefined;
-      throw error;
-    });
-    return value;
-  };
-}
-
 /**
  * What the embedded runtime hands the local composition besides its configuration: its stand-ins
  * called in process. Without them the composition reaches the stand-ins at their endpoints.
@@ -190,7 +180,7 @@ async function composeAws(config: AwsConfig): Promise<Container> {
     const client = new RekognitionClient({ region });
     return { ...createRekognitionVision(client), close: async () => client.destroy() };
   });
-  const jwtSecret = secret(config.JWT_KEY_SECRET_ARN);
+  const jwtSecretArn = config.JWT_KEY_SECRET_ARN;
   const wompiSecretArn = config.WOMPI_SECRET_ARN;
   const adminSecretArn = config.ADMIN_SECRET_ARN;
   const preflightFunction = config.PREFLIGHT_FUNCTION_NAME;
@@ -218,7 +208,8 @@ async function composeAws(config: AwsConfig): Promise<Container> {
         )
       : unknownQueue,
     vision,
-    jwk: async () => JSON.parse(await jwtSecret()) as PrivateJwk,
+    verificationKey: async () => config.JWT_PUBLIC_JWK,
+    signingKey: jwtSecretArn ? async () => JSON.parse(await readSecret(jwtSecretArn)) as PrivateJwk : undefined,
     payments: wompiSecretArn
       ? createWompiGateway({
           checkoutUrl: config.WOMPI_CHECKOUT_URL,
@@ -323,7 +314,7 @@ async function composeLocal(config: LocalConfig, local: LocalServices): Promise<
       },
     },
     vision,
-    jwk: () => localJwtKey(config.DATA_DIR),
+    ...keyPair(() => localJwtKey(config.DATA_DIR)),
     payments: localPayments(config),
     preflight: local.preflight ?? noPreflightLauncher("no preflight launcher: start the runtime (npm start)"),
     quotas: localQuotas(config),
@@ -395,10 +386,10 @@ export async function composeInMemory(config: LocalConfig, fakes: InMemoryFakes 
       : memo(async () =>
           (await import("./adapters/local/local-vision")).createLocalVision({ workers: config.OCR_WORKERS }),
         ),
-    jwk: async () => {
+    ...keyPair(async () => {
       const { privateKey } = await generateKeyPair("RS256", { extractable: true, modulusLength: 2048 });
       return { ...(await exportJWK(privateKey)), kid: "memory", alg: "RS256" as const };
-    },
+    }),
     payments: fakes.payments ?? unconfiguredPayments("the in-memory composition takes no payments"),
     preflight: noPreflightLauncher("the in-memory composition runs no preflight"),
     quotas: localQuotas(config),
@@ -422,6 +413,12 @@ function localPayments(config: LocalConfig): PaymentGateway {
     apiUrl: config.WOMPI_API_URL,
     keys: async () => keys,
   });
+}
+
+/** One process that both signs and verifies (locally, everything runs in one). */
+function keyPair(privateJwk: () => Promise<PrivateJwk>) {
+  const signingKey = memo(privateJwk);
+  return { signingKey, verificationKey: async () => publicJwkOf(await signingKey()) };
 }
 
 /** The local JWT signing key, generated into the data dir on first start and kept across restarts. */
@@ -457,7 +454,9 @@ async function assemble(parts: {
   pipeline: PipelineStarter;
   pipelineQueue: PipelineQueue;
   vision: () => Promise<Vision>;
-  jwk: () => Promise<PrivateJwk>;
+  verificationKey: () => Promise<PublicJwk>;
+  /** Only where tokens are issued (in AWS, the sign-in function). */
+  signingKey: (() => Promise<PrivateJwk>) | undefined;
   payments: PaymentGateway;
   preflight: PreflightLauncher;
   quotas: QuotaReader;
@@ -477,7 +476,8 @@ async function assemble(parts: {
     pipelineQueue: parts.pipelineQueue,
     vision: parts.vision,
     tokens: createTokenService({
-      privateJwk: memo(parts.jwk),
+      publicJwk: parts.verificationKey,
+      privateJwk: parts.signingKey && memo(parts.signingKey),
       issuer: parts.config.JWT_ISSUER,
       ttlSeconds: parts.config.JWT_TTL_SECONDS,
       clock,

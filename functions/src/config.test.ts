@@ -13,7 +13,7 @@ describe("parseConfig", () => {
     for (const name of [
       "ORIGINALS_BUCKET",
       "DERIVED_BUCKET",
-      "JWT_KEY_SECRET_ARN",
+      "JWT_PUBLIC_JWK",
       "CLOUDFRONT_DOMAIN",
       "CLOUDFRONT_KEY_PAIR_ID",
       "CLOUDFRONT_PRIVATE_KEY_SECRET_ARN",
@@ -34,6 +34,26 @@ describe("parseConfig", () => {
       DATA_DIR: "/tmp/dorsal",
     });
     expect(config).toMatchObject({ DORSAL_RUNTIME: "local", VISION_ENGINE: "local", PIPELINE_CONCURRENCY: 3 });
+  });
+
+  it("reads the JWT public key as JSON and refuses one that is not an RSA key", () => {
+    const aws = {
+      DORSAL_RUNTIME: "aws",
+      TABLE_NAME: "dorsal",
+      ORIGINALS_BUCKET: "dorsal-originals",
+      DERIVED_BUCKET: "dorsal-derived",
+      CLOUDFRONT_DOMAIN: "d1.cloudfront.net",
+      CLOUDFRONT_KEY_PAIR_ID: "K1",
+      CLOUDFRONT_PRIVATE_KEY_SECRET_ARN: "arn:aws:secretsmanager:us-east-1:1:secret:cf",
+    };
+    const key = { kty: "RSA", n: "n1", e: "AQAB", kid: "k1" };
+    const parsed = parseConfig({ ...aws, JWT_PUBLIC_JWK: JSON.stringify(key) });
+    expect(parsed).toMatchObject({ JWT_PUBLIC_JWK: key });
+    expect(parsed).not.toHaveProperty("JWT_KEY_SECRET_ARN");
+    expect(() => parseConfig({ ...aws, JWT_PUBLIC_JWK: "{not json" })).toThrow(/JWT_PUBLIC_JWK: no es JSON/);
+    expect(() => parseConfig({ ...aws, JWT_PUBLIC_JWK: JSON.stringify({ ...key, kty: "EC" }) })).toThrow(
+      /JWT_PUBLIC_JWK/,
+    );
   });
 
   it("rejects an unknown runtime", () => {

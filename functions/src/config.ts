@@ -45,8 +45,20 @@ const awsConfig = z.object({
   ...common,
   /** Only the pipeline starter needs it (the task functions are part of the state machine). */
   STATE_MACHINE_ARN: z.string().startsWith("arn:").optional(),
-  /** Secrets Manager secret holding the JWT signing key as a private JWK. */
-  JWT_KEY_SECRET_ARN: z.string().startsWith("arn:"),
+  /** Secrets Manager secret holding the JWT signing key as a private JWK: the sign-in function's only. */
+  JWT_KEY_SECRET_ARN: z.string().startsWith("arn:").optional(),
+  /** The JWT key's public half as JSON (`kty`, `n`, `e`, `kid`): how every function checks a session. */
+  JWT_PUBLIC_JWK: z
+    .string()
+    .transform((text, context) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        context.addIssue({ code: "custom", message: "no es JSON" });
+        return z.NEVER;
+      }
+    })
+    .pipe(z.object({ kty: z.literal("RSA"), n: z.string().min(1), e: z.string().min(1), kid: z.string().min(1) })),
   CLOUDFRONT_DOMAIN: z.string().min(1),
   CLOUDFRONT_KEY_PAIR_ID: z.string().min(1),
   CLOUDFRONT_PRIVATE_KEY_SECRET_ARN: z.string().startsWith("arn:"),

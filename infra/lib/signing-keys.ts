@@ -18,6 +18,8 @@ export class SigningKeys extends Construct {
   readonly cloudFrontKeySecret: secretsmanager.Secret;
   /** Private RSA JWK (`kid`, `alg: RS256`) for session tokens. */
   readonly jwtKeySecret: secretsmanager.Secret;
+  /** The JWT key's public half as JSON: every function verifies sessions with it (JWT_PUBLIC_JWK). */
+  readonly jwtPublicJwk: string;
   readonly publicKey: cloudfront.PublicKey;
   readonly keyGroup: cloudfront.KeyGroup;
   /** The custom resource's function (the provider's onEvent handler). */
@@ -45,6 +47,8 @@ export class SigningKeys extends Construct {
     this.cloudFrontKeySecret.grantWrite(this.generator.fn);
     this.cloudFrontKeySecret.grantRead(this.generator.fn);
     this.jwtKeySecret.grantWrite(this.generator.fn);
+    // An update returns the public halves again, from the keys already stored.
+    this.jwtKeySecret.grantRead(this.generator.fn);
 
     this.provider = new CustomResourceProvider(this, "Provider", this.generator);
     const properties: SigningKeysProperties = {
@@ -57,6 +61,7 @@ export class SigningKeys extends Construct {
       properties,
     });
 
+    this.jwtPublicJwk = keys.getAttString("JwtPublicJwk");
     this.publicKey = new cloudfront.PublicKey(this, "PublicKey", {
       encodedKey: keys.getAttString("PublicKeyPem"),
       comment: "Dorsal: verifies signed image URLs",

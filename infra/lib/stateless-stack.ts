@@ -49,6 +49,8 @@ interface Access {
   headsOriginals?: boolean;
   /** Lists an event's objects in both buckets (deleting the event). */
   listsPhotos?: boolean;
+  /** Issues session tokens: reads the JWT private key (JWT_KEY_SECRET_ARN); every other function only verifies. */
+  signsSessions?: boolean;
   /** Reads the CloudFront private key to sign image URLs. */
   signsUrls?: boolean;
   /** Rekognition text and face detection. */
@@ -70,7 +72,7 @@ interface FunctionSpec extends Pick<DorsalFunctionProps, "memorySize" | "timeout
 
 const httpSpecs: Record<HttpHandlerName, FunctionSpec> = {
   // Password hashing is CPU-bound, and Lambda hands out CPU in proportion to memory.
-  auth: { description: "HTTP: login and session", memorySize: 1024, access: { table: true } },
+  auth: { description: "HTTP: login and session", memorySize: 1024, access: { table: true, signsSessions: true } },
   events: {
     description: "HTTP: events and dashboard",
     // Deleting a 5000-photo event: batch deletes of its items and objects, within API Gateway's 30 s.
@@ -320,7 +322,7 @@ export class StatelessStack extends Stack {
       TABLE_NAME: table.tableName,
       ORIGINALS_BUCKET: originals.bucketName,
       DERIVED_BUCKET: derived.bucketName,
-      JWT_KEY_SECRET_ARN: this.keys.jwtKeySecret.secretArn,
+      JWT_PUBLIC_JWK: this.keys.jwtPublicJwk,
       CLOUDFRONT_DOMAIN: siteDomain,
       CLOUDFRONT_KEY_PAIR_ID: this.keys.publicKey.publicKeyId,
       CLOUDFRONT_PRIVATE_KEY_SECRET_ARN: this.keys.cloudFrontKeySecret.secretArn,
@@ -347,7 +349,10 @@ export class StatelessStack extends Stack {
         entry,
         environment,
       });
-      this.keys.jwtKeySecret.grantRead(fn.fn);
+      if (access.signsSessions) {
+        this.keys.jwtKeySecret.grantRead(fn.fn);
+        fn.fn.addEnvironment("JWT_KEY_SECRET_ARN", this.keys.jwtKeySecret.secretArn);
+      }
       if (access.signsUrls) this.keys.cloudFrontKeySecret.grantRead(fn.fn);
       if (access.table) {
         table.grantReadWriteData(fn.fn);

@@ -178,7 +178,7 @@ describe("functions", () => {
           "TABLE_NAME",
           "ORIGINALS_BUCKET",
           "DERIVED_BUCKET",
-          "JWT_KEY_SECRET_ARN",
+          "JWT_PUBLIC_JWK",
           "CLOUDFRONT_DOMAIN",
           "CLOUDFRONT_KEY_PAIR_ID",
           "CLOUDFRONT_PRIVATE_KEY_SECRET_ARN",
@@ -190,6 +190,21 @@ describe("functions", () => {
         // The dashboard's figures, one namespace per stack.
         METRICS_NAMESPACE: `Dorsal/${stateless.stackName}`,
       });
+      expect(variables.JWT_PUBLIC_JWK).toEqual({
+        "Fn::GetAtt": [
+          stateless.getLogicalId(stateless.keys.node.findChild("Keys").node.defaultChild as never),
+          "JwtPublicJwk",
+        ],
+      });
+      // Only the sign-in function can mint a session: a leak anywhere else cannot forge an admin's.
+      expect("JWT_KEY_SECRET_ARN" in variables).toBe(fn === stateless.httpFunctions.auth);
+      const jwtSecret = { Ref: stateless.getLogicalId(stateless.keys.jwtKeySecret.node.defaultChild as never) };
+      const readsJwtKey = statementsOf(fn.fn.role as IRole).some(
+        (statement) =>
+          [statement.Action].flat().includes("secretsmanager:GetSecretValue") &&
+          JSON.stringify(statement.Resource) === JSON.stringify(jwtSecret),
+      );
+      expect(readsJwtKey).toBe(fn === stateless.httpFunctions.auth);
       // Only what starts executions: the starter, and the admin API that re-runs failed photos.
       expect("STATE_MACHINE_ARN" in variables).toBe(fn === stateless.starter || fn === stateless.httpFunctions.admin);
     }

@@ -128,7 +128,7 @@ describe("the preflight function", () => {
     });
   });
 
-  it("reads the table, the JWT and Wompi keys and the quotas; not the CloudFront key, photos or the pipeline", () => {
+  it("reads the table, the Wompi keys and the quotas; not the JWT or CloudFront keys, photos or the pipeline", () => {
     const statements = statementsOf(stateless.preflightFunction);
     const actions = statements.flatMap((statement) => [statement.Action].flat());
     expect(actions).toEqual(expect.arrayContaining(["dynamodb:PutItem", "dynamodb:Query"]));
@@ -143,7 +143,8 @@ describe("the preflight function", () => {
       }),
     );
     const secrets = statements.find((statement) => [statement.Action].flat().includes("secretsmanager:GetSecretValue"));
-    expect(secrets?.Resource).toEqual([{ Ref: id(stateless.keys.jwtKeySecret) }, { Ref: id(stateless.wompiKeys) }]);
+    // It signs in over HTTP like any admin: the sign-in function mints its session.
+    expect(secrets?.Resource).toEqual({ Ref: id(stateless.wompiKeys) });
     expect(actions.filter((action) => /^(s3|rekognition|states|sqs):/.test(action))).toEqual([]);
     expect(variablesOf(stateless.preflightFunction)).toMatchObject({
       CLOUDFRONT_DOMAIN: expect.anything(),

@@ -2,8 +2,8 @@ import { createPublicKey, createSign, createVerify } from "node:crypto";
 import { GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import type { CdkCustomResourceEvent } from "aws-lambda";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createTokenService } from "../../functions/src/app/tokens";
-import { generateSigningKeys, handler, type SigningKeysProperties } from "../lib/signing-keys.handler";
+import { createTokenService, type PublicJwk } from "../../functions/src/app/tokens";
+import { generateSigningKeys, handler, jwtPublicJwkOf, type SigningKeysProperties } from "../lib/signing-keys.handler";
 
 const props = { ServiceToken: "arn:aws:lambda:x", CloudFrontKeySecretArn: "arn:cf", JwtKeySecretArn: "arn:jwt" };
 const base = {
@@ -29,6 +29,7 @@ describe("signing keys", () => {
   it("include a JWT key the functions' token service signs and verifies sessions with", async () => {
     expect(keys.jwtPrivateJwk).toMatchObject({ kty: "RSA", alg: "RS256", kid: expect.any(String) });
     const tokens = createTokenService({
+      publicJwk: async () => JSON.parse(jwtPublicJwkOf(keys.jwtPrivateJwk)) as PublicJwk,
       privateJwk: async () => keys.jwtPrivateJwk,
       issuer: "dorsal",
       ttlSeconds: 60,
@@ -63,8 +64,16 @@ describe("signing keys custom resource (onEvent of CDK's provider framework)", (
     expect(response.PhysicalResourceId).toMatch(/^signing-keys-/);
     const publicPem = response.Data?.PublicKeyPem;
     expect(createPublicKey(stored.get("arn:cf") ?? "").export({ type: "spki", format: "pem" })).toBe(publicPem);
-    expect(JSON.parse(stored.get("arn:jwt") ?? "{}")).toMatchObject({ alg: "RS256", d: expect.any(String) });
+    const jwtKey = JSON.parse(stored.get("arn:jwt") ?? "{}") as Record<string, unknown>;
+    expect(jwtKey).toMatchObject({ alg: "RS256", d: expect.any(String) });
     expect(JSON.stringify(response)).not.toContain("PRIVATE KEY");
+    // The JWT key's public half only: modulus, exponent and id, none of the private members.
+    expect(JSON.parse(response.Data?.JwtPublicJwk ?? "{}")).toEqual({
+      kty: "RSA",
+      n: jwtKey.n,
+      e: jwtKey.e,
+      kid: jwtKey.kid,
+    });
   });
 
   it("keeps the keys on Update and returns the same physical id and public key", async () => {

@@ -1,6 +1,13 @@
 import { exportJWK, generateKeyPair, importJWK, SignJWT } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTokenService, type PrivateJwk, type SessionState, sessionStateTtlMs, type TokenService } from "./tokens";
+import {
+  createTokenService,
+  type PrivateJwk,
+  publicJwkOf,
+  type SessionState,
+  sessionStateTtlMs,
+  type TokenService,
+} from "./tokens";
 
 describe("token service", () => {
   let jwk: PrivateJwk;
@@ -13,6 +20,7 @@ describe("token service", () => {
     const { privateKey } = await generateKeyPair("RS256", { extractable: true });
     jwk = { ...(await exportJWK(privateKey)), kid: "k1", alg: "RS256" };
     tokens = createTokenService({
+      publicJwk: async () => publicJwkOf(jwk),
       privateJwk: async () => jwk,
       issuer: "dorsal",
       ttlSeconds: 3600,
@@ -25,6 +33,26 @@ describe("token service", () => {
     now = new Date();
     const token = await tokens.issue({ userId: "u1", email: "a@b.co", role: "admin", passwordVersion: 0 });
     expect(await tokens.verify(token)).toEqual({ userId: "u1", email: "a@b.co", role: "admin" });
+  });
+
+  it("verifies with the public key alone, and a process without the private key issues nothing", async () => {
+    now = new Date();
+    const verifyOnly = createTokenService({
+      publicJwk: async () => publicJwkOf(jwk),
+      issuer: "dorsal",
+      ttlSeconds: 3600,
+      clock,
+      sessionState: async (userId) => accounts.get(userId),
+    });
+    const token = await tokens.issue({ userId: "u1", email: "a@b.co", role: "admin", passwordVersion: 0 });
+    expect(await verifyOnly.verify(token)).toEqual({ userId: "u1", email: "a@b.co", role: "admin" });
+    const device = await tokens.issueDevice("a@b.co");
+    expect(await verifyOnly.deviceOf(device, "a@b.co")).toEqual(expect.any(String));
+    await expect(
+      verifyOnly.issue({ userId: "u1", email: "a@b.co", role: "admin", passwordVersion: 0 }),
+    ).rejects.toThrow(/no JWT signing key/);
+    await expect(verifyOnly.issueDevice("a@b.co")).rejects.toThrow(/no JWT signing key/);
+    expect(Object.keys(publicJwkOf(jwk)).sort()).toEqual(["e", "kid", "kty", "n"]);
   });
 
   it("rejects expired, tampered and foreign tokens", async () => {

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { type Role, roles } from "@dorsal/shared";
 import { importJWK, type JWK, type JWTPayload, jwtVerify, SignJWT } from "jose";
+import { memo } from "../memo";
 import type { Clock } from "../ports/clock";
 
 export interface SessionClaims {
@@ -47,14 +48,29 @@ export const sessionStateTtlMs = 5_000;
 const sessionStateCacheSize = 10_000;
 
 export type PrivateJwk = JWK & { kid: string; alg: "RS256" };
+/** What checks a token: public, so any function may hold it (in AWS an environment variable). */
+export interface PublicJwk {
+  kty: "RSA";
+  n: string;
+  e: string;
+  kid: string;
+}
+
+export function publicJwkOf(jwk: PrivateJwk): PublicJwk {
+  if (jwk.kty !== "RSA" || !jwk.n || !jwk.e) throw new Error("The JWT key is not an RSA JWK");
+  return { kty: "RSA", n: jwk.n, e: jwk.e, kid: jwk.kid };
+}
 
 /**
  * Session tokens: signed and verified with jose, against our own key pair held in memory, so
- * verification never goes to the network.
+ * verification never goes to the network. Only a process given the private key can sign (in AWS
+ * the sign-in function alone): a leak elsewhere cannot mint an admin's session.
  */
 export function createTokenService(options: {
-  /** Read on first use, so functions that never sign or check a session never fetch the key. */
-  privateJwk: () => Promise<PrivateJwk>;
+  /** Verifies; every process has it. */
+  publicJwk: () => Promise<PublicJwk>;
+  /** Signs; read on first use. Absent where the process must never issue a token. */
+  privateJwk?: (() => Promise<PrivateJwk>) | undefined;
   issuer: string;
   ttlSeconds: number;
   clock: Clock;
@@ -63,18 +79,16 @@ export function createTokenService(options: {
 }): TokenService {
   const { issuer, ttlSeconds, clock } = options;
   const states = new Map<string, { state: SessionState | undefined; until: number }>();
-  let keys: Promise<Awaited<ReturnType<typeof loadKeys>>> | undefined;
-  const loaded = () => {
-    keys ??= loadKeys(options.privateJwk, issuer, clock).catch((error: unknown) => {
-      keys = undefined;
-      throw error;
-    });
-    return keys;
-  };
+  const verifier = memo(async () => createVerifier(await options.publicJwk(), issuer, clock));
+  const signer = memo(async () => {
+    if (!options.privateJwk) throw new Error("This function holds no JWT signing key: only sign-in issues tokens");
+    const jwk = await options.privateJwk();
+    return { signingKey: await importJWK(jwk, "RS256"), kid: jwk.kid };
+  });
 
   return {
     async issue(claims) {
-      const { signingKey, kid } = await loaded();
+      const { signingKey, kid } = await signer();
       const now = Math.floor(clock.now().getTime() / 1000);
       return new SignJWT({ email: claims.email, role: claims.role, pwv: claims.passwordVersion })
         .setProtectedHeader({ alg: "RS256", kid })
@@ -86,7 +100,7 @@ export function createTokenService(options: {
         .sign(signingKey);
     },
     async verify(token) {
-      const { verify } = await loaded();
+      const verify = await verifier();
       const claims = await decode(verify, token);
       if (!claims) return undefined;
       // Outside the verification's error handling: a table outage must be a 500, not "signed out".
@@ -100,7 +114,7 @@ export function createTokenService(options: {
       states.delete(userId);
     },
     async issueDevice(email) {
-      const { signingKey, kid } = await loaded();
+      const { signingKey, kid } = await signer();
       const now = Math.floor(clock.now().getTime() / 1000);
       // The email only as a digest: the cookie names no account.
       return new SignJWT({})
@@ -114,7 +128,7 @@ export function createTokenService(options: {
         .sign(signingKey);
     },
     async deviceOf(token, email) {
-      const { verify } = await loaded();
+      const verify = await verifier();
       try {
         const payload = await verify(token, deviceAudience(issuer));
         return payload.sub === emailDigest(email) && typeof payload.jti === "string" ? payload.jti : undefined;
@@ -135,8 +149,10 @@ export function createTokenService(options: {
   }
 }
 
+type Verify = (token: string, audience?: string) => Promise<JWTPayload>;
+
 /** The claims of a token that is ours, unexpired and well-formed; undefined for anything else. */
-async function decode(verify: Awaited<ReturnType<typeof loadKeys>>["verify"], token: string) {
+async function decode(verify: Verify, token: string) {
   try {
     const payload = await verify(token);
     const role = roles.find((r) => r === payload.role);
@@ -150,15 +166,13 @@ async function decode(verify: Awaited<ReturnType<typeof loadKeys>>["verify"], to
 }
 
 /**
- * The signing key, and a check of a token against our public key for one audience (the issuer's by
- * default): RS256 only, our key id, our issuer, an expiry that has not passed by `clock`.
+ * A check of a token against our public key for one audience (the issuer's by default): RS256
+ * only, our key id, our issuer, an expiry that has not passed by `clock`.
  */
-async function loadKeys(privateJwk: () => Promise<PrivateJwk>, issuer: string, clock: Clock) {
-  const jwk = await privateJwk();
-  const signingKey = await importJWK(jwk, "RS256");
+async function createVerifier(jwk: PublicJwk, issuer: string, clock: Clock): Promise<Verify> {
   const { kty, n, e, kid } = jwk;
   const publicKey = await importJWK({ kty, n, e }, "RS256");
-  const verify = async (token: string, audience: string = issuer): Promise<JWTPayload> => {
+  return async (token, audience = issuer) => {
     const { payload } = await jwtVerify(
       token,
       (header) => {
@@ -169,5 +183,4 @@ async function loadKeys(privateJwk: () => Promise<PrivateJwk>, issuer: string, c
     );
     return payload;
   };
-  return { signingKey, kid, verify };
 }

@@ -97,7 +97,7 @@ describe("admin bootstrap custom resource (onEvent of CDK's provider framework)"
       TABLE_NAME: "dorsal",
       ORIGINALS_BUCKET: "dorsal-originals",
       DERIVED_BUCKET: "dorsal-derived",
-      JWT_KEY_SECRET_ARN: "arn:aws:secretsmanager:us-east-1:123456789012:secret:jwt",
+      JWT_PUBLIC_JWK: JSON.stringify({ kty: "RSA", n: "AQAB", e: "AQAB", kid: "k" }),
       CLOUDFRONT_DOMAIN: "d111111abcdef8.cloudfront.net",
       CLOUDFRONT_KEY_PAIR_ID: "K2JCJMDEHXQW5F",
       CLOUDFRONT_PRIVATE_KEY_SECRET_ARN: "arn:aws:secretsmanager:us-east-1:123456789012:secret:cf",
