@@ -47,6 +47,8 @@ const awsConfig = z.object({
   STATE_MACHINE_ARN: z.string().startsWith("arn:").optional(),
   /** Secrets Manager secret holding the JWT signing key as a private JWK: the sign-in function's only. */
   JWT_KEY_SECRET_ARN: z.string().startsWith("arn:").optional(),
+  /** What CloudFront sends in `x-origin-verify` (HTTP functions only): requests without it are refused. */
+  ORIGIN_VERIFY_SECRET: z.string().min(32).optional(),
   /** The JWT key's public half as JSON (`kty`, `n`, `e`, `kid`): how every function checks a session. */
   JWT_PUBLIC_JWK: z
     .string()

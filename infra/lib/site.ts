@@ -11,6 +11,7 @@ import * as s3assets from "aws-cdk-lib/aws-s3-assets";
 import * as s3deploy from "aws-cdk-lib/aws-s3-deployment";
 import { Construct } from "constructs";
 import { downloadZipPrefix } from "../../functions/src/app/storage-paths";
+import { originVerifyHeader } from "../../functions/src/http/origin-verify";
 import {
   appContentSecurityPolicy,
   storedFileContentSecurityPolicy,
@@ -32,6 +33,10 @@ export interface SiteProps {
   siteDir: string;
   /** Served under this name with its certificate, besides `*.cloudfront.net`. */
   domain?: CustomDomain | undefined;
+  /** The WAF web ACL (scope CLOUDFRONT, us-east-1) in front of everything. */
+  webAclArn: string;
+  /** Sent to the API as `x-origin-verify`; the functions refuse requests without it. */
+  originVerify: string;
 }
 
 export const noSiteBuildMessage = (siteDir: string) =>
@@ -145,6 +150,8 @@ export class Site extends Construct {
         "/api/*": {
           origin: new origins.HttpOrigin(props.apiDomain, {
             protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
+            // CloudFront replaces a viewer's header of the same name, so no viewer can forge it.
+            customHeaders: { [originVerifyHeader]: props.originVerify },
           }),
           // A redirect would turn a POST into a GET; API clients must use HTTPS from the start.
           viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
@@ -163,6 +170,7 @@ export class Site extends Construct {
         // ZIPs of originals built for a download link or a code (functions/src/app/original-zip.ts).
         [`${downloadZipPrefix}*`]: images(originals, originalFiles),
       },
+      webAclId: props.webAclArn,
       enableLogging: true,
       logBucket: props.logs,
       logFilePrefix: "cloudfront/",
@@ -180,18 +188,10 @@ export class Site extends Construct {
       id: "@aws-cdk/aws-cloudfront-origins:updateImportedBucketPolicyOac",
       reason: "The stateful stack's bucket policies already let CloudFront read (origin access control).",
     });
-    Validations.of(this.distribution).acknowledge(
-      {
-        id: "AwsSolutions-CFR1",
-        reason: "Dorsal sells to runners wherever they are; there is no country to block.",
-      },
-      {
-        id: "AwsSolutions-CFR2",
-        reason:
-          "No WAF web ACL yet: its fixed monthly cost outweighs the risk for race-day traffic; the API " +
-          "stage is throttled and photos need signed URLs. Add one (us-east-1) before opening sign-ups widely.",
-      },
-    );
+    Validations.of(this.distribution).acknowledge({
+      id: "AwsSolutions-CFR1",
+      reason: "Dorsal sells to runners wherever they are; there is no country to block.",
+    });
     if (!props.domain) {
       Validations.of(this.distribution).acknowledge({
         id: "AwsSolutions-CFR4",

@@ -26,15 +26,18 @@ import { Preflight } from "./preflight";
 import { SigningKeys } from "./signing-keys";
 import { Site } from "./site";
 import { photoKeyPrefix, type StatefulExports } from "./stateful-stack";
+import { WebAcl } from "./web-acl";
 
 export interface StatelessStackProps extends StackProps {
   /** What the stateful stack exports, by export name. */
   stateful: StatefulExports;
   /** Root of the repository: handlers are bundled from functions/, the site from frontend/dist. */
   repoRoot: string;
+  /** The distribution's web ACL when it lives in another stack (us-east-1); else the stack makes its own. */
+  webAcl?: WebAcl;
 }
 
-/** What one function may touch, beyond its logs and the JWT key every composition reads at start. */
+/** What one function may touch, beyond its logs (every function verifies sessions with the public JWT key). */
 interface Access {
   /** Items of the single table (read and write, indexes included). */
   table?: boolean;
@@ -252,6 +255,9 @@ export class StatelessStack extends Stack {
   readonly wompiKeys: secretsmanager.Secret;
   readonly pipeline: Pipeline;
   readonly site: Site;
+  readonly webAcl: WebAcl;
+  /** The value CloudFront sends to the API in `x-origin-verify` (ORIGIN_VERIFY_SECRET). */
+  readonly originVerify: secretsmanager.Secret;
   readonly keys: SigningKeys;
   readonly admin: AdminBootstrap;
   readonly alarms: Alarms;
@@ -301,7 +307,22 @@ export class StatelessStack extends Stack {
     });
 
     const domain = customDomainFrom(this);
+    // What CloudFront adds to every API request: the functions refuse any request without it, so the
+    // API's own endpoint cannot be used to go around the web ACL or to claim a viewer address.
+    this.originVerify = new secretsmanager.Secret(this, "OriginVerify", {
+      description: "Dorsal: header value CloudFront sends to the API, proving a request came through it",
+      generateSecretString: { excludePunctuation: true, passwordLength: 48 },
+    });
+    Validations.of(this.originVerify).acknowledge({
+      id: "AwsSolutions-SMG4",
+      reason:
+        "CloudFront's origin header and the functions read the value at deploy time; rotating it means a redeploy " +
+        "(replace the secret), as with the signing keys.",
+    });
+    this.webAcl = props.webAcl ?? new WebAcl(this, "WebAcl");
     this.site = new Site(this, "Site", {
+      webAclArn: this.webAcl.acl.attrArn,
+      originVerify: this.originVerify.secretValue.unsafeUnwrap(),
       frontend: bucket("Frontend", stateful.frontendBucketName),
       originals,
       derived,
@@ -458,9 +479,11 @@ export class StatelessStack extends Stack {
       return fn;
     };
 
-    this.httpFunctions = byName(httpHandlers, (name) =>
-      appFunction(`Http-${name}`, path.join(handlers, "http", `${name}.ts`), httpSpecs[name]),
-    );
+    this.httpFunctions = byName(httpHandlers, (name) => {
+      const fn = appFunction(`Http-${name}`, path.join(handlers, "http", `${name}.ts`), httpSpecs[name]);
+      fn.fn.addEnvironment("ORIGIN_VERIFY_SECRET", this.originVerify.secretValue.unsafeUnwrap());
+      return fn;
+    });
     const integrations = byName(
       httpHandlers,
       (name) => new HttpLambdaIntegration(`${name}Integration`, this.httpFunctions[name].fn),

@@ -13,6 +13,7 @@ import type { CloudAssembly } from "aws-cdk-lib/cx-api";
 import { AwsSolutionsChecks } from "cdk-nag";
 import type { IConstruct } from "constructs";
 import { beforeAll, describe, expect, it } from "vitest";
+import { originVerifyHeader } from "../../functions/src/http/origin-verify";
 import { httpRoutes } from "../../functions/src/http/routes";
 import { appContentSecurityPolicy, storedFileContentSecurityPolicy } from "../../functions/src/http/security-headers";
 import {
@@ -26,6 +27,7 @@ import { capacity, reservedConcurrencyTotal } from "../lib/capacity";
 import { createDorsal, repoRoot } from "../lib/dorsal-app";
 import type { DorsalFunction } from "../lib/dorsal-function";
 import type { Pipeline } from "../lib/pipeline";
+import { webAclLimits } from "../lib/web-acl";
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string };
 
@@ -665,6 +667,81 @@ describe("CloudFront", () => {
       },
     });
     expect(JSON.stringify(code.toJSON())).not.toMatch(/PRIVATE KEY|BEGIN PUBLIC KEY/);
+  });
+});
+
+describe("abuse limits (docs/security.md)", () => {
+  const acl = () => Object.values(code.findResources("AWS::WAFv2::WebACL"))[0]?.Properties;
+  const ruleNamed = (name: string) => (acl().Rules as { Name: string }[]).find((rule) => rule.Name === name) as never;
+  const originVerifyValue = () => stateless.resolve(stateless.originVerify.secretValue.unsafeUnwrap());
+
+  it("puts a CloudFront web ACL in front of the site: rate limits per address, then AWS's managed rules", () => {
+    code.resourceCountIs("AWS::WAFv2::WebACL", 1);
+    expect(acl()).toMatchObject({ Scope: "CLOUDFRONT", DefaultAction: { Allow: {} } });
+    expect((acl().Rules as { Name: string }[]).map((rule) => rule.Name)).toEqual([
+      "AWSManagedRulesAmazonIpReputationList",
+      "IntentosPorDireccion",
+      "ApiPorDireccion",
+      "AWSManagedRulesKnownBadInputsRuleSet",
+      "AWSManagedRulesCommonRuleSet",
+    ]);
+    const tooMany = { Block: { CustomResponse: { ResponseCode: 429, CustomResponseBodyKey: "tooMany" } } };
+    expect(ruleNamed("ApiPorDireccion")).toMatchObject({
+      Action: tooMany,
+      Statement: {
+        RateBasedStatement: {
+          AggregateKeyType: "IP",
+          Limit: webAclLimits.apiPerAddress,
+          EvaluationWindowSec: 60,
+          ScopeDownStatement: { ByteMatchStatement: { SearchString: "/api/", PositionalConstraint: "STARTS_WITH" } },
+        },
+      },
+    });
+    const secrets = ruleNamed("IntentosPorDireccion") as { Statement: { RateBasedStatement: Record<string, never> } };
+    expect(secrets).toMatchObject({ Action: tooMany });
+    expect(secrets.Statement.RateBasedStatement.Limit).toBe(webAclLimits.secretsPerAddress);
+    expect(JSON.stringify(secrets.Statement.RateBasedStatement.ScopeDownStatement)).toContain("/api/auth/login");
+    expect(JSON.parse(acl().CustomResponseBodies.tooMany.Content)).toEqual({
+      success: false,
+      error: expect.stringMatching(/^Demasiadas solicitudes/),
+    });
+    // A photo upload is a multipart body far over the common rule set's 8 KB: counted, never blocked.
+    expect(ruleNamed("AWSManagedRulesCommonRuleSet")).toMatchObject({
+      Statement: {
+        ManagedRuleGroupStatement: {
+          RuleActionOverrides: expect.arrayContaining([{ Name: "SizeRestrictions_BODY", ActionToUse: { Count: {} } }]),
+        },
+      },
+    });
+    const distribution = Object.values(code.findResources("AWS::CloudFront::Distribution"))[0]?.Properties;
+    expect(distribution.DistributionConfig.WebACLId).toEqual({
+      "Fn::GetAtt": [stateless.getLogicalId(stateless.webAcl.acl), "Arn"],
+    });
+  });
+
+  it("has CloudFront prove each API request came through it, and only the HTTP functions check", () => {
+    const distribution = Object.values(code.findResources("AWS::CloudFront::Distribution"))[0]?.Properties;
+    const apiOrigin = (distribution.DistributionConfig.Origins as Record<string, unknown>[]).find(
+      (origin) => "CustomOriginConfig" in origin,
+    );
+    expect(apiOrigin?.OriginCustomHeaders).toEqual([
+      { HeaderName: originVerifyHeader, HeaderValue: originVerifyValue() },
+    ]);
+    // A dynamic reference: the value itself is in no template.
+    expect(JSON.stringify(originVerifyValue())).toContain("{{resolve:secretsmanager:");
+    const http = new Set<DorsalFunction>(Object.values(stateless.httpFunctions));
+    for (const fn of appFunctions()) {
+      const variables = (functionOf(fn).Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(variables.ORIGIN_VERIFY_SECRET).toEqual(http.has(fn) ? originVerifyValue() : undefined);
+    }
+  });
+
+  it("moves the web ACL to its own us-east-1 stack when the site lives in another region", () => {
+    const elsewhere = createDorsal(new App({ context }), { account: "123456789012", region: "eu-west-1" });
+    expect(elsewhere.edge?.region).toBe("us-east-1");
+    expect(elsewhere.stateless.webAcl).toBe(elsewhere.edge?.webAcl);
+    expect(elsewhere.stateless.node.tryFindChild("WebAcl")).toBeUndefined();
+    expect(createDorsal(new App({ context }), { account: "123456789012", region: "us-east-1" }).edge).toBeUndefined();
   });
 });
 

@@ -32,6 +32,8 @@ function siteStack(siteDir: string) {
     apiDomain: "abc123.execute-api.us-east-1.amazonaws.com",
     keyGroup: cloudfront.KeyGroup.fromKeyGroupId(stack, "KeyGroup", "test-key-group"),
     siteDir,
+    webAclArn: "arn:aws:wafv2:us-east-1:123456789012:global/webacl/Dorsal/0a1b2c3d",
+    originVerify: "test-origin-verify-value-of-forty-eight-characters",
   });
   return { app, stack, template: Template.fromStack(stack) };
 }

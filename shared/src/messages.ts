@@ -6,6 +6,8 @@ export const messages = {
   preflightRunNotFound: "Verificación no encontrada",
   unauthorized: "Debes iniciar sesión para continuar",
   forbidden: "No tienes permiso para realizar esta acción",
+  /** On AWS, a request sent to the API's own endpoint instead of through the site (CloudFront). */
+  directApiRefused: "Usa la dirección del sitio: la API no atiende peticiones directas",
   /** Spec §2.6's admin mode of the search: the clean photos, without buying. */
   adminSearchOnly: "Solo los administradores ven las fotos sin marca de agua",
   notFound: "Recurso no encontrado",

@@ -13,7 +13,10 @@ const sessions: Record<string, SessionClaims> = {
   "photographer-token": { userId: "p", email: "foto@x.co", role: "photographer" },
 };
 // Only the token check is needed by the dispatcher; everything else stays out of reach on purpose.
-const deps = { tokens: { verify: async (token: string) => sessions[token], issue: async () => "" } } as unknown as Deps;
+const deps = {
+  config: { DORSAL_RUNTIME: "local" },
+  tokens: { verify: async (token: string) => sessions[token], issue: async () => "" },
+} as unknown as Deps;
 const errors: unknown[] = [];
 const logger = { ...createLogger("silent"), error: (_m: string, e: unknown) => errors.push(e) };
 

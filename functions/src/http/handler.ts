@@ -16,6 +16,7 @@ import { deviceTtlSeconds, type SessionClaims } from "../app/tokens";
 import type { Logger } from "../logger";
 import { errorResponse } from "./errors";
 import { type MultipartForm, parseMultipart } from "./multipart";
+import { assertThroughSite } from "./origin-verify";
 
 /** The session of a signed-in caller; every route that is not public has one. */
 type SessionFor<E> = E extends { access: "public" } ? SessionClaims | undefined : SessionClaims;
@@ -167,10 +168,11 @@ export function createHttpHandler<Group extends EndpointGroup>(
   const routes: RouteTable = { endpoints, implementations: implementations as RouteImplementations<EndpointGroup> };
   const bound = bind(routes);
   const base = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
+    const { deps } = await loadDeps();
+    assertThroughSite(deps.config, event);
     const route = bound.get(event.routeKey);
     if (!route) throw notFound(messages.notFound);
     const { endpoint: spec } = route;
-    const { deps } = await loadDeps();
     const session = await authorize(deps, spec, event);
     const form = spec.multipart ? await parseMultipart(rawBody(event), event.headers["content-type"]) : undefined;
     const result = await route.run({

@@ -1,0 +1,133 @@
+import { Stack, type StackProps } from "aws-cdk-lib";
+import * as wafv2 from "aws-cdk-lib/aws-wafv2";
+import { Construct } from "constructs";
+
+/**
+ * Per client address, over WAF's shortest window (60 s). An athlete's search is a handful of API
+ * calls and a photographer's upload one per photo, so a person stays far below; a script, a
+ * scraper or a runaway retry loop does not. A venue's Wi-Fi behind one address shares the API
+ * limit: 600 a minute still carries ~100 athletes searching at once.
+ */
+export const webAclLimits = {
+  windowSeconds: 60,
+  /** Every `/api/` request of one address. */
+  apiPerAddress: 600,
+  /** Sign-in, sign-up and code redemption of one address: guessing, not use (the app throttles each account too). */
+  secretsPerAddress: 60,
+} as const;
+
+/** Where a password or a code is tried: what a guesser calls (downloads with a valid code are not counted). */
+const secretPaths = ["/api/auth/login", "/api/auth/athlete-register", "/api/download-codes/validate"];
+
+/**
+ * AWS managed rules that the product's own requests would trip: photo uploads are multipart
+ * bodies far over the common rule set's 8 KB body limit, and a JPEG's bytes can look like
+ * anything to a cross-site-scripting pattern. They count instead of block.
+ */
+const countedCommonRules = ["SizeRestrictions_BODY", "CrossSiteScripting_BODY", "GenericLFI_BODY"];
+
+const visibility = (metricName: string): wafv2.CfnWebACL.VisibilityConfigProperty => ({
+  cloudWatchMetricsEnabled: true,
+  sampledRequestsEnabled: true,
+  metricName,
+});
+
+const startsWith = (path: string): wafv2.CfnWebACL.StatementProperty => ({
+  byteMatchStatement: {
+    fieldToMatch: { uriPath: {} },
+    positionalConstraint: "STARTS_WITH",
+    searchString: path,
+    textTransformations: [{ priority: 0, type: "NONE" }],
+  },
+});
+
+const managed = (priority: number, name: string, countRules: readonly string[] = []): wafv2.CfnWebACL.RuleProperty => ({
+  name,
+  priority,
+  overrideAction: { none: {} },
+  statement: {
+    managedRuleGroupStatement: {
+      vendorName: "AWS",
+      name,
+      ruleActionOverrides: countRules.map((rule) => ({ name: rule, actionToUse: { count: {} } })),
+    },
+  },
+  visibilityConfig: visibility(name),
+});
+
+/**
+ * 429 with the Spanish message. No Retry-After: WAF prefixes every custom response header with
+ * `x-amzn-waf-`, so the message says how long instead.
+ */
+const tooMany: wafv2.CfnWebACL.RuleActionProperty = {
+  block: { customResponse: { responseCode: 429, customResponseBodyKey: "tooMany" } },
+};
+
+/**
+ * The web ACL in front of the CloudFront distribution (scope CLOUDFRONT, so it must live in
+ * us-east-1): a rate rule per client address on the API and a stricter one where secrets are
+ * tried, answered 429 with a Spanish message; AWS's IP reputation list, known bad
+ * inputs and common rule set. The HTTP API itself cannot carry a web ACL (WAF does not attach to
+ * HTTP APIs), so the functions refuse any request that did not come through the distribution
+ * (ORIGIN_VERIFY_SECRET).
+ */
+export class WebAcl extends Construct {
+  readonly acl: wafv2.CfnWebACL;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    const rate = (
+      priority: number,
+      name: string,
+      limit: number,
+      scopeDown: wafv2.CfnWebACL.StatementProperty,
+    ): wafv2.CfnWebACL.RuleProperty => ({
+      name,
+      priority,
+      action: tooMany,
+      statement: {
+        rateBasedStatement: {
+          aggregateKeyType: "IP",
+          limit,
+          evaluationWindowSec: webAclLimits.windowSeconds,
+          scopeDownStatement: scopeDown,
+        },
+      },
+      visibilityConfig: visibility(name),
+    });
+    this.acl = new wafv2.CfnWebACL(this, "Acl", {
+      scope: "CLOUDFRONT",
+      description: "Dorsal: per-address rate limits and AWS managed rules in front of the site and API",
+      defaultAction: { allow: {} },
+      customResponseBodies: {
+        tooMany: {
+          contentType: "APPLICATION_JSON",
+          content: JSON.stringify({
+            success: false,
+            error: "Demasiadas solicitudes desde tu conexión. Espera un minuto e inténtalo de nuevo.",
+          }),
+        },
+      },
+      rules: [
+        managed(0, "AWSManagedRulesAmazonIpReputationList"),
+        rate(1, "IntentosPorDireccion", webAclLimits.secretsPerAddress, {
+          orStatement: { statements: secretPaths.map(startsWith) },
+        }),
+        rate(2, "ApiPorDireccion", webAclLimits.apiPerAddress, startsWith("/api/")),
+        managed(3, "AWSManagedRulesKnownBadInputsRuleSet"),
+        managed(4, "AWSManagedRulesCommonRuleSet", countedCommonRules),
+      ],
+      visibilityConfig: visibility("Dorsal"),
+    });
+  }
+}
+
+/** The web ACL's own stack in us-east-1, for a site whose stacks live in another region. */
+export class EdgeStack extends Stack {
+  readonly webAcl: WebAcl;
+
+  constructor(scope: Construct, id: string, props: StackProps) {
+    super(scope, id, props);
+    this.webAcl = new WebAcl(this, "WebAcl");
+  }
+}
