@@ -26,6 +26,9 @@ export default defineConfig({
             "frontend/src/**/*.test.ts",
           ],
           environment: "node",
+          // A timeout catches a hang, it does not measure speed (benchmarks do): the engine and image
+          // tests spend seconds of CPU, and on a loaded 2-core machine vitest's 5 s default failed them.
+          testTimeout: 60_000,
         },
       },
       {
