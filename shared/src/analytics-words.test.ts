@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
+import type { AnalyticsDto } from "./analytics";
 import {
-  type AnalyticsDto,
   analyticsKpis,
   formatAnalyticsNumber,
   formatProcessingTime,
   percentOf,
   processingStates,
-} from "./analytics";
+} from "./analytics-words";
 
 describe("analytics formatting", () => {
   it("writes numbers as es-ES does, up to two decimals", () => {

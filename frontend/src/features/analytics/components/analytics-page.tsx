@@ -13,18 +13,15 @@ import {
   Table,
   Text,
 } from "@chakra-ui/react";
+import { type AnalyticsDto, type AnalyticsRange, analyticsRanges, type EventDto } from "@dorsal/shared";
 import {
-  type AnalyticsDto,
-  type AnalyticsRange,
   analyticsKpis,
   analyticsRangeLabels,
-  analyticsRanges,
   countOf,
-  type EventDto,
   formatAnalyticsNumber,
   processingStates,
   recognitionFigures,
-} from "@dorsal/shared";
+} from "@dorsal/shared/analytics-words";
 import { type ReactNode, useId, useState } from "react";
 import { Link as RouterLink } from "react-router";
 import { EmptyState } from "../../../components/ui/empty-state";
@@ -35,6 +32,7 @@ import { StatCard } from "../../../components/ui/stat-card";
 import { TableScrollArea } from "../../../components/ui/table-scroll-area";
 import { formatCop, formatDateTime } from "../../../lib/format";
 import { useEvents } from "../../../lib/queries/events";
+import { useDownloadReport } from "../api/download-report";
 import { useAnalytics } from "../api/get-analytics";
 
 /** The headline cards' colours, in the order of `analyticsKpis`. */
@@ -173,6 +171,7 @@ export function AnalyticsPage() {
   const [eventId, setEventId] = useState<number | null>(null);
   const events = useEvents();
   const analytics = useAnalytics(range, eventId);
+  const report = useDownloadReport();
   const data = analytics.data;
   const names = new Map((events.data ?? []).map((event: EventDto) => [event.id, event.name]));
   const eventName = (id: number) => names.get(id) ?? `Evento ${id}`;
@@ -183,9 +182,20 @@ export function AnalyticsPage() {
         title="Estadísticas y Análisis"
         subtitle="Fotos, dorsales y ventas de tus eventos"
         actions={
-          <Button asChild variant="outline" size="sm">
-            <RouterLink to="/admin/sales">Ver ventas</RouterLink>
-          </Button>
+          <Stack direction={{ base: "column", sm: "row" }} gap="2">
+            <Button
+              size="sm"
+              colorPalette="blue"
+              onClick={() => report.mutate({ range, eventId })}
+              loading={report.isPending}
+              loadingText="Generando informe..."
+            >
+              Descargar informe (PDF)
+            </Button>
+            <Button asChild variant="outline" size="sm">
+              <RouterLink to="/admin/sales">Ver ventas</RouterLink>
+            </Button>
+          </Stack>
         }
       />
 
