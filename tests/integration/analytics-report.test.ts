@@ -1,11 +1,11 @@
 import {
   type AnalyticsDto,
-  analyticsKpis,
   type CreateSaleResponse,
   type EventDto,
   formatPrice,
   type PublicUser,
 } from "@dorsal/shared";
+import { analyticsKpis } from "@dorsal/shared/analytics-words";
 import { beforeAll, describe, expect, it } from "vitest";
 import { adminToken, apiClient } from "../support/api";
 import { chooseOnSandbox } from "../support/payment-sandbox";

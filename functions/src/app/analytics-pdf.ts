@@ -1,13 +1,12 @@
+import { type AnalyticsDto, formatPrice } from "@dorsal/shared";
 import {
-  type AnalyticsDto,
   analyticsKpis,
   analyticsRangeLabels,
   countOf,
   formatAnalyticsNumber,
-  formatPrice,
   processingStates,
   recognitionFigures,
-} from "@dorsal/shared";
+} from "@dorsal/shared/analytics-words";
 
 type Doc = PDFKit.PDFDocument;
 
