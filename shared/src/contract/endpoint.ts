@@ -37,7 +37,19 @@ export const endpoint =
   <const Spec extends EndpointSpec>(spec: Spec): Endpoint<Spec, Response> =>
     spec;
 
-/** What a successful call answers (the JSON body). */
+/**
+ * The answer of a route that sends a file instead of JSON (the analytics PDF): the server sends
+ * the bytes with their type as an attachment under `filename`; the browser saves them
+ * (`apiDownload` in frontend/src/lib/api-fetch.ts).
+ */
+export interface FileAnswer {
+  contentType: string;
+  /** ASCII letters, digits, dots and hyphens only: it goes into a header as it is. */
+  filename: string;
+  bytes: Uint8Array;
+}
+
+/** What a successful call answers (the JSON body, or a `FileAnswer`). */
 export type ResponseOf<E> = E extends { readonly "~response"?: infer Response } ? Response : never;
 
 type Input<E, Key extends "params" | "query" | "body"> = E extends { [K in Key]: infer Schema extends ZodType }

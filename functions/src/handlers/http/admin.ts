@@ -1,5 +1,6 @@
 import { api } from "@dorsal/shared";
 import { analytics } from "../../app/analytics";
+import { analyticsReport } from "../../app/analytics-report";
 import { cacheStats, cleanupTemp, performanceStats, queueStats, uploadMetrics } from "../../app/performance";
 import { getPreflightRun, listPreflightRuns, startPreflight } from "../../app/preflight";
 import { eventProcessing, listFailedPhotos, rerunFailedPhotos } from "../../app/processing";
@@ -12,6 +13,7 @@ export const handler = createHttpHandler(
     failedPhotos: ({ deps, query }) => listFailedPhotos(deps, query),
     rerunFailed: ({ deps, body }) => rerunFailedPhotos(deps, body),
     analytics: ({ deps, query }) => analytics(deps, query),
+    analyticsReport: ({ deps, query }) => analyticsReport(deps, query),
     processing: ({ deps, session, params }) => eventProcessing(deps, session, params.id),
     startPreflight: ({ deps, session, body }) => startPreflight(deps, session, body),
     preflightRuns: ({ deps }) => listPreflightRuns(deps),

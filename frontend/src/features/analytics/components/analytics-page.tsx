@@ -13,7 +13,15 @@ import {
   Table,
   Text,
 } from "@chakra-ui/react";
-import type { AnalyticsDto, AnalyticsRange, EventDto } from "@dorsal/shared";
+import { type AnalyticsDto, type AnalyticsRange, analyticsRanges, type EventDto } from "@dorsal/shared";
+import {
+  analyticsKpis,
+  analyticsRangeLabels,
+  countOf,
+  formatAnalyticsNumber,
+  processingStates,
+  recognitionFigures,
+} from "@dorsal/shared/analytics-words";
 import { type ReactNode, useId, useState } from "react";
 import { Link as RouterLink } from "react-router";
 import { EmptyState } from "../../../components/ui/empty-state";
@@ -24,16 +32,12 @@ import { StatCard } from "../../../components/ui/stat-card";
 import { TableScrollArea } from "../../../components/ui/table-scroll-area";
 import { formatCop, formatDateTime } from "../../../lib/format";
 import { useEvents } from "../../../lib/queries/events";
-import { formatDuration, formatNumber, percentOf } from "../api/format";
+import { useDownloadReport } from "../api/download-report";
 import { useAnalytics } from "../api/get-analytics";
 
-const ranges: { value: AnalyticsRange; label: string; period: string }[] = [
-  { value: "24h", label: "24h", period: "en las últimas 24 horas" },
-  { value: "7d", label: "7 días", period: "en los últimos 7 días" },
-  { value: "30d", label: "30 días", period: "en los últimos 30 días" },
-];
-
-const counted = (count: number, one: string, many: string) => `${formatNumber(count)} ${count === 1 ? one : many}`;
+/** The headline cards' colours, in the order of `analyticsKpis`. */
+const kpiAccents = ["blue.500", "purple.500", "green.500", "orange.500"];
+const statePalettes = ["green", "red", "blue", "gray"];
 
 function Section({ title, children, wide }: { title: string; children: ReactNode; wide?: boolean }) {
   const id = useId();
@@ -50,21 +54,14 @@ function Section({ title, children, wide }: { title: string; children: ReactNode
 }
 
 function ProcessingStates({ data }: { data: AnalyticsDto }) {
-  const { successful, failed, pending, duplicates } = data.processingStats;
-  const states = [
-    { label: "Exitosas", value: successful, palette: "green" },
-    { label: "Fallidas", value: failed, palette: "red" },
-    { label: "Pendientes", value: pending, palette: "blue" },
-    { label: "Duplicadas", value: duplicates, palette: "gray" },
-  ];
   return (
     <Stack gap="4">
-      {states.map((state) => (
-        <Progress.Root key={state.label} value={percentOf(state.value, data.totalPhotos)} colorPalette={state.palette}>
+      {processingStates(data).map((state, index) => (
+        <Progress.Root key={state.label} value={state.percent} colorPalette={statePalettes[index]}>
           <HStack justify="space-between">
             <Progress.Label>{state.label}</Progress.Label>
             <Progress.ValueText>
-              {formatNumber(state.value)} · {percentOf(state.value, data.totalPhotos)}%
+              {formatAnalyticsNumber(state.count)} · {state.percent}%
             </Progress.ValueText>
           </HStack>
           <Progress.Track mt="1">
@@ -114,7 +111,7 @@ function TopDorsals({ data, eventName }: { data: AnalyticsDto; eventName: (id: n
               </Text>
             )}
           </HStack>
-          <Text whiteSpace="nowrap">{counted(top.count, "foto", "fotos")}</Text>
+          <Text whiteSpace="nowrap">{countOf(top.count, "foto", "fotos")}</Text>
         </HStack>
       ))}
     </Stack>
@@ -148,10 +145,10 @@ function EventComparison({ data }: { data: AnalyticsDto }) {
           {data.events.map((row) => (
             <Table.Row key={row.eventId}>
               <Table.Cell>{row.name}</Table.Cell>
-              <Table.Cell textAlign="end">{formatNumber(row.totalPhotos)}</Table.Cell>
-              <Table.Cell textAlign="end">{formatNumber(row.processedPhotos)}</Table.Cell>
-              <Table.Cell textAlign="end">{formatNumber(row.uniqueDorsals)}</Table.Cell>
-              <Table.Cell textAlign="end">{formatNumber(row.salesInRange)}</Table.Cell>
+              <Table.Cell textAlign="end">{formatAnalyticsNumber(row.totalPhotos)}</Table.Cell>
+              <Table.Cell textAlign="end">{formatAnalyticsNumber(row.processedPhotos)}</Table.Cell>
+              <Table.Cell textAlign="end">{formatAnalyticsNumber(row.uniqueDorsals)}</Table.Cell>
+              <Table.Cell textAlign="end">{formatAnalyticsNumber(row.salesInRange)}</Table.Cell>
               <Table.Cell textAlign="end" whiteSpace="nowrap">
                 {formatCop(row.revenueInRange)}
               </Table.Cell>
@@ -161,35 +158,6 @@ function EventComparison({ data }: { data: AnalyticsDto }) {
       </Table.Root>
     </TableScrollArea>
   );
-}
-
-function kpis(data: AnalyticsDto | undefined, period: string) {
-  return [
-    {
-      label: "Fotos totales",
-      value: data && formatNumber(data.totalPhotos),
-      caption: data && counted(data.processingStats.successful, "procesada", "procesadas"),
-      accent: "blue.500",
-    },
-    {
-      label: "Dorsales detectados",
-      value: data && formatNumber(data.totalDorsals),
-      caption: data && counted(data.uniqueDorsals, "dorsal único", "dorsales únicos"),
-      accent: "purple.500",
-    },
-    {
-      label: "Velocidad de procesamiento",
-      value: data && (data.processingRate === null ? "—" : `${formatNumber(data.processingRate)} fotos/min`),
-      caption: data && `${counted(data.processedInRange, "procesada", "procesadas")} ${period}`,
-      accent: "green.500",
-    },
-    {
-      label: "Ventas",
-      value: data && formatCop(data.salesStats.totalRevenue),
-      caption: data && `${counted(data.salesStats.totalSales, "venta", "ventas")} ${period}`,
-      accent: "orange.500",
-    },
-  ];
 }
 
 /**
@@ -203,8 +171,8 @@ export function AnalyticsPage() {
   const [eventId, setEventId] = useState<number | null>(null);
   const events = useEvents();
   const analytics = useAnalytics(range, eventId);
+  const report = useDownloadReport();
   const data = analytics.data;
-  const period = ranges.find((r) => r.value === range)?.period ?? "";
   const names = new Map((events.data ?? []).map((event: EventDto) => [event.id, event.name]));
   const eventName = (id: number) => names.get(id) ?? `Evento ${id}`;
 
@@ -214,9 +182,20 @@ export function AnalyticsPage() {
         title="Estadísticas y Análisis"
         subtitle="Fotos, dorsales y ventas de tus eventos"
         actions={
-          <Button asChild variant="outline" size="sm">
-            <RouterLink to="/admin/sales">Ver ventas</RouterLink>
-          </Button>
+          <Stack direction={{ base: "column", sm: "row" }} gap="2">
+            <Button
+              size="sm"
+              colorPalette="blue"
+              onClick={() => report.mutate({ range, eventId })}
+              loading={report.isPending}
+              loadingText="Generando informe..."
+            >
+              Descargar informe (PDF)
+            </Button>
+            <Button asChild variant="outline" size="sm">
+              <RouterLink to="/admin/sales">Ver ventas</RouterLink>
+            </Button>
+          </Stack>
         }
       />
 
@@ -231,14 +210,14 @@ export function AnalyticsPage() {
           />
         </Box>
         <ButtonGroup size="sm" variant="outline" attached role="group" aria-label="Periodo">
-          {ranges.map((option) => (
+          {analyticsRanges.map((option) => (
             <Button
-              key={option.value}
-              aria-pressed={range === option.value}
-              variant={range === option.value ? "solid" : "outline"}
-              onClick={() => setRange(option.value)}
+              key={option}
+              aria-pressed={range === option}
+              variant={range === option ? "solid" : "outline"}
+              onClick={() => setRange(option)}
             >
-              {option.label}
+              {analyticsRangeLabels[option].label}
             </Button>
           ))}
         </ButtonGroup>
@@ -249,8 +228,8 @@ export function AnalyticsPage() {
       ) : (
         <Stack gap="6" aria-busy={analytics.isFetching}>
           <SimpleGrid as="section" aria-label="Indicadores" columns={{ base: 1, sm: 2, xl: 4 }} gap="4">
-            {kpis(data, period).map((kpi) => (
-              <StatCard key={kpi.label} {...kpi} />
+            {analyticsKpis(data, range).map((kpi, index) => (
+              <StatCard key={kpi.label} {...kpi} accent={kpiAccents[index] ?? "gray.500"} />
             ))}
           </SimpleGrid>
 
@@ -260,27 +239,7 @@ export function AnalyticsPage() {
                 <ProcessingStates data={data} />
               </Section>
               <Section title="Reconocimiento de dorsales">
-                <Figures
-                  items={[
-                    [
-                      "Fotos con dorsal",
-                      data.recognition.photosWithBibPercent === null
-                        ? "—"
-                        : `${data.recognition.photosWithBibPercent}%`,
-                    ],
-                    [
-                      "Dorsales por foto",
-                      data.averageDorsalsPerPhoto === null ? "—" : formatNumber(data.averageDorsalsPerPhoto),
-                    ],
-                    [
-                      "Tiempo medio por foto",
-                      data.recognition.averageProcessingMs === null
-                        ? "—"
-                        : formatDuration(data.recognition.averageProcessingMs),
-                    ],
-                    ["Caras detectadas", formatNumber(data.recognition.facesDetected)],
-                  ]}
-                />
+                <Figures items={recognitionFigures(data)} />
               </Section>
               <Section title="Dorsales con más fotos">
                 <TopDorsals data={data} eventName={eventName} />

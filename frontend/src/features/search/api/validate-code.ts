@@ -1,5 +1,6 @@
 import { type DownloadPhoto, salesMessages } from "@dorsal/shared";
 import { ApiError } from "../../../lib/api-fetch";
+import { saveBlob } from "../../../lib/download-file";
 
 /** `apiCall`'s generic form ('404: Not Found') means the server gave no reason of its own. */
 const genericFailure = /^\d{3}: /;
@@ -21,13 +22,5 @@ export function validationFailureMessage(failure: unknown): string {
 export async function savePhoto(photo: DownloadPhoto): Promise<void> {
   const response = await fetch(photo.downloadUrl, { credentials: "same-origin" });
   if (!response.ok) throw new Error(`${response.status}`);
-  const objectUrl = URL.createObjectURL(await response.blob());
-  const link = document.createElement("a");
-  link.href = objectUrl;
-  link.download = photo.originalFilename || photo.filename;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoked later, not now: the browser starts reading the object URL after click() returns.
-  window.setTimeout(() => URL.revokeObjectURL(objectUrl), 60_000);
+  saveBlob(await response.blob(), photo.originalFilename || photo.filename);
 }
