@@ -23,10 +23,18 @@ export function useOutboxMessage(id: string | null) {
   });
 }
 
-/** A text cut into plain runs and the web links in it, so a screen can make the links clickable. */
-export function splitLinks(text: string): { text: string; link: boolean }[] {
+/**
+ * A text cut into plain runs and the web links in it, so a screen can make the links clickable;
+ * `at` is where each part starts (a stable key).
+ */
+export function splitLinks(text: string): { text: string; link: boolean; at: number }[] {
+  let at = 0;
   return text
     .split(/(https?:\/\/[^\s<>"']+)/)
-    .map((part, index) => ({ text: part, link: index % 2 === 1 }))
+    .map((part, index) => {
+      const piece = { text: part, link: index % 2 === 1, at };
+      at += part.length;
+      return piece;
+    })
     .filter((part) => part.text !== "");
 }

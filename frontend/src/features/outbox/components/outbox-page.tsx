@@ -13,6 +13,7 @@ import {
   Text,
 } from "@chakra-ui/react";
 import { mailMessages, type OutboxEntry } from "@dorsal/shared";
+import { Fragment } from "react";
 import { useSearchParams } from "react-router";
 import { EmptyState } from "../../../components/ui/empty-state";
 import { ArrowLeftIcon, MailIcon } from "../../../components/ui/icons";
@@ -26,14 +27,20 @@ import { splitLinks, useOutbox, useOutboxMessage } from "../api/outbox";
 function MessageText({ text }: { text: string }) {
   return (
     <Text whiteSpace="pre-wrap" overflowWrap="anywhere" data-testid="outbox-text">
-      {splitLinks(text).map((part, index) =>
+      {splitLinks(text).map((part) =>
         part.link ? (
-          // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one text never move.
-          <Link key={index} href={part.text} color="blue.700" textDecoration="underline">
+          <Link
+            key={part.at}
+            href={part.text}
+            color="blue.700"
+            textDecoration="underline"
+            display="inline"
+            wordBreak="break-all"
+          >
             {part.text}
           </Link>
         ) : (
-          part.text
+          <Fragment key={part.at}>{part.text}</Fragment>
         ),
       )}
     </Text>
@@ -45,7 +52,7 @@ function MessageCard({ id, onBack }: { id: string; onBack: () => void }) {
   return (
     <Card.Root as="article" aria-labelledby="outbox-subject" data-testid="outbox-message">
       <Card.Header gap="3">
-        <Button variant="ghost" size="sm" alignSelf="flex-start" onClick={onBack}>
+        <Button variant="ghost" size="sm" alignSelf="flex-start" onClick={onBack} display={{ lg: "none" }}>
           <ArrowLeftIcon /> Volver a la lista
         </Button>
         {message.data && (

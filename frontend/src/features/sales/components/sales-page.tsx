@@ -70,8 +70,8 @@ function NewLinkCard({ sale, link, onClose }: { sale: AdminSaleDto; link: AdminS
       <Card.Body gap="3">
         <Text fontWeight="semibold">Nuevo enlace de descarga para {sale.customerName}</Text>
         <Text textStyle="sm" color="fg.muted">
-          Los enlaces anteriores ya no funcionan.{link.mail ? "" : ` Envíalo a ${sale.customerEmail}`}
-          {link.expiresAt ? ` · Vence el ${formatDateTime(link.expiresAt)}` : ""}
+          Los enlaces anteriores ya no funcionan.{link.mail ? "" : ` Envíalo a ${sale.customerEmail}.`}
+          {link.expiresAt ? ` Vence el ${formatDateTime(link.expiresAt)}.` : ""}
         </Text>
         {link.mail && <MailNote mail={link.mail} />}
         <Field.Root>
