@@ -234,6 +234,7 @@ export async function startRuntime(env: Record<string, string | undefined>): Pro
       DERIVED_BUCKET: settings.DERIVED_BUCKET,
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       S3_ENDPOINT: publicUrl,
+      PUBLIC_URL: publicUrl,
       DATA_DIR: dataDir,
     }),
     {

@@ -52,6 +52,7 @@ import { createLogger, type Logger } from "./logger";
 import { memo } from "./memo";
 import type { Clock } from "./ports/clock";
 import type { Ids } from "./ports/ids";
+import type { Mailer } from "./ports/mail";
 import type { Metrics } from "./ports/metrics";
 import type { ObjectStore } from "./ports/object-store";
 import type { PaymentGateway } from "./ports/payments";
@@ -99,6 +100,9 @@ const unconfiguredPayments = (why: string): PaymentGateway => {
     selfCheck: refuse,
   };
 };
+
+/** Where no sender is configured, every email fails with the reason, and the action that sent it goes on. */
+const unconfiguredMail = (why: string): Mailer => ({ outbox: null, send: () => Promise.reject(new Error(why)) });
 
 /** Where nothing can run a preflight in the background, /preflight says so instead of starting one. */
 const noPreflightLauncher = (why: string): PreflightLauncher => ({ launch: () => Promise.reject(new Error(why)) });
@@ -184,11 +188,26 @@ async function composeAws(config: AwsConfig): Promise<Container> {
   const wompiSecretArn = config.WOMPI_SECRET_ARN;
   const adminSecretArn = config.ADMIN_SECRET_ARN;
   const preflightFunction = config.PREFLIGHT_FUNCTION_NAME;
+  const mailFrom = config.MAIL_FROM;
+  const ses = mailFrom
+    ? memo(async () => {
+        const [{ SESv2Client }, { createSesMailer }] = await Promise.all([
+          import("@aws-sdk/client-sesv2"),
+          import("./adapters/aws/ses-mailer"),
+        ]);
+        return createSesMailer(new SESv2Client({ region }), mailFrom);
+      })
+    : undefined;
+  const siteUrl = `https://${config.CLOUDFRONT_DOMAIN}`;
   const container = await assemble({
     config,
     logger,
     // Requests reach the function through CloudFront, so their headers name API Gateway.
-    siteOrigin: () => `https://${config.CLOUDFRONT_DOMAIN}`,
+    siteOrigin: () => siteUrl,
+    siteUrl,
+    mail: ses
+      ? { outbox: null, send: async (message) => (await ses()).send(message) }
+      : unconfiguredMail("MAIL_FROM is not set for this function"),
     table: createDynamoTable(documentClientSender(new DynamoDBClient({ region })), config.TABLE_NAME),
     objects: createS3ObjectStore(s3, buckets),
     urls: createCloudFrontUrlSigner({
@@ -286,10 +305,18 @@ async function composeLocal(config: LocalConfig, local: LocalServices): Promise<
   const s3Objects = createS3ObjectStore(s3, buckets);
   // One process does all the work locally, so its memory holds every measurement.
   const metrics = createMemoryMetrics(systemClock);
+  // Imported here only: Lambda bundles keep nodemailer in a chunk they never load.
+  const mail = (await import("./adapters/local/mail-outbox")).createMailOutbox({
+    dir: path.join(config.DATA_DIR, "outbox"),
+    from: config.MAIL_FROM,
+    clock: () => systemClock.now(),
+  });
   const container = await assemble({
     config,
     logger,
     siteOrigin: requestOrigin,
+    siteUrl: config.PUBLIC_URL,
+    mail,
     table: local.dynamo
       ? readCachedTable(
           createDynamoTable(local.dynamo.send, config.TABLE_NAME),
@@ -373,6 +400,8 @@ export async function composeInMemory(config: LocalConfig, fakes: InMemoryFakes 
     config,
     logger: createLogger(config.LOG_LEVEL),
     siteOrigin: requestOrigin,
+    siteUrl: config.PUBLIC_URL,
+    mail: unconfiguredMail("the in-memory composition sends no mail"),
     ...(fakes.clock ? { clock: fakes.clock } : {}),
     ...(fakes.ids ? { ids: fakes.ids } : {}),
     table: createMemoryTable(),
@@ -444,6 +473,8 @@ async function assemble(parts: {
   config: Config;
   logger: Logger;
   siteOrigin: Deps["siteOrigin"];
+  siteUrl: string;
+  mail: Mailer;
   /** Real time and randomness unless a use-case test brings its own. */
   clock?: Clock;
   ids?: Ids;
@@ -507,6 +538,8 @@ async function assemble(parts: {
     preflight: parts.preflight,
     quotas: parts.quotas,
     siteOrigin: parts.siteOrigin,
+    siteUrl: parts.siteUrl,
+    mail: parts.mail,
     logger: parts.logger,
   };
   let visionStarted = false;

@@ -1,5 +1,11 @@
-import { limits } from "@dorsal/shared";
+import { limits, parseMailbox } from "@dorsal/shared";
 import { z } from "zod";
+
+/** The sender of every email: `fotos@example.co` or `Fotos Dorsal <fotos@example.co>`. */
+const mailFrom = z
+  .string()
+  .trim()
+  .refine((value) => parseMailbox(value) !== null, "debe ser un correo, o «Nombre <correo>»");
 
 /**
  * Every setting the functions read, parsed once. A missing or invalid variable stops the process
@@ -77,6 +83,11 @@ const awsConfig = z.object({
   PREFLIGHT_FUNCTION_NAME: z.string().min(1).optional(),
   /** The first admin's credentials as JSON (the admin-bootstrap custom resource only; infra/lib/admin-bootstrap.ts). */
   ADMIN_SECRET_ARN: z.string().startsWith("arn:").optional(),
+  /**
+   * A sender verified in Amazon SES (the `mailFrom` context value; only the functions that send get
+   * it). Without it nothing is emailed, and every action says its email was not sent.
+   */
+  MAIL_FROM: mailFrom.optional(),
 });
 
 const localConfig = z.object({
@@ -101,6 +112,13 @@ const localConfig = z.object({
    * however fast the machine extracts.
    */
   FAULT_HOLD_ZIP_AFTER_ENTRIES: z.coerce.number().int().min(1).optional(),
+  /** The sender the local outbox writes. */
+  MAIL_FROM: mailFrom.default("Dorsal <no-responder@dorsal.local>"),
+  /**
+   * The origin browsers use (the runtime passes its PUBLIC_URL): where emailed links point. Never the
+   * request's Origin, which whoever calls chooses.
+   */
+  PUBLIC_URL: z.url().default("http://localhost:3000"),
 });
 
 export const configSchema = z.discriminatedUnion("DORSAL_RUNTIME", [awsConfig, localConfig]);

@@ -20,6 +20,7 @@ import { capacity } from "./capacity";
 import { reservesConcurrency } from "./concurrency";
 import { customDomainFrom } from "./custom-domain";
 import { DorsalFunction, type DorsalFunctionProps } from "./dorsal-function";
+import { mailFromContext } from "./mail";
 import { acknowledgeWildcardResource } from "./nag";
 import { Pipeline } from "./pipeline";
 import { Preflight } from "./preflight";
@@ -66,6 +67,8 @@ interface Access {
   cleansDownloadZips?: boolean;
   /** Reads the dashboard's metrics back from CloudWatch (every function writes them as log lines). */
   readsMetrics?: boolean;
+  /** Sends email through Amazon SES as MAIL_FROM (the `mailFrom` context value). */
+  sendsMail?: boolean;
 }
 
 interface FunctionSpec extends Pick<DorsalFunctionProps, "memorySize" | "timeout" | "reservedConcurrentExecutions"> {
@@ -123,7 +126,7 @@ const httpSpecs: Record<HttpHandlerName, FunctionSpec> = {
     description: "HTTP: photographer applications and their review",
     // Approving hashes the new photographer's password: CPU-bound, and memory buys CPU.
     memorySize: 1024,
-    access: { table: true },
+    access: { table: true, sendsMail: true },
   },
   pricing: { description: "HTTP: event pricing", access: { table: true } },
   settings: {
@@ -141,13 +144,20 @@ const httpSpecs: Record<HttpHandlerName, FunctionSpec> = {
     description: "HTTP: download codes, their validation and downloads",
     memorySize: 1024,
     timeout: Duration.seconds(29),
-    access: { table: true, signsUrls: true, originals: ["s3:GetObject"], writesDownloadZips: true },
+    access: { table: true, signsUrls: true, originals: ["s3:GetObject"], writesDownloadZips: true, sendsMail: true },
   },
   sales: {
     description: "HTTP: cart price, checkout, payment events and paid downloads",
     memorySize: 1024,
     timeout: Duration.seconds(29),
-    access: { table: true, signsUrls: true, payments: true, originals: ["s3:GetObject"], writesDownloadZips: true },
+    access: {
+      table: true,
+      signsUrls: true,
+      payments: true,
+      originals: ["s3:GetObject"],
+      writesDownloadZips: true,
+      sendsMail: true,
+    },
   },
 };
 
@@ -206,9 +216,9 @@ const unzipSpec: FunctionSpec = {
 
 const reconcileSpec: FunctionSpec = {
   description: "Payments: settle pending sales whose Wompi event never arrived",
-  // Up to 100 lookups of a few hundred ms each.
+  // Up to 100 lookups of a few hundred ms each, and the email of each sale they pay.
   timeout: Duration.minutes(2),
-  access: { table: true, payments: true },
+  access: { table: true, payments: true, sendsMail: true },
 };
 
 const recountSpec: FunctionSpec = {
@@ -356,6 +366,9 @@ export class StatelessStack extends Stack {
       { key: "derived", bucket: derived },
     ] as const;
 
+    // Without it nothing is emailed; every action that would send says its email was not sent.
+    const mailFrom = mailFromContext(this);
+
     const handlers = path.join(props.repoRoot, "functions", "src", "handlers");
     // An account whose concurrency quota cannot hold the reservations deploys without them.
     const reserves = reservesConcurrency(this);
@@ -457,6 +470,23 @@ export class StatelessStack extends Stack {
           id: "AwsSolutions-IAM5[Resource::*]",
           reason: "CloudWatch GetMetricData has no resource-level permissions; it only reads metrics.",
         });
+      }
+      if (access.sendsMail && mailFrom) {
+        fn.fn.addEnvironment("MAIL_FROM", mailFrom.value);
+        const identities = this.formatArn({ service: "ses", resource: "identity", resourceName: "*" });
+        fn.fn.addToRolePolicy(
+          new iam.PolicyStatement({
+            actions: ["ses:SendEmail"],
+            resources: [identities],
+            conditions: { StringEquals: { "ses:FromAddress": mailFrom.address } },
+          }),
+        );
+        acknowledgeWildcardResource(
+          fn,
+          identities,
+          "Scoped to the sender by ses:FromAddress: SES checks the sender's identity (its address or its " +
+            "domain, whichever is verified) and, in the SES sandbox, each verified recipient's too.",
+        );
       }
       if (access.readsQuotas) {
         fn.fn.addToRolePolicy(

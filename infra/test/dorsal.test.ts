@@ -28,14 +28,15 @@ import { Alarms, alarmEmailFrom } from "../lib/alarms";
 import { capacity, reservedConcurrencyTotal } from "../lib/capacity";
 import { createDorsal, repoRoot } from "../lib/dorsal-app";
 import type { DorsalFunction } from "../lib/dorsal-function";
+import { mailFromContext } from "../lib/mail";
 import type { Pipeline } from "../lib/pipeline";
 import { webAclLimits } from "../lib/web-acl";
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string };
 
-// One synth for the whole file, with the feature flags the CLI reads from cdk.json.
+// One synth for the whole file, with the feature flags the CLI reads from cdk.json and a sender.
 const context = JSON.parse(readFileSync(path.join(repoRoot, "cdk.json"), "utf8")).context;
-const app = new App({ context });
+const app = new App({ context: { ...context, mailFrom: "Fotos Dorsal <fotos@dorsal.example>" } });
 const { stateful, stateless } = createDorsal(app);
 let assembly: CloudAssembly;
 let data: Template;
@@ -330,6 +331,41 @@ describe("functions", () => {
     );
     expect(record).toEqual([expect.objectContaining({ Action: "s3:DeleteObject" })]);
     expect(JSON.stringify(record[0]?.Resource)).toContain("/eventos/*");
+  });
+
+  it("let exactly the functions that email send through SES, as the mailFrom context value only", () => {
+    const senders = [
+      stateless.httpFunctions.sales,
+      stateless.httpFunctions.codes,
+      stateless.httpFunctions.applications,
+      stateless.paymentsReconciler,
+    ];
+    for (const fn of appFunctions()) {
+      const ses = statementsOf(fn.role).filter((st) => [st.Action].flat().some((action) => action.startsWith("ses:")));
+      const variables = (functionOf(fn).Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      if (!senders.includes(fn)) {
+        expect(ses).toEqual([]);
+        expect("MAIL_FROM" in variables).toBe(false);
+        continue;
+      }
+      expect(variables.MAIL_FROM).toBe("Fotos Dorsal <fotos@dorsal.example>");
+      expect(ses).toEqual([
+        expect.objectContaining({
+          Action: "ses:SendEmail",
+          Condition: { StringEquals: { "ses:FromAddress": "fotos@dorsal.example" } },
+        }),
+      ]);
+      // The account's SES identities in the stack's region, nothing else of SES.
+      expect(JSON.stringify(ses[0]?.Resource)).toMatch(
+        /":ses:",\{"Ref":"AWS::Region"\},":",\{"Ref":"AWS::AccountId"\},":identity\/\*"/,
+      );
+    }
+    expect(mailFromContext(new App())).toBeUndefined();
+    expect(mailFromContext(new App({ context: { mailFrom: " fotos@org.co " } }))).toEqual({
+      value: "fotos@org.co",
+      address: "fotos@org.co",
+    });
+    expect(() => mailFromContext(new App({ context: { mailFrom: "no-es-un-correo" } }))).toThrow(/mailFrom/);
   });
 
   it("grant Rekognition to the detect task only", () => {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { idParam } from "./api";
+import type { MailOutcome } from "./mail";
 
 /** Photographer applications (spec §3 photographer_applications, §2.7 'Soy fotógrafo'). */
 
@@ -154,4 +155,11 @@ export interface ApprovedApplicationResponse {
     assignedEventId: number;
     eventName: string;
   };
+  /** The email telling the applicant (without the password, which the admin hands over). */
+  mail: MailOutcome;
+}
+
+/** The answer to a rejection: the application as it now is, and the email telling the applicant. */
+export interface RejectedApplicationResponse extends PhotographerApplicationDto {
+  mail: MailOutcome;
 }

@@ -9,6 +9,7 @@ export { wearerRegion } from "./bib-geometry";
 export * from "./bibs";
 export * from "./constants";
 export * from "./contract";
+export * from "./mail";
 export * from "./messages";
 export * from "./participants";
 export * from "./performance";

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { EventDto, PhotoDto } from "./api";
 import { idParam, newPassword } from "./api";
 import { bibTextMessage, isBibText, normaliseBib } from "./bib-format";
+import type { MailOutcome } from "./mail";
 
 /**
  * The athlete's side (spec §2.6, §3 sales and download_codes, §5, §7, §9): browsing by bib, the
@@ -217,10 +218,18 @@ export interface AdminSaleDto {
   downloadsLeft: number | null;
 }
 
-/** POST /api/admin/sales/{saleId}/link: a new download link for a paid sale; the old one stops working. */
+/**
+ * POST /api/admin/sales/{saleId}/link: a new download link for a paid sale; every older one stops
+ * working. With `sendEmail`, the link is also emailed to the buyer.
+ */
+export const newSaleLinkRequest = z.object({ sendEmail: z.boolean().default(false) });
+export type NewSaleLinkRequest = z.input<typeof newSaleLinkRequest>;
+
 export interface AdminSaleLink {
   downloadUrl: string;
   expiresAt: string | null;
+  /** The email to the buyer, when one was asked for. */
+  mail: MailOutcome | null;
 }
 
 /** GET /api/admin/sales?eventId=: an event's sales, oldest first, a page at a time (export and audit). */
@@ -275,6 +284,13 @@ export const generateDownloadCodeRequest = z.object({
    * the organizer confirms: the number may be mistyped, or the photos may still be on their way.
    */
   allowWithoutPhotos: z.boolean().default(false),
+  /** Where to email the code's chat message as well; blank is the same as none. */
+  email: z
+    .string()
+    .trim()
+    .transform((email) => email || undefined)
+    .pipe(customerEmail.optional())
+    .optional(),
 });
 export type GenerateDownloadCodeRequest = z.input<typeof generateDownloadCodeRequest>;
 
@@ -285,6 +301,8 @@ export interface DownloadCodeResult {
   eventName: string;
   expiresAt: string;
   maxDownloads: number;
+  /** The email of the code's message, when the admin gave an address. */
+  mail: MailOutcome | null;
 }
 
 /**

@@ -253,6 +253,43 @@ describe("athlete journey", () => {
     await page.getByText("No se ha especificado un número de dorsal válido.").waitFor();
   });
 
+  it("lets the admin read the buyer's email in 'Correos enviados', whose link opens the purchase", async () => {
+    const page = await browser.openPage(viewports.phone);
+    await signInAsAdmin(page, dorsal);
+    await page.goto(`${dorsal.url}/settings`);
+    await page.getByRole("link", { name: "Correos enviados" }).click();
+    await page.getByRole("heading", { name: "Correos enviados", level: 1 }).waitFor();
+    const entries = page.getByTestId("outbox-entry");
+    // Ana's purchase above; newest first, each with its subject, recipient and date.
+    const ana = entries.filter({ hasText: "Para ana@example.com" });
+    await expect.poll(() => ana.count()).toBe(1);
+    await ana.getByText("Tus fotos de Media Maratón de Bogotá están listas").waitFor();
+    await page.screenshot({ path: "/tmp/outbox-list-390.png", fullPage: true });
+    expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(viewports.phone.width);
+
+    await ana.click();
+    const message = page.getByTestId("outbox-message");
+    await message.getByRole("heading", { name: "Tus fotos de Media Maratón de Bogotá están listas" }).waitFor();
+    await message.getByText("Dorsal <no-responder@dorsal.local>").waitFor();
+    await message.getByTestId("outbox-text").getByText("Hola Ana Gómez:", { exact: false }).waitFor();
+    const link = message.getByRole("link", { name: /\/download\?token=/ });
+    const href = (await link.getAttribute("href")) ?? "";
+    expect(href).toMatch(new RegExp(`^${dorsal.url}/download\\?token=[A-Za-z0-9_-]{43}$`));
+    await animationsDone(page);
+    await page.screenshot({ path: "/tmp/outbox-390.png", fullPage: true });
+    expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(viewports.phone.width);
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await animationsDone(page);
+    await page.screenshot({ path: "/tmp/outbox-1366.png", fullPage: true });
+
+    // The emailed link is the purchase's second one: it opens the download page as the first does.
+    await link.click();
+    await page.waitForURL(href);
+    await page.getByTestId("payment-confirmation").getByText("Pago aprobado").waitFor();
+    await page.getByTestId("payment-summary").getByText("2 fotos · Media Maratón de Bogotá · dorsal 5173").waitFor();
+    expect(browser.pageErrors).toEqual([]);
+  });
+
   it("lets the admin find a buyer's sale and give them a new link, which opens what is left of it", async () => {
     const page = await browser.openPage({ width: 1366, height: 900 });
     await signInAsAdmin(page, dorsal);
@@ -272,12 +309,15 @@ describe("athlete journey", () => {
     await ana.getByText("0 de 3").waitFor();
     await ana.getByRole("button", { name: /^Nuevo enlace para Ana Gómez/ }).click();
     const confirm = page.getByRole("alertdialog", { name: "¿Dar un nuevo enlace de descarga?" });
-    await confirm.getByText("El enlace que tiene Ana Gómez dejará de funcionar.", { exact: false }).waitFor();
+    await confirm.getByText("Los enlaces que tiene Ana Gómez dejarán de funcionar.", { exact: false }).waitFor();
+    // Emailed to the buyer unless the admin unticks it.
+    expect(await confirm.getByRole("checkbox", { name: /^Enviar al comprador por correo/ }).isChecked()).toBe(true);
     await confirm.getByRole("button", { name: "Crear enlace" }).click();
     await confirm.waitFor({ state: "detached" });
     const made = page.getByRole("status").filter({ hasText: "Nuevo enlace de descarga para Ana Gómez" });
     const link = await made.getByLabel("Enlace").inputValue();
     expect(link).toMatch(new RegExp(`^${dorsal.url}/download\\?token=[A-Za-z0-9_-]{43}$`));
+    await made.getByText("Enviado por correo a ana@example.com.").waitFor();
     await animationsDone(page);
     await page.screenshot({ path: "/tmp/sales-1366.png", fullPage: true });
 

@@ -77,10 +77,18 @@ describe("download code generator", () => {
     await dorsalField.fill(bib);
     expect(await page.getByLabel("Validez").inputValue()).toBe("30");
     await page.getByLabel("Descargas máximas").selectOption("3");
+    const email = page.getByLabel("Correo del cliente (opcional)");
+    await email.fill("sin-arroba");
+    await page.getByRole("button", { name: "Generar código" }).click();
+    await page.getByText("El correo debe contener el símbolo @").waitFor();
+    await email.fill("pago.nequi@example.co");
     await page.getByRole("button", { name: "Generar código" }).click();
     await page.getByText("Código generado exitosamente").waitFor();
 
     const result = page.getByTestId("code-result");
+    // The same message went by email ('Correos enviados' lists it).
+    await result.getByTestId("code-mail").getByText("Mensaje enviado por correo a pago.nequi@example.co.").waitFor();
+    expect(await email.inputValue()).toBe("");
     code = (await result.getByTestId("generated-code").textContent()) ?? "";
     expect(code).toMatch(/^[A-HJKMNP-Z2-9]{8}$/);
     await result.getByText(event.name, { exact: true }).waitFor();

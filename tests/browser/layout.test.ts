@@ -93,6 +93,7 @@ const screensByRole: Record<Role, Screen[]> = {
     { name: "search-dorsal", path: results },
     { name: "analytics", path: () => "/analytics" },
     { name: "admin-sales", path: () => "/admin/sales" },
+    { name: "admin-outbox", path: () => "/admin/outbox" },
     { name: "admin-download-codes", path: () => "/admin-download-codes" },
     { name: "event-pricing", path: () => "/event-pricing" },
     { name: "photographer-applications", path: () => "/photographer-applications" },

@@ -255,6 +255,11 @@ describe("photographer applications", () => {
     const password = (await credentials.getByTestId("credentials-password").textContent()) ?? "";
     expect(password).toHaveLength(16);
     await credentials.getByText(event.name).waitFor();
+    // The applicant is told by email, without the password, which only this dialog shows.
+    await credentials
+      .getByTestId("approval-mail")
+      .getByText(`Le enviamos un correo a ${applicant.email}`, { exact: false })
+      .waitFor();
 
     // The credentials work: the new photographer signs in, assigned to the chosen event.
     const login = await apiClient(dorsal.url).post<{ user: PublicUser }>("/api/auth/login", {

@@ -508,6 +508,74 @@ describe.each(backends)("repositories on %s", (_name, open) => {
     expect(await table.get(keys.paymentTransaction(transactionId))).toMatchObject({ saleId: holder });
   });
 
+  it("gives a paid sale one emailed token beside its own; a new link drops both, and a stale one changes nothing", async () => {
+    const sales = createSalesRepository(table);
+    const id = ids.newId();
+    const at = new Date("2026-12-06T09:30:00.000Z");
+    const created = {
+      id,
+      reference: `DOR-${id}`,
+      eventId: 906,
+      dorsalNumber: "5173",
+      photoIds: ["foto-1"],
+      amount: 15000,
+      currency: "COP" as const,
+      customerEmail: "ana@example.co",
+      customerName: "Ana Gómez",
+      status: "pending" as const,
+      tokenHash: `pagina-${id}`,
+      maxDownloads: 3,
+      validityDays: 30,
+      createdAt: at.toISOString(),
+      checkoutExpiresAt: at.toISOString(),
+      paidAt: null,
+      expiresAt: null,
+      transactionId: null,
+      paymentMethod: null,
+      statusMessage: null,
+      updatedAt: at.toISOString(),
+    };
+    expect(await sales.create(created)).toBe(true);
+    // Not before it is paid.
+    expect(await sales.addEmailToken(created, `antes-${id}`, at)).toBe(false);
+    const paid = await sales.markPaid(created, {
+      transactionId: `tx-${id}`,
+      paymentMethod: "CARD",
+      statusMessage: null,
+      at,
+    });
+    if (!paid) throw new Error("the sale was not paid");
+
+    // Two settlements racing: one emailed token, and the loser's guard is gone.
+    const added = await Promise.all([
+      sales.addEmailToken(paid, `correo-a-${id}`, at),
+      sales.addEmailToken(paid, `correo-b-${id}`, at),
+    ]);
+    expect(added.filter(Boolean)).toHaveLength(1);
+    const [kept, lost] = added[0] ? [`correo-a-${id}`, `correo-b-${id}`] : [`correo-b-${id}`, `correo-a-${id}`];
+    expect(await table.get(keys.downloadToken(lost))).toBeUndefined();
+    expect(await table.get(keys.downloadToken(`antes-${id}`))).toBeUndefined();
+    expect((await sales.byTokenHash(kept))?.id).toBe(id);
+    expect((await sales.byTokenHash(created.tokenHash))?.id).toBe(id);
+    expect(await sales.byTokenHash(lost)).toBeUndefined();
+
+    // A new link read before the emailed token existed changes nothing.
+    expect(await sales.replaceToken(paid, `viejo-${id}`, at)).toBeUndefined();
+    expect(await table.get(keys.downloadToken(`viejo-${id}`))).toBeUndefined();
+    expect((await sales.byTokenHash(kept))?.id).toBe(id);
+
+    const current = await sales.get(id);
+    if (!current) throw new Error("the sale is gone");
+    const replaced = await sales.replaceToken(current, `nuevo-${id}`, at);
+    expect(replaced).toMatchObject({ tokenHash: `nuevo-${id}` });
+    expect(replaced?.emailTokenHash).toBeUndefined();
+    for (const old of [created.tokenHash, kept]) {
+      expect(await sales.byTokenHash(old)).toBeUndefined();
+      expect(await table.get(keys.downloadToken(old))).toBeUndefined();
+    }
+    expect((await sales.byTokenHash(`nuevo-${id}`))?.id).toBe(id);
+  });
+
   it("returns default pricing until one is saved, then the saved one", async () => {
     const pricing = createPricingRepository(table);
     expect(await pricing.get(905)).toMatchObject({ ...defaultEventPricing, configured: false, updatedAt: null });

@@ -85,6 +85,9 @@ const PerformancePage = lazy(() =>
 const SalesPage = lazy(() =>
   import("../features/sales/components/sales-page").then((module) => ({ default: module.SalesPage })),
 );
+const OutboxPage = lazy(() =>
+  import("../features/outbox/components/outbox-page").then((module) => ({ default: module.OutboxPage })),
+);
 const ApplicationFormPage = lazy(() =>
   import("../features/applications/components/application-form-page").then((module) => ({
     default: module.ApplicationFormPage,
@@ -142,6 +145,7 @@ const signedInPaths = [
   "user-management",
   "admin-download-codes",
   "admin/sales",
+  "admin/outbox",
   "analytics",
   "preflight",
   "preflight-dashboard",
@@ -195,6 +199,7 @@ function roleRoutes(user: SessionUser | null) {
           <Route path="admin-download-codes" element={<DownloadCodesPage />} />
           <Route path="analytics" element={<AnalyticsPage />} />
           <Route path="admin/sales" element={<SalesPage />} />
+          <Route path="admin/outbox" element={<OutboxPage />} />
           {/* Spec §2.1: the same screen at both paths. */}
           <Route path="preflight" element={<PreflightPage />} />
           <Route path="preflight-dashboard" element={<PreflightPage />} />

@@ -22,12 +22,6 @@ export function formatEventDate(value: string): string {
   return eventDate.format(new Date(Number(year), Number(month) - 1, Number(day)));
 }
 
-/** The local calendar day of a moment (a code valid until…), in the same words as event dates. */
-export function formatDayOf(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : eventDate.format(date);
-}
-
 const dateTime = new Intl.DateTimeFormat("es-CO", { dateStyle: "short", timeStyle: "short" });
 
 /** Spec §2.7: moments (creation, last login) in the Spanish short form with hour and minute. */

@@ -2,15 +2,17 @@ import {
   type ApplicationListInput,
   type ApprovedApplicationResponse,
   applicationMessages,
+  mailTexts,
   messages,
   type PhotographerApplicationCreated,
-  type PhotographerApplicationDto,
   type PhotographerApplicationInput,
   type PhotographerApplicationPage,
+  type RejectedApplicationResponse,
 } from "@dorsal/shared";
 import { type ApplicationRecord, toApplicationDto } from "../data/applications";
 import type { Deps } from "./deps";
 import { AppError, conflict, invalid, notFound } from "./errors";
+import { sendMail } from "./mail";
 import { decodeCursor, encodeCursor } from "./page-cursor";
 import type { SessionClaims } from "./tokens";
 import { createUser } from "./users";
@@ -59,7 +61,9 @@ const reviewBy = (deps: Deps, admin: SessionClaims) => ({
  * 3. the account is created with a generated password, assigned to the event;
  * 4. if that fails (the email was taken meanwhile, the event deleted), the claim is given back and
  *    the application is pending again;
- * 5. the password is returned in this response only; the table keeps its hash.
+ * 5. the password is returned in this response only; the table keeps its hash;
+ * 6. the applicant is emailed the result, the event and where to sign in — not the password, which
+ *    the admin hands over (an email is no place for it, and the local outbox keeps its files).
  * A crash between 2 and 3 leaves the application approved without an account
  * (`photographerUserId` null), which the list shows, and the account can be created by hand.
  */
@@ -104,6 +108,17 @@ export async function approveApplication(
   }
 
   await deps.applications.recordPhotographer(application.id, user.id);
+  const mail = await sendMail(
+    deps,
+    application.email,
+    mailTexts.applicationApproved({
+      fullName: application.fullName,
+      email: user.email,
+      eventName: event.name,
+      loginUrl: `${deps.siteUrl}/photographer-login`,
+    }),
+    { purpose: "application-approved", applicationId: application.id },
+  );
   return {
     application: toApplicationDto({
       ...application,
@@ -120,18 +135,28 @@ export async function approveApplication(
       assignedEventId: eventId,
       eventName: event.name,
     },
+    mail,
   };
 }
 
-/** Rejects a pending application, with the admin's notes; a reviewed one cannot change again. */
+/**
+ * Rejects a pending application, with the admin's notes (spec §3 adminNotes), which the applicant
+ * is emailed with the result; a reviewed one cannot change again.
+ */
 export async function rejectApplication(
   deps: Deps,
   admin: SessionClaims,
   applicationId: string,
   adminNotes: string | null,
-): Promise<PhotographerApplicationDto> {
+): Promise<RejectedApplicationResponse> {
   const application = await pendingApplication(deps, applicationId);
   const rejected = await deps.applications.reject(application, adminNotes, reviewBy(deps, admin));
   if (!rejected) throw conflict(applicationMessages.alreadyReviewed);
-  return toApplicationDto(rejected);
+  const mail = await sendMail(
+    deps,
+    application.email,
+    mailTexts.applicationRejected({ fullName: application.fullName, adminNotes }),
+    { purpose: "application-rejected", applicationId: application.id },
+  );
+  return { ...toApplicationDto(rejected), mail };
 }

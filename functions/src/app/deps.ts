@@ -22,6 +22,7 @@ import type { ZipBatchRepository } from "../data/zip-batches";
 import type { Logger } from "../logger";
 import type { Clock } from "../ports/clock";
 import type { Ids } from "../ports/ids";
+import type { Mailer } from "../ports/mail";
 import type { Metrics } from "../ports/metrics";
 import type { ObjectStore } from "../ports/object-store";
 import type { PaymentGateway } from "../ports/payments";
@@ -80,6 +81,14 @@ export interface Deps {
    * to the LAN address.
    */
   siteOrigin(headers: { origin?: string | undefined; host?: string | undefined }): string;
+  /**
+   * The site's address from configuration, for links that leave in an email: on AWS its domain,
+   * locally PUBLIC_URL. Never a request's Origin, which the caller chooses (an emailed link must
+   * not point where a crafted request says).
+   */
+  siteUrl: string;
+  /** Email: SES on AWS, the local outbox in the embedded runtime. */
+  mail: Mailer;
   /** For what a use case notices but must not fail on (a refused payment event, a lookup that failed). */
   logger: Logger;
 }

@@ -6,6 +6,7 @@ import {
   type DownloadZip,
   type generateDownloadCodeRequest,
   type IssuedDownloadCode,
+  mailTexts,
   messages,
   pathFor,
   salesMessages,
@@ -16,6 +17,7 @@ import { codeDownloadGrant, type DownloadCodeRecord } from "../data/download-cod
 import type { PhotoRecord } from "../data/photos";
 import type { Deps } from "./deps";
 import { conflict, forbidden, gone, invalid, notFound } from "./errors";
+import { sendMail } from "./mail";
 import { downloadablePhotos, signedOriginalUrl } from "./original-download";
 import { zipOfOriginals } from "./original-zip";
 import { addressClient, failureThrottledCheck, type RequestClient, throttledCheck } from "./throttle";
@@ -42,7 +44,8 @@ type ValidateInput = z.output<typeof validateDownloadCodeRequest>;
  * 2. the bib must have photos in the event, unless the organizer confirmed it anyway
  *    (`allowWithoutPhotos`): a mistyped bib would give the customer a code that opens nothing;
  * 3. draw 8 characters (31^8 ≈ 8.5 × 10^11 codes); the conditional put on the code itself makes it
- *    unique, and a collision draws again.
+ *    unique, and a collision draws again;
+ * 4. with an address, email it the code's chat message; the code stands whether or not it is sent.
  */
 export async function generateDownloadCode(
   deps: Deps,
@@ -70,7 +73,7 @@ export async function generateDownloadCode(
   for (let attempt = 0; attempt < 5; attempt++) {
     const record: DownloadCodeRecord = { ...base, code: drawCode() };
     if (await deps.downloadCodes.create(record)) {
-      return {
+      const issued = {
         code: record.code,
         dorsalNumber: record.dorsalNumber,
         eventId: event.id,
@@ -78,6 +81,13 @@ export async function generateDownloadCode(
         expiresAt: record.expiresAt,
         maxDownloads: record.maxDownloads,
       };
+      const mail = input.email
+        ? await sendMail(deps, input.email, mailTexts.downloadCode(issued, deps.siteUrl), {
+            purpose: "download-code",
+            eventId: event.id,
+          })
+        : null;
+      return { ...issued, mail };
     }
   }
   throw new Error("Five download-code collisions in a row: the code space is exhausted or the draw is broken");

@@ -15,7 +15,17 @@ import { confirmByLookup } from "./settlement";
 export async function downloadInfo(
   deps: Pick<
     Deps,
-    "clock" | "sales" | "payments" | "logger" | "events" | "photos" | "urls" | "config" | "downloadCounts"
+    | "clock"
+    | "sales"
+    | "payments"
+    | "logger"
+    | "events"
+    | "photos"
+    | "urls"
+    | "config"
+    | "downloadCounts"
+    | "mail"
+    | "siteUrl"
   >,
   token: string,
   transactionId: string | undefined,

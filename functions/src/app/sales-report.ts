@@ -1,10 +1,12 @@
-import { type AdminSaleDto, type AdminSaleLink, type AdminSalePage, salesMessages } from "@dorsal/shared";
+import { type AdminSaleDto, type AdminSaleLink, type AdminSalePage, mailTexts, salesMessages } from "@dorsal/shared";
 import type { PageCursor } from "../data/photos";
 import { type SaleRecord, saleDownloadGrant, saleExpired, salesMonthOf } from "../data/sales";
 import { drawDownloadToken } from "./checkout";
 import type { Deps } from "./deps";
 import { conflict, notFound } from "./errors";
+import { sendMail } from "./mail";
 import { encodeCursor } from "./page-cursor";
+import { downloadLink, type SaleMailDeps, saleMailFacts } from "./sale-mail";
 
 type ReportDeps = Pick<Deps, "sales" | "downloadCounts">;
 
@@ -49,13 +51,15 @@ export async function listEventSales(
 }
 
 /**
- * POST /api/admin/sales/{saleId}/link: for a buyer who lost the link, a new one to send them; the
- * old link stops working at once. Only a paid sale that has not expired has one.
+ * POST /api/admin/sales/{saleId}/link: for a buyer who lost the link, a new one to send them; every
+ * older link (the return page's and the emailed one) stops working at once. Only a paid sale that
+ * has not expired has one. With `sendEmail`, the buyer gets it by email too; an email that could
+ * not be sent is reported, and the link stands.
  */
 export async function newSaleLink(
-  deps: Pick<Deps, "sales" | "clock">,
+  deps: SaleMailDeps,
   saleId: string,
-  origin: string,
+  options: { origin: string; sendEmail: boolean },
 ): Promise<AdminSaleLink> {
   const sale = await deps.sales.get(saleId);
   if (!sale) throw notFound(salesMessages.saleNotFound);
@@ -65,7 +69,15 @@ export async function newSaleLink(
   const replaced = await deps.sales.replaceToken(sale, tokenHash, now);
   // Two admins at once: the other one's link is the one that works.
   if (!replaced) throw conflict(salesMessages.linkOnlyForPaid);
-  return { downloadUrl: `${origin}/download?token=${token}`, expiresAt: sale.expiresAt };
+  const mail = options.sendEmail
+    ? await sendMail(
+        deps,
+        sale.customerEmail,
+        mailTexts.saleNewLink(await saleMailFacts(deps, sale, downloadLink(deps, token))),
+        { purpose: "sale-new-link", saleId: sale.id },
+      )
+    : null;
+  return { downloadUrl: `${options.origin}/download?token=${token}`, expiresAt: sale.expiresAt, mail };
 }
 
 function toAdminSale(sale: SaleRecord, left: number | null): AdminSaleDto {

@@ -4,8 +4,9 @@ import type { PaymentTransaction } from "../ports/payments";
 import { saleByReference } from "./checkout";
 import type { Deps } from "./deps";
 import { invalid, unauthenticated } from "./errors";
+import { emailPaidSale, type SaleMailDeps } from "./sale-mail";
 
-type SettlementDeps = Pick<Deps, "clock" | "sales" | "payments" | "logger">;
+type SettlementDeps = SaleMailDeps & Pick<Deps, "payments">;
 
 const matchesSale = (sale: SaleRecord, transaction: PaymentTransaction) =>
   transaction.reference === sale.reference &&
@@ -17,9 +18,10 @@ const matchesSale = (sale: SaleRecord, transaction: PaymentTransaction) =>
  * conditional update, so repeating it (a redelivered event, an event racing a lookup) changes
  * nothing; PENDING changes nothing either. "mismatch" when the transaction is not this sale's
  * (another amount or currency, or it already settled another sale): then nothing changes at all.
+ * The one call that makes the sale paid emails the buyer their link.
  */
 async function applyTransaction(
-  deps: Pick<Deps, "clock" | "sales" | "logger">,
+  deps: SaleMailDeps,
   sale: SaleRecord,
   transaction: PaymentTransaction,
 ): Promise<SaleRecord | "mismatch"> {
@@ -45,16 +47,22 @@ async function applyTransaction(
     statusMessage: transaction.statusMessage,
     at: deps.clock.now(),
   };
+  if (transaction.status === "APPROVED") {
+    const paid = await deps.sales.markPaid(sale, settlement);
+    if (paid) {
+      await emailPaidSale(deps, paid);
+      return paid;
+    }
+    return (await deps.sales.get(sale.id)) ?? sale;
+  }
   const changed =
-    transaction.status === "APPROVED"
-      ? await deps.sales.markPaid(sale, settlement)
-      : transaction.status === "DECLINED"
-        ? await deps.sales.markUnpaid(sale, "declined", settlement)
-        : transaction.status === "ERROR"
-          ? await deps.sales.markUnpaid(sale, "error", settlement)
-          : transaction.status === "VOIDED"
-            ? await deps.sales.markVoided(sale, settlement)
-            : undefined;
+    transaction.status === "DECLINED"
+      ? await deps.sales.markUnpaid(sale, "declined", settlement)
+      : transaction.status === "ERROR"
+        ? await deps.sales.markUnpaid(sale, "error", settlement)
+        : transaction.status === "VOIDED"
+          ? await deps.sales.markVoided(sale, settlement)
+          : undefined;
   return changed ?? (await deps.sales.get(sale.id)) ?? sale;
 }
 

@@ -8,6 +8,11 @@ import { queryAll } from "./query-all";
 export interface SaleRecord extends Omit<AdminSaleDto, "statusMessage" | "downloadsLeft"> {
   /** SHA-256 (hex) of the download token; the token is only in the buyer's link. */
   tokenHash: string;
+  /**
+   * SHA-256 (hex) of the second token, the one emailed when the sale was paid: the return page's link
+   * keeps working beside it. Absent until that email; both go when the admin gives a new link.
+   */
+  emailTokenHash?: string;
   /** Absent on sales settled before it was kept. */
   statusMessage?: string | null;
 }
@@ -84,13 +89,38 @@ export function createSalesRepository(table: Table) {
       const guard = await table.get<{ saleId: string }>(keys.downloadToken(tokenHash));
       const sale = guard ? await table.get<SaleRecord>(keys.sale(guard.saleId)) : undefined;
       // A link replaced by a new one may leave its guard behind if the replacement was cut short:
-      // only the sale's current token opens it.
-      return sale?.tokenHash === tokenHash ? sale : undefined;
+      // only the sale's current tokens open it.
+      return sale && (sale.tokenHash === tokenHash || sale.emailTokenHash === tokenHash) ? sale : undefined;
     },
 
     /**
-     * Gives the sale a new download token: the new guard first, then the sale (only if it still has
-     * the token it was read with), then the old guard goes. Undefined when the sale changed meanwhile.
+     * Gives a paid sale its emailed token, once: the guard first, then the sale, only if it has no
+     * emailed token yet (a second caller's guard is taken back). False when the sale already had one.
+     */
+    async addEmailToken(sale: SaleRecord, tokenHash: string, at: Date): Promise<boolean> {
+      if (
+        !(await table.put(
+          { ...keys.downloadToken(tokenHash), type: "downloadToken", saleId: sale.id },
+          { ifAbsent: true },
+        ))
+      )
+        return false;
+      const updated = await table.update<SaleRecord>({
+        key: keys.sale(sale.id),
+        set: { emailTokenHash: tokenHash, updatedAt: at.toISOString() },
+        conditions: [
+          { attribute: "status", op: "=", value: "paid" },
+          { attribute: "emailTokenHash", op: "not_exists" },
+        ],
+      });
+      if (!updated) await table.delete(keys.downloadToken(tokenHash));
+      return updated !== undefined;
+    },
+
+    /**
+     * Gives the sale a new download token and drops every other (the emailed one too): the new
+     * guard first, then the sale (only if it still has the tokens it was read with), then the old
+     * guards go. Undefined when the sale changed meanwhile.
      */
     async replaceToken(sale: SaleRecord, tokenHash: string, at: Date): Promise<SaleRecord | undefined> {
       if (
@@ -103,9 +133,16 @@ export function createSalesRepository(table: Table) {
       const updated = await table.update<SaleRecord>({
         key: keys.sale(sale.id),
         set: { tokenHash, updatedAt: at.toISOString() },
-        conditions: [{ attribute: "tokenHash", op: "=", value: sale.tokenHash }],
+        remove: ["emailTokenHash"],
+        conditions: [
+          { attribute: "tokenHash", op: "=", value: sale.tokenHash },
+          sale.emailTokenHash
+            ? { attribute: "emailTokenHash", op: "=", value: sale.emailTokenHash }
+            : { attribute: "emailTokenHash", op: "not_exists" },
+        ],
       });
-      await table.delete(updated ? keys.downloadToken(sale.tokenHash) : keys.downloadToken(tokenHash));
+      const dropped = updated ? [sale.tokenHash, sale.emailTokenHash] : [tokenHash];
+      for (const hash of dropped) if (hash) await table.delete(keys.downloadToken(hash));
       return updated;
     },
 

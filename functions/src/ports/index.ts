@@ -1,5 +1,6 @@
 export type * from "./clock";
 export type * from "./ids";
+export type * from "./mail";
 export type * from "./object-store";
 export type * from "./pipeline";
 export type * from "./preflight";

@@ -7,6 +7,7 @@ import {
   type RerunFailedResponse,
   rerunFailedRequest,
 } from "../api";
+import { type OutboxMessage, type OutboxPage, outboxId, outboxQuery } from "../mail";
 import type {
   CacheStatsDto,
   CleanupTempDto,
@@ -100,5 +101,18 @@ export const adminApi = {
     method: "POST",
     path: "/api/admin/cleanup-temp",
     access: ["admin"],
+  }),
+  /** 'Correos enviados': the local outbox, newest first; on AWS it says mail goes through SES. */
+  outbox: endpoint<OutboxPage>()({
+    method: "GET",
+    path: "/api/admin/outbox",
+    access: ["admin"],
+    query: outboxQuery,
+  }),
+  outboxMessage: endpoint<OutboxMessage>()({
+    method: "GET",
+    path: "/api/admin/outbox/{id}",
+    access: ["admin"],
+    params: z.object({ id: outboxId }),
   }),
 };

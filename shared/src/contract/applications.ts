@@ -4,9 +4,9 @@ import {
   applicationListQuery,
   approveApplicationRequest,
   type PhotographerApplicationCreated,
-  type PhotographerApplicationDto,
   type PhotographerApplicationPage,
   photographerApplicationRequest,
+  type RejectedApplicationResponse,
   rejectApplicationRequest,
 } from "../applications";
 import { endpoint } from "./endpoint";
@@ -35,7 +35,7 @@ export const applicationsApi = {
     params: applicationParams,
     body: approveApplicationRequest,
   }),
-  reject: endpoint<PhotographerApplicationDto>()({
+  reject: endpoint<RejectedApplicationResponse>()({
     method: "POST",
     path: "/api/admin/photographer-applications/{id}/reject",
     access: ["admin"],

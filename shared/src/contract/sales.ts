@@ -10,6 +10,7 @@ import {
   type DownloadInfo,
   type DownloadZip,
   downloadPhotoId,
+  newSaleLinkRequest,
   retrySaleRequest,
 } from "../sales";
 import { endpoint } from "./endpoint";
@@ -81,5 +82,6 @@ export const salesApi = {
     path: "/api/admin/sales/{saleId}/link",
     access: ["admin"],
     params: saleParams,
+    body: newSaleLinkRequest,
   }),
 };

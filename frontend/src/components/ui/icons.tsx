@@ -94,3 +94,11 @@ export const UserIcon = createIcon({
     <path key="body" {...iconStroke} d="M4 21a8 8 0 0 1 16 0" />,
   ],
 });
+
+export const MailIcon = createIcon({
+  displayName: "MailIcon",
+  path: [
+    <rect key="envelope" {...iconStroke} x="3" y="5" width="18" height="14" rx="2" />,
+    <path key="flap" {...iconStroke} d="m3 7 9 6 9-6" />,
+  ],
+});

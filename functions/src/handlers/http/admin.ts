@@ -1,6 +1,7 @@
 import { api } from "@dorsal/shared";
 import { analytics } from "../../app/analytics";
 import { analyticsReport } from "../../app/analytics-report";
+import { listOutbox, readOutboxMessage } from "../../app/outbox";
 import { cacheStats, cleanupTemp, performanceStats, queueStats, uploadMetrics } from "../../app/performance";
 import { getPreflightRun, listPreflightRuns, startPreflight } from "../../app/preflight";
 import { eventProcessing, listFailedPhotos, rerunFailedPhotos } from "../../app/processing";
@@ -23,6 +24,8 @@ export const handler = createHttpHandler(
     asyncProcessingStats: ({ deps }) => queueStats(deps),
     uploadMetrics: ({ deps, session }) => uploadMetrics(deps, session),
     cleanupTemp: ({ deps }) => cleanupTemp(deps),
+    outbox: ({ deps, query }) => listOutbox(deps, query),
+    outboxMessage: ({ deps, params }) => readOutboxMessage(deps, params.id),
   },
   getContainer,
 );

@@ -21,7 +21,8 @@ export const handler = createHttpHandler(
     paymentEvent: ({ deps, body, event }) => receivePaymentEvent(deps, body, event.headers["x-event-checksum"]),
     list: ({ deps, query }) =>
       listEventSales(deps, query.eventId, { limit: query.limit, cursor: decodeCursor(query.cursor), query: query.q }),
-    newLink: ({ deps, params, event }) => newSaleLink(deps, params.saleId, deps.siteOrigin(event.headers)),
+    newLink: ({ deps, params, body, event }) =>
+      newSaleLink(deps, params.saleId, { origin: deps.siteOrigin(event.headers), sendEmail: body.sendEmail }),
   },
   getContainer,
 );

@@ -16,6 +16,7 @@ import {
   type ApprovedApplicationResponse,
   applicationLimits,
   type EventDto,
+  mailMessages,
   type PhotographerApplicationDto,
 } from "@dorsal/shared";
 import { type ReactNode, useState } from "react";
@@ -66,8 +67,20 @@ function Review({
     reject.mutate(
       { id: application.id, adminNotes: notes },
       {
-        onSuccess: () => {
-          toaster.create({ type: "success", title: "Aplicación rechazada", description: application.fullName });
+        onSuccess: ({ mail }) => {
+          toaster.create(
+            mail.sent
+              ? {
+                  type: "success",
+                  title: "Aplicación rechazada",
+                  description: `${application.fullName}: le enviamos el resultado a ${mail.to}`,
+                }
+              : {
+                  type: "warning",
+                  title: "Aplicación rechazada",
+                  description: `${mailMessages.notSent} a ${mail.to}`,
+                },
+          );
           onRejected();
         },
       },

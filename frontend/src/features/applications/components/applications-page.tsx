@@ -50,7 +50,7 @@ function ApplicationRow({ application, onOpen }: { application: PhotographerAppl
 export function ApplicationsPage() {
   const [filter, setFilter] = useState<Filter>("pending");
   const [openId, setOpenId] = useState<string | null>(null);
-  const [credentials, setCredentials] = useState<ApprovedApplicationResponse["credentials"] | null>(null);
+  const [approval, setApproval] = useState<ApprovedApplicationResponse | null>(null);
   const applications = useApplications(filter === "all" ? undefined : filter);
   const events = useEvents();
   const list = applications.data?.pages.flatMap((page) => page.applications) ?? [];
@@ -59,7 +59,7 @@ export function ApplicationsPage() {
 
   const approved = (response: ApprovedApplicationResponse) => {
     setOpenId(null);
-    setCredentials(response.credentials);
+    setApproval(response);
   };
 
   return (
@@ -138,7 +138,7 @@ export function ApplicationsPage() {
         onClose={() => setOpenId(null)}
         onApproved={approved}
       />
-      <CredentialsDialog credentials={credentials} onClose={() => setCredentials(null)} />
+      <CredentialsDialog approval={approval} onClose={() => setApproval(null)} />
     </Box>
   );
 }

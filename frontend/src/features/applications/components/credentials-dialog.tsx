@@ -1,5 +1,5 @@
 import { Alert, Button, Code, DataList, Dialog, Portal, Stack } from "@chakra-ui/react";
-import type { ApprovedApplicationResponse } from "@dorsal/shared";
+import { type ApprovedApplicationResponse, mailMessages } from "@dorsal/shared";
 import { toaster } from "../../../components/ui/toaster";
 import { copyText } from "../../../components/ui/use-copy";
 
@@ -22,10 +22,18 @@ async function copy(text: string) {
 
 /**
  * Shown once after an approval: the server returns the generated password in that response only
- * (it stores the hash), so closing this dialog is the last chance to copy it.
+ * (it stores the hash), so closing this dialog is the last chance to copy it. The applicant's email
+ * says they were approved and where to sign in, never the password: the admin hands that over.
  */
-export function CredentialsDialog({ credentials, onClose }: { credentials: Credentials | null; onClose: () => void }) {
+export function CredentialsDialog({
+  approval,
+  onClose,
+}: {
+  approval: ApprovedApplicationResponse | null;
+  onClose: () => void;
+}) {
   const loginUrl = `${window.location.origin}/photographer-login`;
+  const credentials = approval?.credentials ?? null;
   return (
     <Dialog.Root
       open={credentials !== null}
@@ -49,6 +57,16 @@ export function CredentialsDialog({ credentials, onClose }: { credentials: Crede
                     <Alert.Indicator />
                     <Alert.Title>Copia estas credenciales ahora: la contraseña no se vuelve a mostrar.</Alert.Title>
                   </Alert.Root>
+                  {approval && (
+                    <Alert.Root status={approval.mail.sent ? "info" : "warning"} size="sm" data-testid="approval-mail">
+                      <Alert.Indicator />
+                      <Alert.Description>
+                        {approval.mail.sent
+                          ? `Le enviamos un correo a ${approval.mail.to} con la aprobación y el acceso, sin la contraseña: envíasela tú.`
+                          : `${mailMessages.notSent} a ${approval.mail.to}: envíale también la aprobación.`}
+                      </Alert.Description>
+                    </Alert.Root>
+                  )}
                   <DataList.Root orientation="horizontal" data-testid="photographer-credentials">
                     <DataList.Item>
                       <DataList.ItemLabel>Nombre</DataList.ItemLabel>

@@ -1,6 +1,6 @@
 import type { EventDto, IssuedDownloadCode } from "@dorsal/shared";
 import { describe, expect, it } from "vitest";
-import { codeChatMessage, codeEligibleEvents, codeStatus, formatValidUntil } from "./code-message";
+import { codeEligibleEvents, codeStatus, formatValidUntil } from "./code-message";
 
 const event = (id: number, status: string, freePhotosEnabled: boolean) =>
   ({ id, status, freePhotosEnabled }) as EventDto;
@@ -9,21 +9,6 @@ describe("codeEligibleEvents", () => {
   it("offers only active events whose photos are still for sale", () => {
     const events = [event(1, "active", false), event(2, "active", true), event(3, "completed", false)];
     expect(codeEligibleEvents(events).map(({ id }) => id)).toEqual([1]);
-  });
-});
-
-describe("codeChatMessage", () => {
-  it("carries the code, the bib, the valid-until date and the permitted downloads", () => {
-    const expiresAt = new Date(2026, 11, 24, 15, 30).toISOString();
-    const message = codeChatMessage(
-      { code: "AB12CD34", dorsalNumber: "5173", eventId: 7, eventName: "Media Maratón", expiresAt, maxDownloads: 5 },
-      "https://fotos.example.co",
-    );
-    expect(message).toContain("Tu código de descarga: AB12CD34");
-    expect(message).toContain("Dorsal: 5173");
-    expect(message).toContain("Válido hasta: 24 de diciembre de 2026");
-    expect(message).toContain("Descargas permitidas por foto: 5");
-    expect(message).toContain("https://fotos.example.co/search");
   });
 });
 

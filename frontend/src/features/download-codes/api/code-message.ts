@@ -1,28 +1,15 @@
-import type { DownloadCodeResult, EventDto, IssuedDownloadCode } from "@dorsal/shared";
-import { formatDayOf } from "../../../lib/format";
+import { type EventDto, formatColombianDay, type IssuedDownloadCode } from "@dorsal/shared";
 
 /** Spec §5: codes are only for events that are active and still sell their photos. */
 export function codeEligibleEvents(events: EventDto[]): EventDto[] {
   return events.filter((event) => event.status === "active" && !event.freePhotosEnabled);
 }
 
-/** Spec §9: dates in the Spanish locale; a code expires at a moment, shown as its local day. */
-export const formatValidUntil = formatDayOf;
-
 /**
- * Spec §2.7: the ready chat message the organizer pastes back to the customer who paid. It says
- * where to use the code, since the customer may not have the site open any more.
+ * Spec §9: dates in the Spanish locale; a code expires at a moment, shown as its day in Colombia,
+ * the very words of its chat message and email (`codeChatMessage`, @dorsal/shared).
  */
-export function codeChatMessage(result: DownloadCodeResult, origin: string): string {
-  return [
-    `¡Hola! Confirmamos tu pago de las fotos de ${result.eventName}.`,
-    `Tu código de descarga: ${result.code}`,
-    `Dorsal: ${result.dorsalNumber}`,
-    `Válido hasta: ${formatValidUntil(result.expiresAt)}`,
-    `Descargas permitidas por foto: ${result.maxDownloads}`,
-    `Busca tu dorsal en ${origin}/search y usa el código para descargar tus fotos sin marca de agua.`,
-  ].join("\n");
-}
+export const formatValidUntil = formatColombianDay;
 
 export type CodeStatus = "active" | "used" | "spent" | "expired";
 

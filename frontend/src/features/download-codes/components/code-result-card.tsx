@@ -1,8 +1,8 @@
-import { Box, Button, Card, Code, DataList, Heading, Stack, Text } from "@chakra-ui/react";
-import type { DownloadCodeResult } from "@dorsal/shared";
+import { Alert, Box, Button, Card, Code, DataList, Heading, Stack, Text } from "@chakra-ui/react";
+import { codeChatMessage, type DownloadCodeResult, mailMessages } from "@dorsal/shared";
 import { CheckIcon } from "../../../components/ui/icons";
 import { useCopy } from "../../../components/ui/use-copy";
-import { codeChatMessage, formatValidUntil } from "../api/code-message";
+import { formatValidUntil } from "../api/code-message";
 
 export function CodeResultCard({ result }: { result: DownloadCodeResult }) {
   const message = codeChatMessage(result, window.location.origin);
@@ -47,6 +47,16 @@ export function CodeResultCard({ result }: { result: DownloadCodeResult }) {
               <DataList.ItemValue>{result.maxDownloads}</DataList.ItemValue>
             </DataList.Item>
           </DataList.Root>
+          {result.mail && (
+            <Alert.Root status={result.mail.sent ? "success" : "warning"} size="sm" data-testid="code-mail">
+              <Alert.Indicator />
+              <Alert.Description>
+                {result.mail.sent
+                  ? `Mensaje enviado por correo a ${result.mail.to}.`
+                  : `${mailMessages.notSent} a ${result.mail.to}: copia el mensaje y envíaselo por chat.`}
+              </Alert.Description>
+            </Alert.Root>
+          )}
           <Stack gap="2">
             <Text fontWeight="medium">Mensaje para el cliente</Text>
             <Code as="pre" p="3" whiteSpace="pre-wrap" display="block" data-testid="code-message">

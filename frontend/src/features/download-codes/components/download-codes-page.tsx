@@ -72,6 +72,8 @@ export function DownloadCodesPage() {
   const [dorsal, setDorsal] = useState("");
   const [expiresInDays, setExpiresInDays] = useState<number>(defaults.expiresInDays);
   const [maxDownloads, setMaxDownloads] = useState<number>(defaults.maxDownloads);
+  const [email, setEmail] = useState("");
+  const [emailError, setEmailError] = useState<string | undefined>();
   const [missing, setMissing] = useState(false);
   const [result, setResult] = useState<DownloadCodeResult | null>(null);
   /** The server found no photos of the bib: the request waits for the organizer's decision. */
@@ -85,6 +87,7 @@ export function DownloadCodesPage() {
       onSuccess: (generated) => {
         setResult(generated);
         setDorsal("");
+        setEmail("");
         setUnconfirmed(null);
         toaster.create({ type: "success", title: "Código generado exitosamente", description: generated.code });
       },
@@ -109,7 +112,13 @@ export function DownloadCodesPage() {
       dorsalNumber: dorsal,
       expiresInDays,
       maxDownloads,
+      email,
     });
+    const badEmail = parsed.error?.issues.find((issue) => issue.path[0] === "email");
+    if (badEmail) {
+      setEmailError(badEmail.message);
+      return;
+    }
     if (!parsed.success) {
       setMissing(true);
       toaster.create({ type: "error", title: "Campos requeridos", description: salesMessages.codeFieldsRequired });
@@ -213,6 +222,26 @@ export function DownloadCodesPage() {
                       <Field.HelperText>Por cada foto del dorsal.</Field.HelperText>
                     </Field.Root>
                   </SimpleGrid>
+                  <Field.Root invalid={emailError !== undefined}>
+                    <Field.Label>Correo del cliente (opcional)</Field.Label>
+                    <Input
+                      type="email"
+                      value={email}
+                      onChange={(change) => {
+                        setEmail(change.currentTarget.value);
+                        setEmailError(undefined);
+                      }}
+                      placeholder="cliente@correo.com"
+                      autoComplete="off"
+                      maxLength={254}
+                      bg="white"
+                    />
+                    {emailError ? (
+                      <Field.ErrorText>{emailError}</Field.ErrorText>
+                    ) : (
+                      <Field.HelperText>Si lo escribes, le enviamos el mensaje del código por correo.</Field.HelperText>
+                    )}
+                  </Field.Root>
                   {unconfirmed ? (
                     <Alert.Root status="warning" alignItems="flex-start" role="alert">
                       <Alert.Indicator />

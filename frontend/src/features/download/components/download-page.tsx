@@ -208,7 +208,7 @@ function PaidDownloads({ info, token }: { info: DownloadInfo; token: string }) {
             </Alert.Content>
           </Alert.Root>
           <PaymentSummary info={info} />
-          <CopyDownloadLink link={link} />
+          <CopyDownloadLink link={link} email={info.customerEmail} />
         </Card.Body>
       </Card.Root>
 
@@ -256,7 +256,10 @@ function PaidDownloads({ info, token }: { info: DownloadInfo; token: string }) {
             Ayuda
           </Text>
           <List.Root gap="1" textStyle="sm" color="fg.muted" ps="4">
-            <List.Item>Guarda el enlace de esta página: es la única forma de volver a tus fotos.</List.Item>
+            <List.Item>
+              Guarda el enlace de esta página o el del correo que te enviamos al aprobarse el pago: con ellos vuelves a
+              tus fotos.
+            </List.Item>
             <List.Item>
               «Descargar todas (ZIP)» guarda un solo archivo con todas tus fotos; en el iPhone queda en la app Archivos,
               donde al tocarlo se abre la carpeta con las fotos.

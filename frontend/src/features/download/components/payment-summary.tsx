@@ -55,10 +55,11 @@ export function PaymentSummary({ info }: { info: DownloadInfo }) {
 }
 
 /**
- * The link is the only way back to the photos (no account, no e-mail is sent): shown in full, with
- * a copy button. The field stays selectable where the clipboard is not available (plain HTTP).
+ * The link is the way back to the photos (there is no account), so it is shown in full, with a copy
+ * button; the paid sale's email carries a second one. The field stays selectable where the
+ * clipboard is not available (plain HTTP).
  */
-export function CopyDownloadLink({ link }: { link: string }) {
+export function CopyDownloadLink({ link, email }: { link: string; email: string }) {
   const { copied, copy } = useCopy(link);
 
   return (
@@ -67,7 +68,7 @@ export function CopyDownloadLink({ link }: { link: string }) {
         Guarda tu enlace de descarga
       </Text>
       <Text textStyle="sm" color="fg.muted">
-        Es la única forma de volver a tus fotos: cópialo y guárdalo, por ejemplo en un chat contigo mismo.
+        Con él vuelves a tus fotos: cópialo y guárdalo. Al aprobarse el pago también te enviamos un enlace a {email}.
       </Text>
       <HStack gap="2" align="stretch" flexDirection={{ base: "column", sm: "row" }}>
         <Input

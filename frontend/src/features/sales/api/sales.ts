@@ -22,11 +22,12 @@ export function useEventSales(eventId: number | null, search: string) {
   });
 }
 
-/** A new download link for a paid sale; the buyer's old one stops working. */
+/** A new download link for a paid sale, emailed to the buyer if asked; every older one stops working. */
 export function useNewSaleLink() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (saleId: string) => apiCall(api.sales.newLink, { params: { saleId } }),
+    mutationFn: ({ saleId, sendEmail }: { saleId: string; sendEmail: boolean }) =>
+      apiCall(api.sales.newLink, { params: { saleId }, body: { sendEmail } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: salesKey }),
   });
 }

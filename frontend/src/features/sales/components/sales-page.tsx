@@ -1,6 +1,22 @@
-import { Badge, Box, Button, Card, Field, HStack, Input, Skeleton, Stack, Table, Text } from "@chakra-ui/react";
-import { type AdminSaleDto, type AdminSaleLink, formatPrice, type SaleStatus } from "@dorsal/shared";
+import {
+  Alert,
+  Badge,
+  Box,
+  Button,
+  Card,
+  Checkbox,
+  Field,
+  HStack,
+  Input,
+  Link,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+} from "@chakra-ui/react";
+import { type AdminSaleDto, type AdminSaleLink, formatPrice, mailMessages, type SaleStatus } from "@dorsal/shared";
 import { type FormEvent, useState } from "react";
+import { Link as RouterLink } from "react-router";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog";
 import { EmptyState } from "../../../components/ui/empty-state";
 import { EventSelect } from "../../../components/ui/event-select";
@@ -25,6 +41,27 @@ const statusBadges: Record<SaleStatus, { label: string; palette: string }> = {
 const linkOpen = (sale: AdminSaleDto, now: Date) =>
   sale.status === "paid" && (sale.expiresAt === null || Date.parse(sale.expiresAt) > now.getTime());
 
+/** Whether the buyer got the new link by email: sent (see it in 'Correos enviados'), or to send by hand. */
+function MailNote({ mail }: { mail: NonNullable<AdminSaleLink["mail"]> }) {
+  return (
+    <Alert.Root status={mail.sent ? "success" : "warning"} size="sm">
+      <Alert.Indicator />
+      <Alert.Description>
+        {mail.sent ? (
+          <>
+            Enviado por correo a {mail.to}.{" "}
+            <Link asChild textDecoration="underline">
+              <RouterLink to="/admin/outbox">Ver en Correos enviados</RouterLink>
+            </Link>
+          </>
+        ) : (
+          `${mailMessages.notSent} a ${mail.to}: copia el enlace y envíaselo.`
+        )}
+      </Alert.Description>
+    </Alert.Root>
+  );
+}
+
 /** The link just made, to copy and send to the buyer: it is shown once, never stored in the clear. */
 function NewLinkCard({ sale, link, onClose }: { sale: AdminSaleDto; link: AdminSaleLink; onClose: () => void }) {
   const { copied, copy } = useCopy(link.downloadUrl);
@@ -33,9 +70,10 @@ function NewLinkCard({ sale, link, onClose }: { sale: AdminSaleDto; link: AdminS
       <Card.Body gap="3">
         <Text fontWeight="semibold">Nuevo enlace de descarga para {sale.customerName}</Text>
         <Text textStyle="sm" color="fg.muted">
-          El enlace anterior ya no funciona. Envíalo a {sale.customerEmail}
-          {link.expiresAt ? ` · Vence el ${formatDateTime(link.expiresAt)}` : ""}
+          Los enlaces anteriores ya no funcionan.{link.mail ? "" : ` Envíalo a ${sale.customerEmail}.`}
+          {link.expiresAt ? ` Vence el ${formatDateTime(link.expiresAt)}.` : ""}
         </Text>
+        {link.mail && <MailNote mail={link.mail} />}
         <Field.Root>
           <Field.Label>Enlace</Field.Label>
           <Input value={link.downloadUrl} readOnly onFocus={(event) => event.currentTarget.select()} bg="white" />
@@ -132,6 +170,7 @@ export function SalesPage() {
   const sales = useEventSales(eventId, search);
   const newLink = useNewSaleLink();
   const [asked, setAsked] = useState<AdminSaleDto | null>(null);
+  const [sendEmail, setSendEmail] = useState(true);
   const [made, setMade] = useState<{ sale: AdminSaleDto; link: AdminSaleLink } | null>(null);
 
   const submit = (event: FormEvent) => {
@@ -140,12 +179,15 @@ export function SalesPage() {
   };
   const confirmNewLink = () => {
     if (!asked) return;
-    newLink.mutate(asked.id, {
-      onSuccess: (link) => {
-        setMade({ sale: asked, link });
-        setAsked(null);
+    newLink.mutate(
+      { saleId: asked.id, sendEmail },
+      {
+        onSuccess: (link) => {
+          setMade({ sale: asked, link });
+          setAsked(null);
+        },
       },
-    });
+    );
   };
   const listed = sales.data?.pages.flatMap((page) => page.sales) ?? [];
 
@@ -229,10 +271,17 @@ export function SalesPage() {
         pending={newLink.isPending}
         pendingText="Creando…"
       >
-        <Text>
-          El enlace que tiene {asked?.customerName} dejará de funcionar. Copia el nuevo y envíaselo; conserva las
-          descargas que le quedan.
-        </Text>
+        <Stack gap="4">
+          <Text>
+            Los enlaces que tiene {asked?.customerName} dejarán de funcionar. El nuevo conserva las descargas que le
+            quedan.
+          </Text>
+          <Checkbox.Root checked={sendEmail} onCheckedChange={(change) => setSendEmail(change.checked === true)}>
+            <Checkbox.HiddenInput />
+            <Checkbox.Control />
+            <Checkbox.Label>Enviar al comprador por correo ({asked?.customerEmail})</Checkbox.Label>
+          </Checkbox.Root>
+        </Stack>
       </ConfirmDialog>
     </Box>
   );
