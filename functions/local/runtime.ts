@@ -25,6 +25,7 @@ import { createReconcileHandler } from "../src/handlers/payments-reconcile";
 import { createStarterHandler } from "../src/handlers/pipeline/starter";
 import { createUnzipHandler } from "../src/handlers/pipeline/unzip";
 import { createPreflightHandler } from "../src/handlers/preflight";
+import { tooManyRequestsBody } from "../src/http/abuse-limits";
 import { createHttpHandler, type RouteTable } from "../src/http/handler";
 import type { HttpHandlerName } from "../src/http/routes";
 import { appSecurityHeaders } from "../src/http/security-headers";
@@ -40,6 +41,7 @@ import {
   writeResult,
 } from "./http-bridge";
 import { createLocalObjectStore } from "./object-store-server";
+import { createRateLimiter } from "./rate-limiter";
 import { createInProcessObjectStore } from "./s3rver-in-process";
 import { parseLocalSettings } from "./settings";
 import { createStaticFiles } from "./static-files";
@@ -161,6 +163,7 @@ export async function startRuntime(env: Record<string, string | undefined>): Pro
     httpHandlers[name] = createHttpHandler(routes.endpoints, routes.implementations, () => ready);
   }
 
+  const rateLimit = settings.RATE_LIMITS === "on" ? createRateLimiter() : undefined;
   const server = createServer(async (request, response) => {
     const url = new URL(request.url ?? "/", "http://localhost");
     try {
@@ -176,13 +179,23 @@ export async function startRuntime(env: Record<string, string | undefined>): Pro
       if (url.pathname === "/api" || url.pathname.startsWith("/api/")) {
         await ready;
         const match = matchRoute(request.method ?? "GET", url.pathname);
+        const routeKey = match ? `${match.route.method} ${match.route.path}` : "";
+        const limited = rateLimit?.(request.socket.remoteAddress ?? "", routeKey, url.pathname);
+        if (limited) {
+          request.resume();
+          response.writeHead(429, {
+            "content-type": "application/json; charset=utf-8",
+            "retry-after": String(limited.retryAfterSeconds),
+          });
+          response.end(JSON.stringify(tooManyRequestsBody));
+          return;
+        }
         if (!match) {
           response.writeHead(404, { "content-type": "application/json; charset=utf-8" });
           response.end(JSON.stringify({ success: false, error: messages.notFound }));
           return;
         }
         const handler = httpHandlers[match.route.handler];
-        const routeKey = `${match.route.method} ${match.route.path}`;
         const headersOnly = toApiGatewayEvent(request, url, Buffer.alloc(0), routeKey, match.pathParameters);
         const body = await admittedBody(request, response, handler, headersOnly, match.route.multipart);
         if (!body) return;

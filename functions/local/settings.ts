@@ -20,6 +20,12 @@ export const localSettingsSchema = z.object({
    * integration past its timeout (30 s at most); the handler's work may go on.
    */
   API_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(30).default(30),
+  /**
+   * The per-address and per-route limits AWS applies in front of the API (functions/src/http/abuse-limits.ts),
+   * mirrored for the LAN a race-day runtime serves. `off` for benchmarks and tests that load the API
+   * from one address on purpose.
+   */
+  RATE_LIMITS: z.enum(["on", "off"]).default("on"),
   /** How often pending sales are reconciled with the payment gateway (docs/payments.md). */
   PAYMENT_RECONCILE_EVERY_SECONDS: z.coerce.number().int().min(1).default(60),
 });

@@ -11,6 +11,7 @@ import * as s3 from "aws-cdk-lib/aws-s3";
 import * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import { Construct } from "constructs";
 import { downloadZipPrefix, zipUploadPrefix } from "../../functions/src/app/storage-paths";
+import { routeThrottles, stageThrottle } from "../../functions/src/http/abuse-limits";
 import { type HttpHandlerName, httpHandlers, httpRoutes } from "../../functions/src/http/routes";
 import { type PipelineTask, pipelineTasks } from "../../functions/src/pipeline/definition";
 import { preflightFunctionTimeoutSeconds } from "../../functions/src/preflight/definition";
@@ -301,11 +302,11 @@ export class StatelessStack extends Stack {
       description: "Dorsal HTTP API (reached through CloudFront at /api/*)",
       createDefaultStage: false,
     });
-    this.api.addStage("DefaultStage", {
+    const stage = this.api.addStage("DefaultStage", {
       stageName: "$default",
       autoDeploy: true,
       // A ceiling against runaway clients; race-day peaks stay well below it.
-      throttle: { rateLimit: 200, burstLimit: 400 },
+      throttle: { rateLimit: stageThrottle.rate, burstLimit: stageThrottle.burst },
       accessLogSettings: {
         destination: new apigw.LogGroupLogDestination(
           new logs.LogGroup(this, "ApiAccessLogs", {
@@ -315,6 +316,15 @@ export class StatelessStack extends Stack {
         ),
       },
     });
+    // Sign-in and the race-day reads get their own, lower ceilings (functions/src/http/abuse-limits.ts);
+    // the local runtime applies the same ones.
+    (stage.node.defaultChild as apigw.CfnStage).routeSettings = Object.fromEntries(
+      Object.entries(routeThrottles).map(([routeKey, { rate, burst }]) => [
+        routeKey,
+        // A free-form JSON property: CloudFormation's own casing, not CDK's.
+        { ThrottlingRateLimit: rate, ThrottlingBurstLimit: burst },
+      ]),
+    );
 
     const domain = customDomainFrom(this);
     // What CloudFront adds to every API request: the functions refuse any request without it, so the
@@ -519,11 +529,13 @@ export class StatelessStack extends Stack {
       (name) => new HttpLambdaIntegration(`${name}Integration`, this.httpFunctions[name].fn),
     );
     for (const route of httpRoutes) {
-      this.api.addRoutes({
+      const [created] = this.api.addRoutes({
         path: route.path,
         methods: [apigw.HttpMethod[route.method]],
         integration: integrations[route.handler],
       });
+      // A stage's route settings must name routes that exist already.
+      if (created && `${route.method} ${route.path}` in routeThrottles) stage.node.addDependency(created);
     }
     Validations.of(this.api).acknowledge({
       id: "AwsSolutions-APIG4",

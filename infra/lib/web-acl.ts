@@ -1,23 +1,7 @@
 import { Stack, type StackProps } from "aws-cdk-lib";
 import * as wafv2 from "aws-cdk-lib/aws-wafv2";
 import { Construct } from "constructs";
-
-/**
- * Per client address, over WAF's shortest window (60 s). An athlete's search is a handful of API
- * calls and a photographer's upload one per photo, so a person stays far below; a script, a
- * scraper or a runaway retry loop does not. A venue's Wi-Fi behind one address shares the API
- * limit: 600 a minute still carries ~100 athletes searching at once.
- */
-export const webAclLimits = {
-  windowSeconds: 60,
-  /** Every `/api/` request of one address. */
-  apiPerAddress: 600,
-  /** Sign-in, sign-up and code redemption of one address: guessing, not use (the app throttles each account too). */
-  secretsPerAddress: 60,
-} as const;
-
-/** Where a password or a code is tried: what a guesser calls (downloads with a valid code are not counted). */
-const secretPaths = ["/api/auth/login", "/api/auth/athlete-register", "/api/download-codes/validate"];
+import { perAddressLimits, secretPaths, tooManyRequestsBody, uploadPaths } from "../../functions/src/http/abuse-limits";
 
 /**
  * AWS managed rules that the product's own requests would trip: photo uploads are multipart
@@ -89,7 +73,7 @@ export class WebAcl extends Construct {
         rateBasedStatement: {
           aggregateKeyType: "IP",
           limit,
-          evaluationWindowSec: webAclLimits.windowSeconds,
+          evaluationWindowSec: perAddressLimits.windowSeconds,
           scopeDownStatement: scopeDown,
         },
       },
@@ -102,18 +86,22 @@ export class WebAcl extends Construct {
       customResponseBodies: {
         tooMany: {
           contentType: "APPLICATION_JSON",
-          content: JSON.stringify({
-            success: false,
-            error: "Demasiadas solicitudes desde tu conexión. Espera un minuto e inténtalo de nuevo.",
-          }),
+          content: JSON.stringify(tooManyRequestsBody),
         },
       },
       rules: [
         managed(0, "AWSManagedRulesAmazonIpReputationList"),
-        rate(1, "IntentosPorDireccion", webAclLimits.secretsPerAddress, {
+        rate(1, "IntentosPorDireccion", perAddressLimits.secretsPerAddress, {
           orStatement: { statements: secretPaths.map(startsWith) },
         }),
-        rate(2, "ApiPorDireccion", webAclLimits.apiPerAddress, startsWith("/api/")),
+        rate(2, "ApiPorDireccion", perAddressLimits.apiPerAddress, {
+          andStatement: {
+            statements: [
+              startsWith("/api/"),
+              { notStatement: { statement: { orStatement: { statements: uploadPaths.map(startsWith) } } } },
+            ],
+          },
+        }),
         managed(3, "AWSManagedRulesKnownBadInputsRuleSet"),
         managed(4, "AWSManagedRulesCommonRuleSet", countedCommonRules),
       ],

@@ -15,6 +15,7 @@ import type { CloudAssembly } from "aws-cdk-lib/cx-api";
 import { AwsSolutionsChecks } from "cdk-nag";
 import type { IConstruct } from "constructs";
 import { beforeAll, describe, expect, it } from "vitest";
+import { perAddressLimits, routeThrottles, stageThrottle } from "../../functions/src/http/abuse-limits";
 import { originVerifyHeader } from "../../functions/src/http/origin-verify";
 import { httpRoutes } from "../../functions/src/http/routes";
 import { appContentSecurityPolicy, storedFileContentSecurityPolicy } from "../../functions/src/http/security-headers";
@@ -30,9 +31,8 @@ import { createDorsal, repoRoot } from "../lib/dorsal-app";
 import type { DorsalFunction } from "../lib/dorsal-function";
 import { mailFromContext } from "../lib/mail";
 import type { Pipeline } from "../lib/pipeline";
-import { webAclLimits } from "../lib/web-acl";
 
-type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string };
+type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string; DependsOn?: string[] };
 
 // One synth for the whole file, with the feature flags the CLI reads from cdk.json and a sender.
 const context = JSON.parse(readFileSync(path.join(repoRoot, "cdk.json"), "utf8")).context;
@@ -154,6 +154,26 @@ describe("stateful stack", () => {
 });
 
 describe("HTTP API", () => {
+  it("throttles the stage, and sign-in and the race-day reads below it, after their routes exist", () => {
+    const stages = Object.values(code.findResources("AWS::ApiGatewayV2::Stage")) as Resource[];
+    expect(stages).toHaveLength(1);
+    const stage = stages[0] as Resource;
+    expect(stage.Properties.DefaultRouteSettings).toMatchObject({
+      ThrottlingRateLimit: stageThrottle.rate,
+      ThrottlingBurstLimit: stageThrottle.burst,
+    });
+    const settings = stage.Properties.RouteSettings as Record<string, unknown>;
+    expect(Object.keys(settings).sort()).toEqual(Object.keys(routeThrottles).sort());
+    const routes = code.findResources("AWS::ApiGatewayV2::Route");
+    for (const [routeKey, { rate, burst }] of Object.entries(routeThrottles)) {
+      expect(settings[routeKey]).toEqual({ ThrottlingRateLimit: rate, ThrottlingBurstLimit: burst });
+      expect(rate).toBeLessThan(stageThrottle.rate);
+      const [routeId] = Object.entries(routes).find(([, route]) => route.Properties.RouteKey === routeKey) ?? [];
+      expect(routeId, routeKey).toBeDefined();
+      expect(stage.DependsOn).toContain(routeId);
+    }
+  });
+
   it("has one route per httpRoutes entry, each to its handler's function", () => {
     const resources = code.toJSON().Resources as Record<string, Resource>;
     const routes = Object.values(resources).filter((r) => r.Type === "AWS::ApiGatewayV2::Route");
@@ -778,15 +798,36 @@ describe("abuse limits (docs/security.md)", () => {
       Statement: {
         RateBasedStatement: {
           AggregateKeyType: "IP",
-          Limit: webAclLimits.apiPerAddress,
+          Limit: perAddressLimits.apiPerAddress,
           EvaluationWindowSec: 60,
-          ScopeDownStatement: { ByteMatchStatement: { SearchString: "/api/", PositionalConstraint: "STARTS_WITH" } },
+        },
+      },
+    });
+    // Every /api/ request but the uploads', which a photographer sends by the hundred a minute.
+    const prefix = (path: string) => ({
+      ByteMatchStatement: expect.objectContaining({ SearchString: path, PositionalConstraint: "STARTS_WITH" }),
+    });
+    expect(ruleNamed("ApiPorDireccion")).toMatchObject({
+      Statement: {
+        RateBasedStatement: {
+          ScopeDownStatement: {
+            AndStatement: {
+              Statements: [
+                prefix("/api/"),
+                {
+                  NotStatement: {
+                    Statement: { OrStatement: { Statements: expect.arrayContaining([prefix("/api/photos/upload")]) } },
+                  },
+                },
+              ],
+            },
+          },
         },
       },
     });
     const secrets = ruleNamed("IntentosPorDireccion") as { Statement: { RateBasedStatement: Record<string, never> } };
     expect(secrets).toMatchObject({ Action: tooMany });
-    expect(secrets.Statement.RateBasedStatement.Limit).toBe(webAclLimits.secretsPerAddress);
+    expect(secrets.Statement.RateBasedStatement.Limit).toBe(perAddressLimits.secretsPerAddress);
     expect(JSON.stringify(secrets.Statement.RateBasedStatement.ScopeDownStatement)).toContain("/api/auth/login");
     expect(JSON.parse(acl().CustomResponseBodies.tooMany.Content)).toEqual({
       success: false,

@@ -6,6 +6,8 @@ export const messages = {
   preflightRunNotFound: "Verificación no encontrada",
   unauthorized: "Debes iniciar sesión para continuar",
   forbidden: "No tienes permiso para realizar esta acción",
+  /** One address, or everyone on a busy route, past the API's limits (the WAF, the API's throttles, the local limiter). */
+  tooManyRequests: "Demasiadas solicitudes en este momento. Espera un minuto e inténtalo de nuevo.",
   /** On AWS, a request sent to the API's own endpoint instead of through the site (CloudFront). */
   directApiRefused: "Usa la dirección del sitio: la API no atiende peticiones directas",
   /** Spec §2.6's admin mode of the search: the clean photos, without buying. */

@@ -44,6 +44,9 @@ export async function startDorsal(
     ADMIN_EMAIL: adminEmail,
     ADMIN_PASSWORD: adminPassword,
     LOG_LEVEL: "warn",
+    // Tests and benchmarks call from one address, far faster than a person (tests/integration/rate-limits.test.ts
+    // turns the limits on).
+    RATE_LIMITS: "off",
     // As `npm start` sets it (package.json): see docs/benchmarks.md, Ingest.
     MALLOC_ARENA_MAX: "2",
     MALLOC_MMAP_THRESHOLD_: "131072",

@@ -1,4 +1,4 @@
-import { api } from "@dorsal/shared";
+import { api, messages } from "@dorsal/shared";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { apiCall, errorMessageFor } from "./api-fetch";
 
@@ -13,6 +13,12 @@ describe("errorMessageFor", () => {
     expect(errorMessageFor(502, "Bad Gateway", "upstream down")).toBe("502: upstream down");
     expect(errorMessageFor(500, "Internal Server Error", JSON.stringify({ message: "x" }))).toBe(
       '500: {"message":"x"}',
+    );
+  });
+
+  it("says in Spanish that the API is busy when a throttle answers in its own words", () => {
+    expect(errorMessageFor(429, "Too Many Requests", JSON.stringify({ message: "Too Many Requests" }))).toBe(
+      messages.tooManyRequests,
     );
   });
 

@@ -1,4 +1,4 @@
-import { type EndpointSpec, type HttpMethod, pathFor, type RequestOf, type ResponseOf } from "@dorsal/shared";
+import { type EndpointSpec, type HttpMethod, messages, pathFor, type RequestOf, type ResponseOf } from "@dorsal/shared";
 import { session } from "./session";
 
 /** A response the server answered with a non-OK status; `message` is what the user should read. */
@@ -42,6 +42,8 @@ export function errorMessageFor(status: number, statusText: string, body: string
   } catch {
     // Not JSON: fall through to the generic form.
   }
+  // API Gateway's own throttle answers in English, without our `error`.
+  if (status === 429) return messages.tooManyRequests;
   return `${status}: ${body || statusText}`;
 }
 

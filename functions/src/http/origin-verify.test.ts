@@ -32,7 +32,12 @@ describe("requests that must come through the site", () => {
   it("on AWS, passes only the value CloudFront adds", () => {
     const config = aws({ ORIGIN_VERIFY_SECRET: secret });
     expect(refusal(config, { [originVerifyHeader]: secret })).toBeUndefined();
-    for (const headers of [{}, { [originVerifyHeader]: "" }, { [originVerifyHeader]: `${secret.slice(1)}x` }]) {
+    const forged: Record<string, string>[] = [
+      {},
+      { [originVerifyHeader]: "" },
+      { [originVerifyHeader]: `${secret.slice(1)}x` },
+    ];
+    for (const headers of forged) {
       const error = refusal(config, headers);
       expect(error).toBeInstanceOf(AppError);
       expect(error).toMatchObject({ kind: "forbidden", message: messages.directApiRefused });
