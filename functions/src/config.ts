@@ -1,4 +1,5 @@
-import { limits, parseMailbox } from "@dorsal/shared";
+import { limits } from "@dorsal/shared";
+import { parseMailbox } from "@dorsal/shared/mail-texts";
 import { z } from "zod";
 
 /** The sender of every email: `fotos@example.co` or `Fotos Dorsal <fotos@example.co>`. */

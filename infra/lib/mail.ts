@@ -1,4 +1,4 @@
-import { parseMailbox } from "@dorsal/shared";
+import { parseMailbox } from "@dorsal/shared/mail-texts";
 import type { IConstruct } from "constructs";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { codeChatMessage, formatColombianDay, mailTexts, parseMailbox } from "./mail";
+import { codeChatMessage, formatColombianDay, mailTexts, parseMailbox } from "./mail-texts";
 
 const code = {
   code: "AB12CD34",

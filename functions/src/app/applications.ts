@@ -2,13 +2,13 @@ import {
   type ApplicationListInput,
   type ApprovedApplicationResponse,
   applicationMessages,
-  mailTexts,
   messages,
   type PhotographerApplicationCreated,
   type PhotographerApplicationInput,
   type PhotographerApplicationPage,
   type RejectedApplicationResponse,
 } from "@dorsal/shared";
+import { mailTexts } from "@dorsal/shared/mail-texts";
 import { type ApplicationRecord, toApplicationDto } from "../data/applications";
 import type { Deps } from "./deps";
 import { AppError, conflict, invalid, notFound } from "./errors";

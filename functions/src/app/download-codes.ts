@@ -6,12 +6,12 @@ import {
   type DownloadZip,
   type generateDownloadCodeRequest,
   type IssuedDownloadCode,
-  mailTexts,
   messages,
   pathFor,
   salesMessages,
   type validateDownloadCodeRequest,
 } from "@dorsal/shared";
+import { mailTexts } from "@dorsal/shared/mail-texts";
 import type { z } from "zod";
 import { codeDownloadGrant, type DownloadCodeRecord } from "../data/download-codes";
 import type { PhotoRecord } from "../data/photos";

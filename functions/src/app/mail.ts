@@ -1,4 +1,5 @@
-import type { MailOutcome, MailText } from "@dorsal/shared";
+import type { MailOutcome } from "@dorsal/shared";
+import type { MailText } from "@dorsal/shared/mail-texts";
 import type { MailMessage } from "../ports/mail";
 import type { Deps } from "./deps";
 

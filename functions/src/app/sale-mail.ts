@@ -1,4 +1,4 @@
-import { mailTexts } from "@dorsal/shared";
+import { mailTexts } from "@dorsal/shared/mail-texts";
 import type { SaleRecord } from "../data/sales";
 import { drawDownloadToken } from "./checkout";
 import type { Deps } from "./deps";

@@ -1,4 +1,5 @@
-import { type AdminSaleDto, type AdminSaleLink, type AdminSalePage, mailTexts, salesMessages } from "@dorsal/shared";
+import { type AdminSaleDto, type AdminSaleLink, type AdminSalePage, salesMessages } from "@dorsal/shared";
+import { mailTexts } from "@dorsal/shared/mail-texts";
 import type { PageCursor } from "../data/photos";
 import { type SaleRecord, saleDownloadGrant, saleExpired, salesMonthOf } from "../data/sales";
 import { drawDownloadToken } from "./checkout";

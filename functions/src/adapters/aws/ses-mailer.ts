@@ -1,5 +1,5 @@
 import { type SESv2Client, SendEmailCommand } from "@aws-sdk/client-sesv2";
-import { parseMailbox } from "@dorsal/shared";
+import { parseMailbox } from "@dorsal/shared/mail-texts";
 import type { Mailer } from "../../ports/mail";
 
 /**

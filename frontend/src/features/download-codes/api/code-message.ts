@@ -1,4 +1,5 @@
-import { type EventDto, formatColombianDay, type IssuedDownloadCode } from "@dorsal/shared";
+import type { EventDto, IssuedDownloadCode } from "@dorsal/shared";
+import { formatColombianDay } from "@dorsal/shared/mail-texts";
 
 /** Spec §5: codes are only for events that are active and still sell their photos. */
 export function codeEligibleEvents(events: EventDto[]): EventDto[] {

@@ -1,5 +1,6 @@
 import { Alert, Box, Button, Card, Code, DataList, Heading, Stack, Text } from "@chakra-ui/react";
-import { codeChatMessage, type DownloadCodeResult, mailMessages } from "@dorsal/shared";
+import { type DownloadCodeResult, mailMessages } from "@dorsal/shared";
+import { codeChatMessage } from "@dorsal/shared/mail-texts";
 import { CheckIcon } from "../../../components/ui/icons";
 import { useCopy } from "../../../components/ui/use-copy";
 import { formatValidUntil } from "../api/code-message";
