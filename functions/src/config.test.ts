@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "./config";
+import { awsEnv, localEnv } from "./testing/config-env";
 
 describe("parseConfig", () => {
   it("names every missing or invalid variable at once", () => {
@@ -24,28 +25,12 @@ describe("parseConfig", () => {
   });
 
   it("parses a local configuration with defaults", () => {
-    const config = parseConfig({
-      DORSAL_RUNTIME: "local",
-      TABLE_NAME: "dorsal",
-      ORIGINALS_BUCKET: "dorsal-originals",
-      DERIVED_BUCKET: "dorsal-derived",
-      DYNAMODB_ENDPOINT: "http://127.0.0.1:4567",
-      S3_ENDPOINT: "http://localhost:3000",
-      DATA_DIR: "/tmp/dorsal",
-    });
+    const config = parseConfig(localEnv);
     expect(config).toMatchObject({ DORSAL_RUNTIME: "local", VISION_ENGINE: "local", PIPELINE_CONCURRENCY: 3 });
   });
 
   it("reads the JWT public key as JSON and refuses one that is not an RSA key", () => {
-    const aws = {
-      DORSAL_RUNTIME: "aws",
-      TABLE_NAME: "dorsal",
-      ORIGINALS_BUCKET: "dorsal-originals",
-      DERIVED_BUCKET: "dorsal-derived",
-      CLOUDFRONT_DOMAIN: "d1.cloudfront.net",
-      CLOUDFRONT_KEY_PAIR_ID: "K1",
-      CLOUDFRONT_PRIVATE_KEY_SECRET_ARN: "arn:aws:secretsmanager:us-east-1:1:secret:cf",
-    };
+    const aws = awsEnv;
     const key = { kty: "RSA", n: "n1", e: "AQAB", kid: "k1" };
     const parsed = parseConfig({ ...aws, JWT_PUBLIC_JWK: JSON.stringify(key) });
     expect(parsed).toMatchObject({ JWT_PUBLIC_JWK: key });

@@ -188,17 +188,22 @@ function header(doc: Doc, data: AnalyticsDto, eventName: string | null, title: s
   doc.moveDown(1);
 }
 
+/** A thin rule across the page at `y`: under a section's title and between a table's rows. */
+function hairline(doc: Doc, y: number): void {
+  doc
+    .moveTo(margin, y)
+    .lineTo(margin + contentWidth(doc), y)
+    .lineWidth(0.5)
+    .strokeColor(colors.line)
+    .stroke();
+}
+
 function section(doc: Doc, title: string): void {
   doc.moveDown(1);
   room(doc, 60);
   const y = doc.y;
   line(doc, title, margin, y, contentWidth(doc), { size: 13, bold: true });
-  doc
-    .moveTo(margin, y + 18)
-    .lineTo(margin + contentWidth(doc), y + 18)
-    .lineWidth(0.5)
-    .strokeColor(colors.line)
-    .stroke();
+  hairline(doc, y + 18);
   doc.y = y + 26;
 }
 
@@ -304,12 +309,7 @@ function eventComparison(doc: Doc, data: AnalyticsDto): void {
       line(doc, cell, x + 2, y, width - 4, { size: 9, bold, align: index === 0 ? "left" : "right" });
       x += width;
     });
-    doc
-      .moveTo(margin, y + 13)
-      .lineTo(margin + contentWidth(doc), y + 13)
-      .lineWidth(0.5)
-      .strokeColor(colors.line)
-      .stroke();
+    hairline(doc, y + 13);
     doc.y = y + 18;
   };
   row(

@@ -3,19 +3,14 @@ import type { APIGatewayProxyEventV2 } from "aws-lambda";
 import { describe, expect, it } from "vitest";
 import { AppError } from "../app/errors";
 import { type Config, parseConfig } from "../config";
+import { awsEnv, localEnv } from "../testing/config-env";
 import { assertThroughSite, originVerifyHeader } from "./origin-verify";
 
 const secret = "s".repeat(48);
 const aws = (extra: Record<string, string> = {}) =>
   parseConfig({
-    DORSAL_RUNTIME: "aws",
-    TABLE_NAME: "dorsal",
-    ORIGINALS_BUCKET: "dorsal-originals",
-    DERIVED_BUCKET: "dorsal-derived",
+    ...awsEnv,
     JWT_PUBLIC_JWK: JSON.stringify({ kty: "RSA", n: "n1", e: "AQAB", kid: "k1" }),
-    CLOUDFRONT_DOMAIN: "d1.cloudfront.net",
-    CLOUDFRONT_KEY_PAIR_ID: "K1",
-    CLOUDFRONT_PRIVATE_KEY_SECRET_ARN: "arn:aws:secretsmanager:us-east-1:1:secret:cf",
     ...extra,
   });
 const request = (headers: Record<string, string>) => ({ headers }) as unknown as APIGatewayProxyEventV2;
@@ -51,15 +46,7 @@ describe("requests that must come through the site", () => {
   });
 
   it("locally, lets every request in: the runtime is its own front door", () => {
-    const local = parseConfig({
-      DORSAL_RUNTIME: "local",
-      TABLE_NAME: "dorsal",
-      ORIGINALS_BUCKET: "dorsal-originals",
-      DERIVED_BUCKET: "dorsal-derived",
-      DYNAMODB_ENDPOINT: "http://127.0.0.1:4567",
-      S3_ENDPOINT: "http://localhost:3000",
-      DATA_DIR: "/tmp/dorsal",
-    });
+    const local = parseConfig(localEnv);
     expect(refusal(local, {})).toBeUndefined();
   });
 });
