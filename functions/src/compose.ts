@@ -25,6 +25,7 @@ import { createIds, systemClock } from "./adapters/system/system";
 import type { Deps } from "./app/deps";
 import { createPipelineTasks, type PipelineTasks } from "./app/pipeline";
 import { recountEventStats, sweepUnstartedUploads } from "./app/processing";
+import { recountSalesMonths } from "./app/sales-report";
 import { parseOriginalKey } from "./app/storage-paths";
 import { createTokenService, type PrivateJwk, type PublicJwk, publicJwkOf } from "./app/tokens";
 import { type AwsConfig, type Config, type LocalConfig, parseConfig } from "./config";
@@ -361,6 +362,9 @@ async function composeLocal(config: LocalConfig, local: LocalServices): Promise<
   for (const event of await container.deps.events.list()) {
     await recountEventStats(container.deps, event.id, { links: interruptedEvents.has(event.id) });
   }
+  // A sale made paid by a process killed before it counted the sale in its month.
+  const salesMonths = await recountSalesMonths(container.deps);
+  if (salesMonths.length > 0) logger.warn("sales figures recounted", { months: salesMonths });
   localPipeline.resume();
   // Then what it had stored but never queued (a storage event lost to the kill); the queue's own are skipped.
   const restored = localPipeline;

@@ -113,6 +113,8 @@ const localConfig = z.object({
    * however fast the machine extracts.
    */
   FAULT_HOLD_ZIP_AFTER_ENTRIES: z.coerce.number().int().min(1).optional(),
+  /** Fault injection for the crash tests, never set otherwise: the process kills itself there (app/faults.ts). */
+  FAULT_KILL_AT: z.enum(["sale-paid"]).optional(),
   /** The sender the local outbox writes. */
   MAIL_FROM: mailFrom.default("Dorsal <no-responder@dorsal.local>"),
   /**

@@ -508,6 +508,63 @@ describe.each(backends)("repositories on %s", (_name, open) => {
     expect(await table.get(keys.paymentTransaction(transactionId))).toMatchObject({ saleId: holder });
   });
 
+  it("recounts a month a stopped process left one sale short, and leaves a right one alone", async () => {
+    const sales = createSalesRepository(table);
+    // A month no other test pays in.
+    const at = new Date("2031-03-10T15:00:00.000Z");
+    const sale = (n: number) => {
+      const id = ids.newId();
+      return {
+        id,
+        reference: `DOR-${id}`,
+        eventId: 931,
+        dorsalNumber: String(n),
+        photoIds: ["foto-1"],
+        amount: 15000,
+        currency: "COP" as const,
+        customerEmail: "ana@example.co",
+        customerName: "Ana Gómez",
+        status: "pending" as const,
+        tokenHash: `recuento-${id}`,
+        maxDownloads: 3,
+        validityDays: 30,
+        createdAt: at.toISOString(),
+        checkoutExpiresAt: at.toISOString(),
+        paidAt: null,
+        expiresAt: null,
+        transactionId: null,
+        paymentMethod: null,
+        statusMessage: null,
+        updatedAt: at.toISOString(),
+      };
+    };
+    const pay = async (n: number) => {
+      const created = sale(n);
+      expect(await sales.create(created)).toBe(true);
+      const paid = await sales.markPaid(created, {
+        transactionId: `tx-${created.id}`,
+        paymentMethod: "CARD",
+        statusMessage: null,
+        at,
+      });
+      if (!paid) throw new Error("the sale was not paid");
+      return paid;
+    };
+    await sales.countPaid(await pay(1));
+    // Paid, then the process stopped before counting it.
+    await pay(2);
+    expect(await sales.month("2031-03")).toEqual({ count: 1, revenue: 15000 });
+    expect(await sales.recountMonth("2031-03")).toBe(true);
+    expect(await sales.month("2031-03")).toEqual({ count: 2, revenue: 30000 });
+    expect(await sales.recountMonth("2031-03")).toBe(false);
+    // Counting goes on from the recounted figures.
+    await sales.countPaid(await pay(3));
+    expect(await sales.month("2031-03")).toEqual({ count: 3, revenue: 45000 });
+    // A month nobody paid in stays without figures.
+    expect(await sales.recountMonth("2031-04")).toBe(false);
+    expect(await table.get(keys.salesMonth("2031-04"))).toBeUndefined();
+  });
+
   it("gives a paid sale one emailed token beside its own; a new link drops both, and a stale one changes nothing", async () => {
     const sales = createSalesRepository(table);
     const id = ids.newId();

@@ -18,6 +18,8 @@ export interface RunningDorsal {
   stop(): Promise<number | null>;
   /** Kills the process with SIGKILL (no shutdown at all) and keeps the data dir, to test a crash. */
   kill(): Promise<void>;
+  /** For a process told to kill itself (FAULT_KILL_AT): resolves with the signal it died of. */
+  crash(): Promise<NodeJS.Signals | null>;
 }
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -85,6 +87,11 @@ export async function startDorsal(
       const exited = new Promise((resolve) => child.once("exit", resolve));
       child.kill("SIGKILL");
       await exited;
+    },
+    crash: () => {
+      stopping = true;
+      if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.signalCode);
+      return new Promise((resolve) => child.once("exit", (_code, signal) => resolve(signal)));
     },
     stop: async () => {
       stopping = true;

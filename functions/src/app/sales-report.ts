@@ -108,6 +108,25 @@ function toAdminSale(sale: SaleRecord, left: number | null): AdminSaleDto {
   };
 }
 
+/** The months the dashboard shows (this one and the one before, Colombian time). */
+function dashboardMonths(now: Date): { month: string; previousMonth: string } {
+  const month = salesMonthOf(now);
+  const [year, monthNumber] = month.split("-").map(Number) as [number, number];
+  return { month, previousMonth: new Date(Date.UTC(year, monthNumber - 2, 1)).toISOString().slice(0, 7) };
+}
+
+/**
+ * Puts right the sales figures a stopped process left one sale short (paid, never counted: the
+ * local runtime at start-up, the AWS schedule hourly): the months the dashboard shows, recounted
+ * from their paid lists. Returns the months that were wrong.
+ */
+export async function recountSalesMonths(deps: Pick<Deps, "clock" | "sales">): Promise<string[]> {
+  const { month, previousMonth } = dashboardMonths(deps.clock.now());
+  const fixed: string[] = [];
+  for (const each of [previousMonth, month]) if (await deps.sales.recountMonth(each)) fixed.push(each);
+  return fixed;
+}
+
 /**
  * The dashboard's sales figures (whole COP, Colombian months): the month's counter, or, when an
  * admin reset the counter this month, the sales paid since the reset; last month's counter whole.
@@ -115,10 +134,7 @@ function toAdminSale(sale: SaleRecord, left: number | null): AdminSaleDto {
 export async function salesFigures(
   deps: Pick<Deps, "clock" | "settings" | "sales">,
 ): Promise<{ monthlySales: number; previousMonthSales: number }> {
-  const now = deps.clock.now();
-  const month = salesMonthOf(now);
-  const [year, monthNumber] = month.split("-").map(Number) as [number, number];
-  const previousMonth = new Date(Date.UTC(year, monthNumber - 2, 1)).toISOString().slice(0, 7);
+  const { month, previousMonth } = dashboardMonths(deps.clock.now());
   const resetAt = await deps.settings.salesResetAt();
   const [current, previous] = await Promise.all([
     resetAt && salesMonthOf(resetAt) === month

@@ -4,9 +4,10 @@ import type { PaymentTransaction } from "../ports/payments";
 import { saleByReference } from "./checkout";
 import type { Deps } from "./deps";
 import { invalid, unauthenticated } from "./errors";
+import { faultPoint } from "./faults";
 import { emailPaidSale, type SaleMailDeps } from "./sale-mail";
 
-type SettlementDeps = SaleMailDeps & Pick<Deps, "payments">;
+type SettlementDeps = SaleMailDeps & Pick<Deps, "payments" | "config">;
 
 const matchesSale = (sale: SaleRecord, transaction: PaymentTransaction) =>
   transaction.reference === sale.reference &&
@@ -21,7 +22,7 @@ const matchesSale = (sale: SaleRecord, transaction: PaymentTransaction) =>
  * The one call that makes the sale paid emails the buyer their link.
  */
 async function applyTransaction(
-  deps: SaleMailDeps,
+  deps: SaleMailDeps & Pick<Deps, "config">,
   sale: SaleRecord,
   transaction: PaymentTransaction,
 ): Promise<SaleRecord | "mismatch"> {
@@ -50,6 +51,8 @@ async function applyTransaction(
   if (transaction.status === "APPROVED") {
     const paid = await deps.sales.markPaid(sale, settlement);
     if (paid) {
+      faultPoint(deps.config, "sale-paid");
+      await deps.sales.countPaid(paid);
       await emailPaidSale(deps, paid);
       return paid;
     }
@@ -122,7 +125,7 @@ const reconcileBatch = 100;
  * without any transaction leaves the list (the sale stays pending: nothing was ever paid).
  */
 export async function reconcilePendingSales(
-  deps: SettlementDeps & Pick<Deps, "config">,
+  deps: SettlementDeps,
 ): Promise<{ checked: number; settled: number; abandoned: number }> {
   const now = deps.clock.now();
   const cutoff = new Date(now.getTime() - deps.config.PAYMENT_RECONCILE_AFTER_SECONDS * 1000);

@@ -56,11 +56,12 @@ export function createSalesRepository(table: Table) {
       sortBetween: [from.toISOString(), to ? `${to.toISOString()}~` : "9"],
     });
 
+  // `changes` lets a recount replace the figures only if no sale moved them meanwhile.
   const addToMonth = (paidAt: Date, count: 1 | -1, revenue: number) =>
     table.update({
       key: keys.salesMonth(salesMonthOf(paidAt)),
       set: { type: "salesMonth", month: salesMonthOf(paidAt) },
-      add: { count, revenue: count * revenue },
+      add: { count, revenue: count * revenue, changes: 1 },
     });
 
   return {
@@ -185,8 +186,39 @@ export function createSalesRepository(table: Table) {
           { attribute: "status", op: "<>", value: "voided" },
         ],
       });
-      if (paid) await addToMonth(settlement.at, 1, sale.amount);
       return paid;
+    },
+
+    /**
+     * Adds a sale that `markPaid` just made paid to its month's figures: a second write, so a
+     * process stopped between the two leaves the month one sale short until `recountMonth`.
+     */
+    async countPaid(sale: SaleRecord): Promise<void> {
+      if (sale.paidAt) await addToMonth(new Date(sale.paidAt), 1, sale.amount);
+    },
+
+    /**
+     * Recomputes a month's figures from its paid list, replacing them only if no sale moved them
+     * while the list was read (a recount racing a payment changes nothing rather than something
+     * wrong). Returns whether the stored figures were wrong and are now right.
+     */
+    async recountMonth(month: string): Promise<boolean> {
+      const stored = await table.get<Partial<SalesMonth> & { changes?: number }>(keys.salesMonth(month));
+      const sales = await paidInMonth(month, new Date(0), undefined);
+      const count = sales.length;
+      const revenue = sales.reduce((sum, sale) => sum + sale.amount, 0);
+      if ((stored?.count ?? 0) === count && (stored?.revenue ?? 0) === revenue) return false;
+      const replaced = await table.update({
+        key: keys.salesMonth(month),
+        set: { type: "salesMonth", month, count, revenue },
+        add: { changes: 1 },
+        conditions: [
+          stored?.changes === undefined
+            ? { attribute: "changes", op: "not_exists" }
+            : { attribute: "changes", op: "=", value: stored.changes },
+        ],
+      });
+      return replaced !== undefined;
     },
 
     /** pending → declined or error; a sale already paid stays paid (another attempt may have succeeded). */

@@ -1,4 +1,5 @@
 import { recountChangedEvents } from "../app/processing";
+import { recountSalesMonths } from "../app/sales-report";
 import { getContainer } from "../compose";
 import { lambdaEntry } from "./middy";
 
@@ -8,11 +9,14 @@ const quietMinutes = 15;
 /**
  * EventBridge schedule (infra/lib/stateless-stack.ts): recounts the counters of events that
  * changed since their last recount, so one a stopped Lambda left a write behind is exact again
- * (docs/data-model.md, Counters). The local runtime recounts at start-up instead.
+ * (docs/data-model.md, Counters), and the dashboard's two months of sales figures. The local
+ * runtime recounts at start-up instead.
  */
 export const handler = lambdaEntry("counters recount", async () => {
   const { deps, logger } = await getContainer();
   const result = await recountChangedEvents(deps, { quietMinutes });
   if (result.recounted + result.stale > 0) logger.info("event counters recounted", result);
-  return result;
+  const salesMonths = await recountSalesMonths(deps);
+  if (salesMonths.length > 0) logger.warn("sales figures recounted", { months: salesMonths });
+  return { ...result, salesMonths };
 });
