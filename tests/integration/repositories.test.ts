@@ -95,6 +95,30 @@ const backends: [string, () => Promise<TableUnderTest>][] = [
   ["the in-memory table", async () => ({ table: createMemoryTable(), close: async () => undefined })],
 ];
 
+/** A pending sale of one photo, as checkout stores it, with the token hash named after its id. */
+const pendingSale = (id: string, at: Date, of: { eventId: number; dorsalNumber: string }) => ({
+  id,
+  reference: `DOR-${id}`,
+  ...of,
+  photoIds: ["foto-1"],
+  amount: 15000,
+  currency: "COP" as const,
+  customerEmail: "ana@example.co",
+  customerName: "Ana Gómez",
+  status: "pending" as const,
+  tokenHash: `pagina-${id}`,
+  maxDownloads: 3,
+  validityDays: 30,
+  createdAt: at.toISOString(),
+  checkoutExpiresAt: at.toISOString(),
+  paidAt: null,
+  expiresAt: null,
+  transactionId: null,
+  paymentMethod: null,
+  statusMessage: null,
+  updatedAt: at.toISOString(),
+});
+
 describe.each(backends)("repositories on %s", (_name, open) => {
   let underTest: TableUnderTest | undefined;
   let table: Table;
@@ -512,34 +536,8 @@ describe.each(backends)("repositories on %s", (_name, open) => {
     const sales = createSalesRepository(table);
     // A month no other test pays in.
     const at = new Date("2031-03-10T15:00:00.000Z");
-    const sale = (n: number) => {
-      const id = ids.newId();
-      return {
-        id,
-        reference: `DOR-${id}`,
-        eventId: 931,
-        dorsalNumber: String(n),
-        photoIds: ["foto-1"],
-        amount: 15000,
-        currency: "COP" as const,
-        customerEmail: "ana@example.co",
-        customerName: "Ana Gómez",
-        status: "pending" as const,
-        tokenHash: `recuento-${id}`,
-        maxDownloads: 3,
-        validityDays: 30,
-        createdAt: at.toISOString(),
-        checkoutExpiresAt: at.toISOString(),
-        paidAt: null,
-        expiresAt: null,
-        transactionId: null,
-        paymentMethod: null,
-        statusMessage: null,
-        updatedAt: at.toISOString(),
-      };
-    };
     const pay = async (n: number) => {
-      const created = sale(n);
+      const created = pendingSale(ids.newId(), at, { eventId: 931, dorsalNumber: String(n) });
       expect(await sales.create(created)).toBe(true);
       const paid = await sales.markPaid(created, {
         transactionId: `tx-${created.id}`,
@@ -569,29 +567,7 @@ describe.each(backends)("repositories on %s", (_name, open) => {
     const sales = createSalesRepository(table);
     const id = ids.newId();
     const at = new Date("2026-12-06T09:30:00.000Z");
-    const created = {
-      id,
-      reference: `DOR-${id}`,
-      eventId: 906,
-      dorsalNumber: "5173",
-      photoIds: ["foto-1"],
-      amount: 15000,
-      currency: "COP" as const,
-      customerEmail: "ana@example.co",
-      customerName: "Ana Gómez",
-      status: "pending" as const,
-      tokenHash: `pagina-${id}`,
-      maxDownloads: 3,
-      validityDays: 30,
-      createdAt: at.toISOString(),
-      checkoutExpiresAt: at.toISOString(),
-      paidAt: null,
-      expiresAt: null,
-      transactionId: null,
-      paymentMethod: null,
-      statusMessage: null,
-      updatedAt: at.toISOString(),
-    };
+    const created = pendingSale(id, at, { eventId: 906, dorsalNumber: "5173" });
     expect(await sales.create(created)).toBe(true);
     // Not before it is paid.
     expect(await sales.addEmailToken(created, `antes-${id}`, at)).toBe(false);
