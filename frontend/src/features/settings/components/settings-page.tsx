@@ -19,38 +19,43 @@ export function SettingsPage() {
         <Stack gap="6">
           <StorageStatusCard />
           <ResetSalesCard />
-          <Card.Root as="section" aria-labelledby="users-title">
-            <Card.Header>
-              <Heading as="h2" size="lg" id="users-title">
-                Usuarios
-              </Heading>
-            </Card.Header>
-            <Card.Body>
-              <Text color="fg.muted" mb="4">
-                Crea, edita y elimina fotógrafos y usuarios del sistema.
-              </Text>
-              <Button asChild variant="outline" alignSelf="flex-start">
-                <RouterLink to="/user-management">Gestionar usuarios</RouterLink>
-              </Button>
-            </Card.Body>
-          </Card.Root>
-          <Card.Root as="section" aria-labelledby="outbox-title">
-            <Card.Header>
-              <Heading as="h2" size="lg" id="outbox-title">
-                Correos
-              </Heading>
-            </Card.Header>
-            <Card.Body>
-              <Text color="fg.muted" mb="4">
-                Los enlaces de descarga, los códigos y las respuestas a fotógrafos que Dorsal envió por correo.
-              </Text>
-              <Button asChild variant="outline" alignSelf="flex-start">
-                <RouterLink to="/admin/outbox">Correos enviados</RouterLink>
-              </Button>
-            </Card.Body>
-          </Card.Root>
+          <LinkCard
+            id="users-title"
+            title="Usuarios"
+            description="Crea, edita y elimina fotógrafos y usuarios del sistema."
+            to="/user-management"
+            action="Gestionar usuarios"
+          />
+          <LinkCard
+            id="outbox-title"
+            title="Correos"
+            description="Los enlaces de descarga, los códigos y las respuestas a fotógrafos que Dorsal envió por correo."
+            to="/admin/outbox"
+            action="Correos enviados"
+          />
         </Stack>
       </Grid>
     </>
+  );
+}
+
+/** A settings section that lives on a screen of its own: what it is for, and the way there. */
+function LinkCard(props: { id: string; title: string; description: string; to: string; action: string }) {
+  return (
+    <Card.Root as="section" aria-labelledby={props.id}>
+      <Card.Header>
+        <Heading as="h2" size="lg" id={props.id}>
+          {props.title}
+        </Heading>
+      </Card.Header>
+      <Card.Body>
+        <Text color="fg.muted" mb="4">
+          {props.description}
+        </Text>
+        <Button asChild variant="outline" alignSelf="flex-start">
+          <RouterLink to={props.to}>{props.action}</RouterLink>
+        </Button>
+      </Card.Body>
+    </Card.Root>
   );
 }
