@@ -142,13 +142,13 @@ export function createInProcessObjectStore(options: {
       await store.deleteObject(buckets[bucket], key);
     },
 
-    async deletePrefix(bucket, prefix) {
+    async deletePrefix(bucket, prefix, options) {
       let deleted = 0;
-      for (;;) {
+      for (let pages = 1; ; pages += 1) {
         const page = await store.listObjects(buckets[bucket], { prefix, maxKeys: listPageSize });
         for (const object of page.objects) await store.deleteObject(buckets[bucket], object.key);
         deleted += page.objects.length;
-        if (!page.isTruncated) return deleted;
+        if (!page.isTruncated || pages === options?.maxPages) return deleted;
       }
     },
 

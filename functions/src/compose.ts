@@ -11,9 +11,10 @@ import { createCloudWatchMetrics } from "./adapters/aws/cloudwatch-metrics";
 import { createDynamoTable, type DocumentSender, documentClientSender } from "./adapters/aws/dynamodb-table";
 import { createS3ObjectStore } from "./adapters/aws/s3-object-store";
 import { createPresignedUrlSigner } from "./adapters/aws/s3-presigned-url-signer";
-import { createSfnPipelineStarter } from "./adapters/aws/sfn-pipeline-starter";
+import { createSfnBackgroundJobs, createSfnPipelineStarter } from "./adapters/aws/sfn-starters";
 import type { UrlCacheReport } from "./adapters/aws/signed-url-cache";
 import { createSqsPipelineQueue } from "./adapters/aws/sqs-pipeline-queue";
+import type { LocalBackgroundJobs } from "./adapters/local/local-jobs";
 import type { LocalPipeline } from "./adapters/local/local-pipeline";
 import { type PartitionWrites, readCachedTable } from "./adapters/local/read-cached-table";
 import { localStorageCredentials } from "./adapters/local/storage-credentials";
@@ -23,6 +24,7 @@ import { createMemoryTable } from "./adapters/memory/table";
 import { createWompiGateway, parseWompiKeys } from "./adapters/payments/wompi";
 import { createIds, systemClock } from "./adapters/system/system";
 import type { Deps } from "./app/deps";
+import { deleteEventSlice, resumeEventDeletions } from "./app/event-deletion";
 import { createPipelineTasks, type PipelineTasks } from "./app/pipeline";
 import { recountEventStats, sweepUnstartedUploads } from "./app/processing";
 import { recountSalesMonths } from "./app/sales-report";
@@ -49,8 +51,10 @@ import { createStartListRepository } from "./data/start-lists";
 import { createUploadRepository } from "./data/uploads";
 import { createUserRepository } from "./data/users";
 import { createZipBatchRepository } from "./data/zip-batches";
+import { deletionSliceMs } from "./jobs/event-deletion-definition";
 import { createLogger, type Logger } from "./logger";
 import { memo } from "./memo";
+import type { BackgroundJobs } from "./ports/background-jobs";
 import type { Clock } from "./ports/clock";
 import type { Ids } from "./ports/ids";
 import type { Mailer } from "./ports/mail";
@@ -72,6 +76,8 @@ export interface Container {
   pipelineTasks: PipelineTasks;
   /** Only in the local runtime: the in-process pipeline, for stats and graceful shutdown. */
   localPipeline?: LocalPipeline;
+  /** Only in the local runtime: the in-process background workflows. */
+  localJobs?: LocalBackgroundJobs;
   /** Only on AWS: the first admin's credentials, from the secret the stack generates (JSON). */
   adminSecret?: () => Promise<string>;
   /**
@@ -174,11 +180,19 @@ async function composeAws(config: AwsConfig): Promise<Container> {
   const cloudWatch = memo(async () => new (await import("@aws-sdk/client-cloudwatch")).CloudWatchClient({ region }));
   const metrics = createCloudWatchMetrics(cloudWatch, config.METRICS_NAMESPACE);
   const stateMachineArn = config.STATE_MACHINE_ARN;
+  const sfn = memo(async () => new SFNClient({ region }));
   const pipeline: PipelineStarter = stateMachineArn
-    ? createSfnPipelineStarter(new SFNClient({ region }), stateMachineArn)
+    ? { start: async (input) => createSfnPipelineStarter(await sfn(), stateMachineArn).start(input) }
     : {
         start: () => Promise.reject(new Error("STATE_MACHINE_ARN is not set for this function")),
       };
+  const deletionStateMachineArn = config.DELETION_STATE_MACHINE_ARN;
+  const jobs: BackgroundJobs = {
+    deleteEvent: async (input) => {
+      if (!deletionStateMachineArn) throw new Error("DELETION_STATE_MACHINE_ARN is not set for this function");
+      await createSfnBackgroundJobs(await sfn(), deletionStateMachineArn).deleteEvent(input);
+    },
+  };
   const vision = memo(async (): Promise<Vision> => {
     const { RekognitionClient } = await import("@aws-sdk/client-rekognition");
     const { createRekognitionVision } = await import("./adapters/aws/rekognition");
@@ -220,6 +234,7 @@ async function composeAws(config: AwsConfig): Promise<Container> {
     }),
     metrics,
     pipeline,
+    jobs,
     pipelineQueue: config.START_QUEUE_URL
       ? createSqsPipelineQueue(
           { sqs: memo(async () => new (await import("@aws-sdk/client-sqs")).SQSClient({ region })), cloudWatch },
@@ -303,6 +318,13 @@ async function composeLocal(config: LocalConfig, local: LocalServices): Promise<
     if (!localPipeline) throw new Error("The local pipeline is not running yet");
     return localPipeline;
   };
+  let localJobs: LocalBackgroundJobs | undefined;
+  const jobs: BackgroundJobs = {
+    deleteEvent: async (input) => {
+      if (!localJobs) throw new Error("The local background jobs are not running yet");
+      await localJobs.deleteEvent(input);
+    },
+  };
   const s3Objects = createS3ObjectStore(s3, buckets);
   // One process does all the work locally, so its memory holds every measurement.
   const metrics = createMemoryMetrics(systemClock);
@@ -331,6 +353,7 @@ async function composeLocal(config: LocalConfig, local: LocalServices): Promise<
     urls: createPresignedUrlSigner(s3, config.S3_ENDPOINT, buckets, undefined, urlCacheReporter(metrics)),
     metrics,
     pipeline,
+    jobs,
     pipelineQueue: {
       state: async () => {
         const stats = requireLocalPipeline().stats();
@@ -370,11 +393,22 @@ async function composeLocal(config: LocalConfig, local: LocalServices): Promise<
   const restored = localPipeline;
   const swept = await sweepUnstartedUploads(container.deps, { isQueued: (key) => restored.holds(key) });
   if (swept.started + swept.failed + swept.unreadable > 0) logger.info("start-up sweep", swept);
+  const { createLocalBackgroundJobs } = await import("./adapters/local/local-jobs");
+  localJobs = createLocalBackgroundJobs({
+    deleteEventSlice: (input) => deleteEventSlice(container.deps, input, deletionSliceMs.local),
+    logger,
+  });
+  // Deletions a killed process left midway go on where their last slice got to.
+  const resumed = await resumeEventDeletions(container.deps, { stalledMinutes: 0 });
+  if (resumed.length > 0) logger.warn("event deletions resumed", { eventIds: resumed });
   const closeBase = container.close;
+  const startedJobs = localJobs;
   return {
     ...container,
     localPipeline,
+    localJobs: startedJobs,
     async close() {
+      await startedJobs.close();
       await localPipeline?.close();
       await closeBase();
     },
@@ -413,6 +447,7 @@ export async function composeInMemory(config: LocalConfig, fakes: InMemoryFakes 
     urls: fakes.urls ?? { signedGetUrl: refuse("image URLs") },
     metrics: createMemoryMetrics(fakes.clock ?? systemClock),
     pipeline: { start: refuse("pipeline queue") },
+    jobs: { deleteEvent: refuse("background jobs") },
     pipelineQueue: unknownQueue,
     vision: vision
       ? async () => vision
@@ -487,6 +522,7 @@ async function assemble(parts: {
   urls: Deps["urls"];
   metrics: Metrics;
   pipeline: PipelineStarter;
+  jobs: BackgroundJobs;
   pipelineQueue: PipelineQueue;
   vision: () => Promise<Vision>;
   verificationKey: () => Promise<PublicJwk>;
@@ -508,6 +544,7 @@ async function assemble(parts: {
     urls: parts.urls,
     metrics: parts.metrics,
     pipeline: parts.pipeline,
+    jobs: parts.jobs,
     pipelineQueue: parts.pipelineQueue,
     vision: parts.vision,
     tokens: createTokenService({

@@ -52,6 +52,8 @@ const awsConfig = z.object({
   ...common,
   /** Only the pipeline starter needs it (the task functions are part of the state machine). */
   STATE_MACHINE_ARN: z.string().startsWith("arn:").optional(),
+  /** The event-deletion workflow: set on the functions that start or resume deletions. */
+  DELETION_STATE_MACHINE_ARN: z.string().startsWith("arn:").optional(),
   /** Secrets Manager secret holding the JWT signing key as a private JWK: the sign-in function's only. */
   JWT_KEY_SECRET_ARN: z.string().startsWith("arn:").optional(),
   /** What CloudFront sends in `x-origin-verify` (HTTP functions only): requests without it are refused. */
@@ -114,7 +116,7 @@ const localConfig = z.object({
    */
   FAULT_HOLD_ZIP_AFTER_ENTRIES: z.coerce.number().int().min(1).optional(),
   /** Fault injection for the crash tests, never set otherwise: the process kills itself there (app/faults.ts). */
-  FAULT_KILL_AT: z.enum(["sale-paid"]).optional(),
+  FAULT_KILL_AT: z.enum(["sale-paid", "event-deletion-page"]).optional(),
   /** The sender the local outbox writes. */
   MAIL_FROM: mailFrom.default("Dorsal <no-responder@dorsal.local>"),
   /**

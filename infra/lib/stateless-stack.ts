@@ -13,6 +13,7 @@ import { Construct } from "constructs";
 import { downloadZipPrefix, zipUploadPrefix } from "../../functions/src/app/storage-paths";
 import { routeThrottles, stageThrottle } from "../../functions/src/http/abuse-limits";
 import { type HttpHandlerName, httpHandlers, httpRoutes } from "../../functions/src/http/routes";
+import { deletionSliceMs } from "../../functions/src/jobs/event-deletion-definition";
 import { type PipelineTask, pipelineTasks } from "../../functions/src/pipeline/definition";
 import { preflightFunctionTimeoutSeconds } from "../../functions/src/preflight/definition";
 import { AdminBootstrap, adminEmailFrom } from "./admin-bootstrap";
@@ -21,6 +22,7 @@ import { capacity } from "./capacity";
 import { reservesConcurrency } from "./concurrency";
 import { customDomainFrom } from "./custom-domain";
 import { DorsalFunction, type DorsalFunctionProps } from "./dorsal-function";
+import { EventDeletionWorkflow } from "./event-deletion";
 import { mailFromContext } from "./mail";
 import { acknowledgeWildcardResource } from "./nag";
 import { Pipeline } from "./pipeline";
@@ -80,18 +82,8 @@ interface FunctionSpec extends Pick<DorsalFunctionProps, "memorySize" | "timeout
 const httpSpecs: Record<HttpHandlerName, FunctionSpec> = {
   // Password hashing is CPU-bound, and Lambda hands out CPU in proportion to memory.
   auth: { description: "HTTP: login and session", memorySize: 1024, access: { table: true, signsSessions: true } },
-  events: {
-    description: "HTTP: events and dashboard",
-    // Deleting a 5000-photo event: batch deletes of its items and objects, within API Gateway's 30 s.
-    timeout: Duration.seconds(29),
-    access: {
-      table: true,
-      originals: ["s3:DeleteObject"],
-      derived: ["s3:DeleteObject"],
-      zips: ["s3:DeleteObject"],
-      listsPhotos: true,
-    },
-  },
+  // Deleting an event only removes its item and starts the deletion workflow (eventDeletionSpec).
+  events: { description: "HTTP: events and dashboard", access: { table: true } },
   photos: {
     description: "HTTP: uploads, search and photo pages",
     memorySize: 1024,
@@ -229,6 +221,19 @@ const recountSpec: FunctionSpec = {
   access: { table: true },
 };
 
+const eventDeletionSpec: FunctionSpec = {
+  description: "Event deletion: removes a time slice's worth of a deleted event's items and objects",
+  // Twice the slice it works for: a slow last page still ends inside the timeout.
+  timeout: Duration.millis(deletionSliceMs.lambda * 2),
+  access: {
+    table: true,
+    originals: ["s3:DeleteObject"],
+    derived: ["s3:DeleteObject"],
+    zips: ["s3:DeleteObject"],
+    listsPhotos: true,
+  },
+};
+
 const preflightSpec: FunctionSpec = {
   description: "Preflight: a probe through every stage, after each deploy, on a schedule and from /preflight",
   // It creates a temporary admin: scrypt is CPU-bound, and memory buys CPU.
@@ -260,6 +265,9 @@ export class StatelessStack extends Stack {
   readonly unzip: DorsalFunction;
   readonly paymentsReconciler: DorsalFunction;
   readonly countersRecounter: DorsalFunction;
+  /** Deletes a deleted event's items and objects a time slice at a time, looped by `eventDeletion`. */
+  readonly eventDeletionSlice: DorsalFunction;
+  readonly eventDeletion: EventDeletionWorkflow;
   /** The preflight's function (functions/src/handlers/preflight.ts); see `preflight`. */
   readonly preflightFunction: DorsalFunction;
   /** Wompi's keys as JSON; ops fill it in after the first deploy (docs/payments.md). */
@@ -581,6 +589,17 @@ export class StatelessStack extends Stack {
     this.httpFunctions.admin.fn.addToRolePolicy(
       new iam.PolicyStatement({ actions: ["sqs:GetQueueAttributes"], resources: [this.pipeline.queue.queueArn] }),
     );
+    this.eventDeletionSlice = appFunction(
+      "Event-deletion",
+      path.join(handlers, "jobs", "event-deletion.ts"),
+      eventDeletionSpec,
+    );
+    this.eventDeletion = new EventDeletionWorkflow(this, "EventDeletion", { slice: this.eventDeletionSlice.fn });
+    // The events API starts deletions; the hourly recount starts again those whose workflow stopped.
+    for (const starter of [this.httpFunctions.events, this.countersRecounter]) {
+      starter.fn.addEnvironment("DELETION_STATE_MACHINE_ARN", this.eventDeletion.stateMachine.stateMachineArn);
+      this.eventDeletion.stateMachine.grantStartExecution(starter.fn);
+    }
     this.preflightFunction = appFunction("Preflight-run", path.join(handlers, "preflight.ts"), preflightSpec);
 
     this.alarms = new Alarms(this, "Alarms", {
@@ -595,6 +614,7 @@ export class StatelessStack extends Stack {
         PipelineUnzip: this.unzip,
         PaymentsReconcile: this.paymentsReconciler,
         CountersRecount: this.countersRecounter,
+        EventDeletion: this.eventDeletionSlice,
         PreflightRun: this.preflightFunction,
       },
       api: this.api,

@@ -79,7 +79,7 @@ describe("first admin", () => {
     const { ADMIN_SECRET_ARN, ...rest } = variablesOf(stateless.admin.bootstrapper);
     expect(ADMIN_SECRET_ARN).toEqual(secretRef());
     // Those of a function that verifies sessions but never signs them, less what only requests carry.
-    const { ORIGIN_VERIFY_SECRET, ...http } = variablesOf(stateless.httpFunctions.events);
+    const { ORIGIN_VERIFY_SECRET, ...http } = variablesOf(stateless.httpFunctions.users);
     expect(ORIGIN_VERIFY_SECRET).toBeDefined();
     expect(rest).toEqual(http);
     expect(rest).toMatchObject({

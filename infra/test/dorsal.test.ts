@@ -19,6 +19,7 @@ import { perAddressLimits, routeThrottles, stageThrottle } from "../../functions
 import { originVerifyHeader } from "../../functions/src/http/origin-verify";
 import { httpRoutes } from "../../functions/src/http/routes";
 import { appContentSecurityPolicy, storedFileContentSecurityPolicy } from "../../functions/src/http/security-headers";
+import { buildEventDeletionDefinition, deletionSliceMs } from "../../functions/src/jobs/event-deletion-definition";
 import {
   buildPipelineDefinition,
   pipelineTasks,
@@ -66,6 +67,7 @@ const appFunctions = () => [
   stateless.unzip,
   stateless.paymentsReconciler,
   stateless.countersRecounter,
+  stateless.eventDeletionSlice,
   stateless.preflightFunction,
   stateless.admin.bootstrapper,
 ];
@@ -318,10 +320,15 @@ describe("functions", () => {
       ScheduleExpression: "rate(1 hour)",
       Targets: [Match.objectLike({ Arn: fn })],
     });
-    const actions = statementsOf(stateless.countersRecounter.role).flatMap((statement) => [statement.Action].flat());
+    const statements = statementsOf(stateless.countersRecounter.role);
+    const actions = statements.flatMap((statement) => [statement.Action].flat());
     expect(actions).toContain("dynamodb:UpdateItem");
-    // The table only: no photos, no recognition, no pipeline.
-    expect(actions.filter((action) => /^(s3|rekognition|states|sqs):/.test(action))).toEqual([]);
+    // The table, and starting again a stalled event deletion: no photos, no recognition, no pipeline.
+    expect(actions.filter((action) => /^(s3|rekognition|sqs):/.test(action))).toEqual([]);
+    const starts = statements.filter((statement) => [statement.Action].flat().some((a) => a.startsWith("states:")));
+    expect(starts).toEqual([
+      expect.objectContaining({ Action: "states:StartExecution", Resource: { Ref: deletionMachineId() } }),
+    ]);
   });
 
   it("let the admin API read the dashboard's metrics and queue, and clean past download ZIPs, nothing more of them", () => {
@@ -396,18 +403,68 @@ describe("functions", () => {
   });
 });
 
+const pipelineMachineId = () => stateless.getLogicalId(stateless.pipeline.stateMachine.node.defaultChild as never);
+const deletionMachineId = () => stateless.getLogicalId(stateless.eventDeletion.stateMachine.node.defaultChild as never);
+/** A deployed definition with each function's ARN written as `<its logical id>`. */
+const renderedDefinition = (machine: Resource) => {
+  const definition = machine.Properties.DefinitionString as { "Fn::Join": [string, unknown[]] };
+  const [separator, parts] = definition["Fn::Join"];
+  return JSON.parse(
+    parts
+      .map((part) => (typeof part === "string" ? part : `<${(part as { "Fn::GetAtt": [string] })["Fn::GetAtt"][0]}>`))
+      .join(separator),
+  ) as unknown;
+};
+const s3ActionsOn = (fn: DorsalFunction, pattern: string) =>
+  statementsOf(fn.role)
+    .filter((st) => [st.Action].flat().some((action) => action.startsWith("s3:")))
+    .filter((st) => JSON.stringify(st.Resource).includes(pattern))
+    .flatMap((st) => [st.Action].flat())
+    .sort();
+
+describe("event deletion", () => {
+  it("deploys buildEventDeletionDefinition, looping over the slice function, which alone it may invoke", () => {
+    const machine = code.toJSON().Resources[deletionMachineId()] as Resource;
+    const sliceId = logicalId(stateless, stateless.eventDeletionSlice);
+    expect(renderedDefinition(machine)).toEqual(buildEventDeletionDefinition(`<${sliceId}>`));
+    expect(machine.Properties).toMatchObject({ StateMachineType: "STANDARD", TracingConfiguration: { Enabled: true } });
+    const invoke = statementsOf(stateless.eventDeletion.stateMachine.role).filter(
+      (st) => st.Action === "lambda:InvokeFunction",
+    );
+    expect(invoke).toEqual([expect.objectContaining({ Resource: { "Fn::GetAtt": [sliceId, "Arn"] } })]);
+  });
+
+  it("gives the slice function twice its slice to run, and the deleting of an event's objects and ZIPs", () => {
+    const slice = stateless.eventDeletionSlice;
+    expect(functionOf(slice).Properties.Timeout).toBe((deletionSliceMs.lambda * 2) / 1000);
+    expect(s3ActionsOn(slice, "/eventos/*")).toEqual(["s3:DeleteObject"]);
+    // One statement (CDK merges them) over the photos of both buckets.
+    const photoDeletes = statementsOf(slice.role).filter((st) => JSON.stringify(st.Resource).includes("/eventos/*"));
+    expect(JSON.stringify(photoDeletes).match(/\/eventos\/\*/g)).toHaveLength(2);
+    expect(s3ActionsOn(slice, "uploads/zips/*")).toEqual(["s3:DeleteObject"]);
+    expect(statementsOf(slice.role).some((st) => [st.Action].flat().includes("s3:ListBucket"))).toBe(true);
+  });
+
+  it("lets the events API start deletions and touch no stored file itself", () => {
+    const events = stateless.httpFunctions.events;
+    const variables = (functionOf(events).Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(variables.DELETION_STATE_MACHINE_ARN).toEqual({ Ref: deletionMachineId() });
+    const statements = statementsOf(events.role);
+    expect(statements.filter((st) => [st.Action].flat().some((a) => a.startsWith("s3:")))).toEqual([]);
+    expect(statements.filter((st) => [st.Action].flat().some((a) => a.startsWith("states:")))).toEqual([
+      expect.objectContaining({ Action: "states:StartExecution", Resource: { Ref: deletionMachineId() } }),
+    ]);
+  });
+});
+
 describe("pipeline", () => {
   it("deploys buildPipelineDefinition with each task's function ARN", () => {
-    const machines = Object.values(code.findResources("AWS::StepFunctions::StateMachine"));
-    expect(machines).toHaveLength(1);
-    const machine = machines[0] as Resource;
-    const definition = machine.Properties.DefinitionString as { "Fn::Join": [string, unknown[]] };
-    const [separator, parts] = definition["Fn::Join"];
-    const rendered = parts
-      .map((part) => (typeof part === "string" ? part : `<${(part as { "Fn::GetAtt": [string] })["Fn::GetAtt"][0]}>`))
-      .join(separator);
+    expect(Object.keys(code.findResources("AWS::StepFunctions::StateMachine")).sort()).toEqual(
+      [pipelineMachineId(), deletionMachineId()].sort(),
+    );
+    const machine = code.toJSON().Resources[pipelineMachineId()] as Resource;
     const expected = buildPipelineDefinition((task) => `<${logicalId(stateless, stateless.pipelineFunctions[task])}>`);
-    expect(JSON.parse(rendered)).toEqual(expected);
+    expect(renderedDefinition(machine)).toEqual(expected);
     expect(machine.Properties).toMatchObject({
       StateMachineType: "STANDARD",
       TracingConfiguration: { Enabled: true },

@@ -97,25 +97,38 @@ export const deleteEventRequest = z.object({
 });
 export type DeleteEventRequest = z.infer<typeof deleteEventRequest>;
 
-/** What a deletion removed; a count is 0 when the event had none. */
-export interface DeleteEventResponse {
-  success: true;
+/** What a deletion has removed so far; a count is 0 when the event had none. */
+export interface EventDeletionCounts {
+  /** Photos in every state (processed, pending, failed, duplicate). */
+  photos: number;
+  /** Photo-under-bib links (what bib search reads). */
+  bibLinks: number;
+  /** Bibs of the event with their photo counts. */
+  participants: number;
+  /** Duplicate guards (one per distinct photo content). */
+  contentHashes: number;
+  zipBatches: number;
+  /** Uploads of the upload screen (each with its files). */
+  uploads: number;
+  /** Stored files: originals, web copies, thumbnails, previews, GRATIS/DEMO copies, uploaded ZIPs. */
+  objects: number;
+}
+
+/**
+ * An event's deletion, which runs in the background (a Step Functions workflow): the event is gone
+ * from every page at once, its photos, bibs and files go a slice at a time.
+ */
+export interface EventDeletionDto {
   eventId: number;
-  deleted: {
-    /** Photos in every state (processed, pending, failed, duplicate). */
-    photos: number;
-    /** Photo-under-bib links (what bib search reads). */
-    bibLinks: number;
-    /** Bibs of the event with their photo counts. */
-    participants: number;
-    /** Duplicate guards (one per distinct photo content). */
-    contentHashes: number;
-    zipBatches: number;
-    /** Uploads of the upload screen (each with its files). */
-    uploads: number;
-    /** Stored files: originals, web copies, thumbnails, previews, GRATIS/DEMO copies, uploaded ZIPs. */
-    objects: number;
-  };
+  eventName: string;
+  status: "running" | "done";
+  startedAt: string;
+  finishedAt: string | null;
+  /** The event's photos when its deletion began: what `deleted.photos` heads for. */
+  photosAtStart: number;
+  /** Share of the work done, 0 to 1: estimated from the steps done and the counts so far. */
+  progress: number;
+  deleted: EventDeletionCounts;
 }
 
 export const presignRequest = z.object({

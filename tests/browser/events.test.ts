@@ -63,7 +63,9 @@ afterAll(async () => {
 });
 
 const eventsNow = async () => (await admin.get<EventDto[]>("/api/events")).body;
-const row = (page: Page, name: string) => page.getByRole("listitem").filter({ hasText: name });
+/** An event's row in the list of events (a deleted one's row under 'Eliminaciones' bears its name too). */
+const row = (page: Page, name: string) =>
+  page.getByRole("region", { name: "Eventos", exact: true }).getByRole("listitem").filter({ hasText: name });
 
 async function openEventsScreen(page: Page) {
   await signInAsAdmin(page, dorsal);
@@ -125,10 +127,16 @@ describe("events screen", () => {
     // Keyboard only: type the right password and confirm with Enter.
     await password.fill(dorsal.adminPassword);
     await password.press("Enter");
-    await page.getByText("Evento eliminado").waitFor();
+    await page.getByText("Eliminando evento", { exact: true }).waitFor();
     await dialog.waitFor({ state: "detached" });
     await created.waitFor({ state: "detached" });
     expect((await admin.get(`/api/events/${event.id}`)).status).toBe(404);
+    // The rest goes in the background: the screen follows it to its end and says what went.
+    const deletions = page.getByRole("region", { name: "Eliminaciones" });
+    const deletion = deletions.getByRole("listitem").filter({ hasText: event.name });
+    await deletion.getByText("Eliminado", { exact: true }).waitFor({ timeout: 30_000 });
+    await deletion.getByText(/^Se eliminaron \d+ fotos?, \d+ dorsal(es)? y \d+ archivos?/).waitFor();
+    await page.screenshot({ path: "/tmp/events-desktop-deleted.png", fullPage: true });
     await row(page, neighbour.name).waitFor();
     expect(pageErrors).toEqual([]);
   });

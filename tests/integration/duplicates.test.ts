@@ -1,5 +1,5 @@
 import {
-  type DeleteEventResponse,
+  type EventDeletionDto,
   type EventDto,
   messages,
   type PhotoDto,
@@ -16,7 +16,7 @@ import {
 } from "@dorsal/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
-import { adminToken, apiClient, waitFor } from "../support/api";
+import { adminToken, apiClient, deletionFinished, waitFor } from "../support/api";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
 /**
@@ -305,12 +305,12 @@ describe("duplicates by content hash", () => {
   });
 
   it("deletes the event's uploads with the event", async () => {
-    const deleted = await api().request<DeleteEventResponse>("DELETE", `/api/events/${event.id}`, {
+    const deleted = await api().request<EventDeletionDto>("DELETE", `/api/events/${event.id}`, {
       adminPassword: dorsal.adminPassword,
     });
-    expect(deleted.status).toBe(200);
+    expect(deleted.status).toBe(202);
     // The admin's upload and ZIP, and the photographer's upload.
-    expect(deleted.body.deleted.uploads).toBe(3);
+    expect((await deletionFinished(api(), event.id)).deleted.uploads).toBe(3);
     expect((await api().get(`/api/photos/my-uploads/${upload.uploadId}`)).status).toBe(404);
     expect((await api().get<UploadHistoryDto>("/api/photos/my-uploads")).body.uploads).toEqual([]);
   });

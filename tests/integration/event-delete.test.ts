@@ -1,10 +1,8 @@
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import type {
-  DeleteEventResponse,
+  EventDeletionDto,
   EventDto,
   PhotoDto,
   PhotoPage,
@@ -15,16 +13,17 @@ import type {
 } from "@dorsal/shared";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDynalite } from "../../functions/local/storage";
 import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
-import { adminToken, apiClient, waitFor } from "../support/api";
+import { adminToken, apiClient, deletionFinished, waitFor } from "../support/api";
 import { type RunningDorsal, startDorsal } from "../support/server";
+import { itemsOf, storedObjects as storedObjectsUnder, tableItems } from "../support/table-scan";
 import { makeZip } from "../support/zip";
 
 /**
  * Issue 5: an admin deletes an event with their own password, and everything of it goes — table
  * items, search, stored files — while other events stay as they were and photos still in the
- * pipeline end quietly without re-creating anything.
+ * pipeline end quietly without re-creating anything. Issue 24: the event leaves every page at once,
+ * the rest goes in the background (the event-deletion workflow), and the admin follows it.
  */
 describe("deleting an event", () => {
   let dataDir: string;
@@ -49,11 +48,7 @@ describe("deleting an event", () => {
     return { status: response.status, body: (await response.json()) as T };
   };
 
-  /** Stored objects (s3rver keeps one `…._S3rver_object` file per object) under an event's prefix. */
-  const storedObjects = async (eventId: number) => {
-    const files = await readdir(path.join(dataDir, "s3"), { recursive: true });
-    return files.filter((file) => file.includes(`eventos/${eventId}/`) && file.endsWith("._S3rver_object")).length;
-  };
+  const storedObjects = (eventId: number) => storedObjectsUnder(dataDir, eventId);
 
   const putPhotos = async (eventId: number, files: [string, Buffer][]) => {
     const presigned = await admin().post<PresignResponse>("/api/photos/presign", {
@@ -160,6 +155,9 @@ describe("deleting an event", () => {
     // Even with the admin's password: the role decides, not the password.
     const refused = await deleteEvent(doomed.id, { adminPassword: dorsal.adminPassword }, login.body.token);
     expect(refused.status).toBe(403);
+    // Nor may they follow deletions.
+    expect((await apiClient(dorsal.url).get("/api/event-deletions")).status).toBe(401);
+    expect((await apiClient(dorsal.url, login.body.token).get("/api/event-deletions")).status).toBe(403);
     expect((await apiClient(dorsal.url).get(`/api/events/${doomed.id}`)).status).toBe(200);
   });
 
@@ -191,18 +189,37 @@ describe("deleting an event", () => {
     expect(await storedObjects(doomed.id)).toBe(objectsBefore);
   });
 
-  it("deletes the event with the admin's password and reports what it removed", async () => {
+  it("deletes the event with the admin's password: gone at once, the rest in the background, then reported", async () => {
     const photos = await photosOf(doomed.id);
     expect(photos).toHaveLength(5);
     const bibs = photos.flatMap((photo) => photo.detectedDorsals);
     expect(bibs).toEqual(expect.arrayContaining(["5173", "4821"]));
     const objects = await storedObjects(doomed.id);
 
-    const deleted = await deleteEvent<DeleteEventResponse>(doomed.id, { adminPassword: dorsal.adminPassword });
-    expect(deleted.status).toBe(200);
-    expect(deleted.body).toEqual({
-      success: true,
+    const deleted = await deleteEvent<EventDeletionDto>(doomed.id, { adminPassword: dorsal.adminPassword });
+    expect(deleted.status).toBe(202);
+    expect(deleted.body).toMatchObject({
       eventId: doomed.id,
+      eventName: "Carrera que se elimina",
+      status: "running",
+      photosAtStart: 5,
+      finishedAt: null,
+    });
+    // Before any of its photos went: no page shows the event any more.
+    expect((await apiClient(dorsal.url).get(`/api/events/${doomed.id}`)).status).toBe(404);
+    expect((await apiClient(dorsal.url).get<EventDto[]>("/api/events")).body.map((event) => event.id)).not.toContain(
+      doomed.id,
+    );
+
+    const finished = await deletionFinished(admin(), doomed.id);
+    expect(finished).toEqual({
+      eventId: doomed.id,
+      eventName: "Carrera que se elimina",
+      status: "done",
+      startedAt: deleted.body.startedAt,
+      finishedAt: expect.any(String),
+      photosAtStart: 5,
+      progress: 1,
       deleted: {
         photos: 5,
         bibLinks: bibs.length,
@@ -253,8 +270,9 @@ describe("deleting an event", () => {
     );
     // At once: the photos are pending or part-way through the pipeline. (Their count is not asserted:
     // a photo whose step already saw the event gone may have removed itself first.)
-    const deleted = await deleteEvent<DeleteEventResponse>(inFlight.id, { adminPassword: dorsal.adminPassword });
-    expect(deleted).toMatchObject({ status: 200, body: { success: true, eventId: inFlight.id } });
+    const deleted = await deleteEvent<EventDeletionDto>(inFlight.id, { adminPassword: dorsal.adminPassword });
+    expect(deleted).toMatchObject({ status: 202, body: { eventId: inFlight.id, status: "running" } });
+    await deletionFinished(admin(), inFlight.id);
 
     // The local queue journals each execution until it ends: empty means every photo is done. It
     // must stay empty a while, since an upload's execution is queued a moment after its PUT.
@@ -294,43 +312,18 @@ describe("deleting an event", () => {
 
   it("holds no item of the deleted events in the table, and every item of the other one", async () => {
     await dorsal.stop();
-    const dynamo = await startDynalite(dataDir);
-    const client = new DynamoDBClient({
-      endpoint: dynamo.endpoint,
-      region: "us-east-1",
-      credentials: { accessKeyId: "local", secretAccessKey: "local" },
-    });
-    try {
-      const items: Record<string, unknown>[] = [];
-      const doc = DynamoDBDocumentClient.from(client);
-      let cursor: Record<string, unknown> | undefined;
-      do {
-        const page = await doc.send(
-          new ScanCommand({ TableName: "dorsal", ...(cursor ? { ExclusiveStartKey: cursor } : {}) }),
-        );
-        items.push(...(page.Items ?? []));
-        cursor = page.LastEvaluatedKey;
-      } while (cursor);
-
-      const gone = new Set([doomed.id, inFlight.id]);
-      const goneIds = new Set([...doomedPhotoIds, ...inFlightPhotoIds]);
-      const ofGone = items.filter((item) => {
-        const keysText = [item.pk, item.gsi1pk, item.gsi2pk].map(String).join(" ");
-        return (
-          gone.has(Number(item.eventId)) ||
-          [...gone].some((id) => new RegExp(`EVENT#${id}(#|$| )`).test(keysText)) ||
-          goneIds.has(String(item.photoId ?? item.id))
-        );
-      });
-      expect(ofGone).toEqual([]);
-      const ofKept = items
-        .filter((item) => item.eventId === kept.id || (item.type === "event" && item.id === kept.id))
-        .map((item) => item.type);
-      // The event, the photo, its bib link, the participant and the duplicate guard.
-      expect(ofKept).toEqual(expect.arrayContaining(["event", "photo", "bibPhoto", "participant", "photoHash"]));
-    } finally {
-      client.destroy();
-      await dynamo.close();
-    }
+    const items = await tableItems(dataDir);
+    // What remains of a deletion is its report (the events screen's), apart from the event's items.
+    const reports = items.filter((item) => item.type === "eventDeletion");
+    expect(reports.map((item) => [item.eventId, item.status])).toEqual([
+      [doomed.id, "done"],
+      [inFlight.id, "done"],
+    ]);
+    expect(itemsOf(items, [doomed.id, inFlight.id], [...doomedPhotoIds, ...inFlightPhotoIds])).toEqual([]);
+    const ofKept = items
+      .filter((item) => item.eventId === kept.id || (item.type === "event" && item.id === kept.id))
+      .map((item) => item.type);
+    // The event, the photo, its bib link, the participant and the duplicate guard.
+    expect(ofKept).toEqual(expect.arrayContaining(["event", "photo", "bibPhoto", "participant", "photoHash"]));
   });
 });

@@ -394,7 +394,7 @@ describe("security probes (issue #16)", () => {
           adminPassword: dorsal.adminPassword,
         },
       );
-      expect(deleted.status).toBe(200);
+      expect(deleted.status).toBe(202);
       return `stranger 429; owner sign-in ${owner.status}, deletion ${deleted.status}`;
     },
   );

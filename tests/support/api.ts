@@ -1,4 +1,4 @@
-import type { UploadTarget } from "@dorsal/shared";
+import type { EventDeletionDto, UploadTarget } from "@dorsal/shared";
 
 /** A minimal API client for tests, speaking to the running runtime exactly as the browser does. */
 export function apiClient(baseUrl: string, token?: string) {
@@ -33,6 +33,23 @@ export async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs:
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+}
+
+/** An event's deletion, once its background workflow has finished, as the events screen reads it. */
+export function deletionFinished(
+  client: ReturnType<typeof apiClient>,
+  eventId: number,
+  timeoutMs = 60_000,
+): Promise<EventDeletionDto> {
+  return waitFor(
+    async () => {
+      const deletions = await client.get<EventDeletionDto[]>("/api/event-deletions");
+      if (deletions.status !== 200) throw new Error(`GET /api/event-deletions answered ${deletions.status}`);
+      return deletions.body.find((deletion) => deletion.eventId === eventId && deletion.status === "done");
+    },
+    timeoutMs,
+    `the deletion of event ${eventId} to finish`,
+  );
 }
 
 /** Signs the runtime's admin in over the API, as the browser does, and returns the session token. */

@@ -15,6 +15,11 @@ const eventDate = new Intl.DateTimeFormat("es-CO", { day: "numeric", month: "lon
  * Event dates are calendar days ('2025-03-09'). Parsing them with `new Date(iso)` would read
  * midnight UTC and show the previous day in Colombia, so the parts are read as a local date.
  */
+/** A count with its noun, singular or plural as Spanish needs: "1 foto", "1.200 fotos". */
+export function formatCounted(count: number, one: string, many: string): string {
+  return `${formatCount(count)} ${count === 1 ? one : many}`;
+}
+
 export function formatEventDate(value: string): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
   if (!match) return value;

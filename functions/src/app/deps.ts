@@ -20,6 +20,7 @@ import type { UploadRepository } from "../data/uploads";
 import type { UserRepository } from "../data/users";
 import type { ZipBatchRepository } from "../data/zip-batches";
 import type { Logger } from "../logger";
+import type { BackgroundJobs } from "../ports/background-jobs";
 import type { Clock } from "../ports/clock";
 import type { Ids } from "../ports/ids";
 import type { Mailer } from "../ports/mail";
@@ -44,6 +45,8 @@ export interface Deps {
   /** Measurements for the performance dashboard. */
   metrics: Metrics;
   pipeline: PipelineStarter;
+  /** Work that outlasts a request: an event's deletion. */
+  jobs: BackgroundJobs;
   /** What waits in the pipeline, for the dashboard. */
   pipelineQueue: PipelineQueue;
   /** Loaded on first use: HTTP functions never pay for recognition engines. */

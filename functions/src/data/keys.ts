@@ -19,6 +19,9 @@ export const activeZipBatchesPartition = "ZIPBATCHES#ACTIVE";
 export const applicationsPartition = "APPLICATIONS";
 export const applicationsByStatusPartition = (status: string) => `APPLICATIONS#${status}`;
 
+/** Partition of the events' deletions: one item each, running or recently done. */
+export const eventDeletionsPartition = "DELETIONS";
+
 /** Partition of the preflight runs' history and of the lock that keeps two from overlapping. */
 export const preflightRunsPartition = "PREFLIGHT";
 
@@ -44,6 +47,8 @@ export const keys = {
   }),
 
   event: (eventId: number) => ({ pk: `EVENT#${eventId}`, sk: "EVENT" }),
+  /** Outside the event's partition, which the deletion sweeps: it outlives the event it reports on. */
+  eventDeletion: (eventId: number) => ({ pk: eventDeletionsPartition, sk: pad(eventId, 10) }),
   eventsIndex: (eventId: number) => ({ gsi1pk: "EVENTS", gsi1sk: pad(eventId, 10) }),
   eventStats: (eventId: number) => ({ pk: `EVENT#${eventId}`, sk: "STATS" }),
 

@@ -1,3 +1,4 @@
+import { resumeEventDeletions } from "../app/event-deletion";
 import { recountChangedEvents } from "../app/processing";
 import { recountSalesMonths } from "../app/sales-report";
 import { getContainer } from "../compose";
@@ -5,12 +6,17 @@ import { lambdaEntry } from "./middy";
 
 /** Events whose counters moved less than this long ago are left for a later run (the pipeline may still be on them). */
 const quietMinutes = 15;
+/**
+ * A running deletion none of whose slices recorded anything for this long has stopped: its workflow
+ * failed for good (every retry spent). A live one records a page every few seconds.
+ */
+const stalledDeletionMinutes = 30;
 
 /**
  * EventBridge schedule (infra/lib/stateless-stack.ts): recounts the counters of events that
  * changed since their last recount, so one a stopped Lambda left a write behind is exact again
- * (docs/data-model.md, Counters), and the dashboard's two months of sales figures. The local
- * runtime recounts at start-up instead.
+ * (docs/data-model.md, Counters), and the dashboard's two months of sales figures; and starts
+ * again the event deletions whose workflow stopped. The local runtime does both at start-up instead.
  */
 export const handler = lambdaEntry("counters recount", async () => {
   const { deps, logger } = await getContainer();
@@ -18,5 +24,7 @@ export const handler = lambdaEntry("counters recount", async () => {
   if (result.recounted + result.stale > 0) logger.info("event counters recounted", result);
   const salesMonths = await recountSalesMonths(deps);
   if (salesMonths.length > 0) logger.warn("sales figures recounted", { months: salesMonths });
-  return { ...result, salesMonths };
+  const deletionsResumed = await resumeEventDeletions(deps, { stalledMinutes: stalledDeletionMinutes });
+  if (deletionsResumed.length > 0) logger.warn("event deletions resumed", { eventIds: deletionsResumed });
+  return { ...result, salesMonths, deletionsResumed };
 });

@@ -30,8 +30,12 @@ export interface ObjectStore {
   getRangeStream(bucket: BucketRole, key: string, start: number, endInclusive: number): Promise<Readable>;
   head(bucket: BucketRole, key: string): Promise<StoredObjectInfo | undefined>;
   delete(bucket: BucketRole, key: string): Promise<void>;
-  /** Deletes every object whose key starts with `prefix`, a page at a time; returns how many there were. */
-  deletePrefix(bucket: BucketRole, prefix: string): Promise<number>;
+  /**
+   * Deletes every object whose key starts with `prefix`, a page (up to 1000) at a time; returns how
+   * many there were. With `maxPages`, stops after that many pages: background work that must end
+   * within a time slice calls it again until it returns 0.
+   */
+  deletePrefix(bucket: BucketRole, prefix: string, options?: { maxPages?: number }): Promise<number>;
   /** One page (up to 1000) of the objects under `prefix`; pass the returned cursor back for the next. */
   list(
     bucket: BucketRole,

@@ -255,7 +255,19 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
   if (eventId !== undefined) {
     await check("cleanup", async () => {
       await call(api.events.remove, { params: probeEvent(), body: { adminPassword: options.password } });
-      return `evento ${eventId} y sus fotos eliminados`;
+      // The deletion runs in the background: the probe is removed once its workflow has finished.
+      const timeoutMs = options.pipelineTimeoutMs ?? 120_000;
+      const started = Date.now();
+      for (;;) {
+        const deletion = (await call(api.events.deletions, {})).find((candidate) => candidate.eventId === eventId);
+        if (deletion?.status === "done") {
+          return `evento ${eventId} eliminado: ${deletion.deleted.photos} fotos y ${deletion.deleted.objects} archivos`;
+        }
+        if (Date.now() - started > timeoutMs) {
+          throw new CheckFailed(`la eliminación del evento ${eventId} no terminó en ${timeoutMs} ms`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, pollIntervalMs));
+      }
     });
   }
   const status: CheckStatus = checks.some((c) => c.status === "RED")

@@ -2,9 +2,9 @@ import { z } from "zod";
 import {
   createEventRequest,
   type DashboardStats,
-  type DeleteEventResponse,
   deleteEventRequest,
   type EventConfigDto,
+  type EventDeletionDto,
   type EventDto,
   type EventSalesSummary,
   eventRecognitionConfig,
@@ -26,13 +26,16 @@ export const eventsApi = {
   list: endpoint<EventDto[]>()({ method: "GET", path: "/api/events", access: "public" }),
   create: endpoint<EventDto>()({ method: "POST", path: "/api/events", access: ["admin"], body: createEventRequest }),
   get: endpoint<EventDto>()({ method: "GET", path: "/api/events/{id}", access: "public", params: eventParams }),
-  remove: endpoint<DeleteEventResponse>()({
+  // 202: the event is gone from every page at once; what it held is removed in the background.
+  remove: endpoint<EventDeletionDto>()({
     method: "DELETE",
     path: "/api/events/{id}",
     access: ["admin"],
     params: eventParams,
     body: deleteEventRequest,
   }),
+  // The deletions still running and those finished in the last day, newest first (the events screen).
+  deletions: endpoint<EventDeletionDto[]>()({ method: "GET", path: "/api/event-deletions", access: ["admin"] }),
   dashboardStats: endpoint<DashboardStats>()({ method: "GET", path: "/api/dashboard/stats", access: ["admin"] }),
   config: endpoint<EventConfigDto>()({
     method: "GET",

@@ -75,7 +75,7 @@ export function createS3ObjectStore(client: S3Client, buckets: Record<BucketRole
       await client.send(new DeleteObjectCommand({ Bucket: buckets[bucket], Key: key }));
     },
 
-    async deletePrefix(bucket, prefix) {
+    async deletePrefix(bucket, prefix, options) {
       const deleteBatch = async (objects: { Key: string }[]) => {
         const out = await client.send(
           new DeleteObjectsCommand({ Bucket: buckets[bucket], Delete: { Objects: objects, Quiet: true } }),
@@ -88,6 +88,7 @@ export function createS3ObjectStore(client: S3Client, buckets: Record<BucketRole
       };
       const batches: Promise<number>[] = [];
       let token: string | undefined;
+      let pages = 0;
       do {
         // Up to 1000 keys a page, which is also what one DeleteObjects request takes. Each page is
         // deleted while the next is listed: the continuation token does not depend on the keys.
@@ -101,7 +102,8 @@ export function createS3ObjectStore(client: S3Client, buckets: Record<BucketRole
         const objects = (page.Contents ?? []).flatMap((object) => (object.Key ? [{ Key: object.Key }] : []));
         if (objects.length > 0) batches.push(deleteBatch(objects));
         token = page.IsTruncated ? page.NextContinuationToken : undefined;
-      } while (token);
+        pages += 1;
+      } while (token && pages !== options?.maxPages);
       const counts = await Promise.all(batches);
       return counts.reduce((sum, count) => sum + count, 0);
     },

@@ -1,25 +1,10 @@
 import { mkdir, readdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { StateMachine } from "aws-local-stepfunctions";
 import type { Logger } from "../../logger";
 import { buildPipelineDefinition, type PipelineTask, pipelineTasks, taskStates } from "../../pipeline/definition";
 import type { PipelineInput, PipelineStarter } from "../../ports/pipeline";
-import { executionNameFor } from "../aws/sfn-pipeline-starter";
-
-// aws-local-stepfunctions 3 calls Promise.withResolvers, which Node 20 lacks.
-if (!("withResolvers" in Promise)) {
-  Object.defineProperty(Promise, "withResolvers", {
-    value<T>() {
-      let resolve!: (value: T | PromiseLike<T>) => void;
-      let reject!: (reason?: unknown) => void;
-      const promise = new Promise<T>((res, rej) => {
-        resolve = res;
-        reject = rej;
-      });
-      return { promise, resolve, reject };
-    },
-  });
-}
+import { executionNameFor } from "../aws/sfn-starters";
+import { localFunctionArn, localStateMachine } from "./state-machine";
 
 type TaskFunction = (input: never) => Promise<unknown>;
 
@@ -48,8 +33,6 @@ export interface LocalPipeline extends PipelineStarter {
   idle(): Promise<void>;
   close(): Promise<void>;
 }
-
-const localArn = (task: PipelineTask) => `arn:aws:lambda:us-east-1:000000000000:function:dorsal-${task}`;
 
 interface QueuedExecution {
   name: string;
@@ -124,14 +107,10 @@ export function createLocalPipeline(options: {
   /** Directory that keeps queued and running executions across restarts; memory only without it. */
   stateDir?: string;
 }): LocalPipeline {
-  const definition = buildPipelineDefinition(localArn);
-  // The definition is code, checked against the ASL schema once by local-pipeline.test.ts rather
-  // than at every start (the schema check costs ~0.4 s of CPU).
-  const machine = new StateMachine(definition as ConstructorParameters<typeof StateMachine>[0], {
-    validationOptions: { noValidate: true },
-  });
+  const definition = buildPipelineDefinition(localFunctionArn);
+  const machine = localStateMachine(definition);
   const handlers: Record<string, (input: never) => Promise<never>> = {};
-  const taskOf = (resource: string) => pipelineTasks.find((task) => localArn(task) === resource);
+  const taskOf = (resource: string) => pipelineTasks.find((task) => localFunctionArn(task) === resource);
   for (const { stateName, task } of taskStates(definition, taskOf)) {
     handlers[stateName] = options.tasks[task] as (input: never) => Promise<never>;
   }

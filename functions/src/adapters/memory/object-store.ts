@@ -41,8 +41,11 @@ export function createMemoryObjectStore(): ObjectStore {
     async delete(bucket, key) {
       buckets[bucket].delete(key);
     },
-    async deletePrefix(bucket, prefix) {
-      const keys = [...buckets[bucket].keys()].filter((key) => key.startsWith(prefix));
+    async deletePrefix(bucket, prefix, options) {
+      const keys = [...buckets[bucket].keys()]
+        .filter((key) => key.startsWith(prefix))
+        .sort()
+        .slice(0, options?.maxPages === undefined ? undefined : options.maxPages * 1000);
       for (const key of keys) buckets[bucket].delete(key);
       return keys.length;
     },

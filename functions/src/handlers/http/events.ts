@@ -1,5 +1,5 @@
 import { api } from "@dorsal/shared";
-import { deleteEvent } from "../../app/event-deletion";
+import { deleteEvent, listEventDeletions } from "../../app/event-deletion";
 import {
   createEvent,
   dashboardStats,
@@ -21,8 +21,9 @@ export const handler = createHttpHandler(
     list: ({ deps, session }) => listEvents(deps, { includeUnlisted: session?.role === "admin" }),
     create: async ({ deps, body }) => reply(201, await createEvent(deps, body)),
     get: ({ deps, params }) => getEvent(deps, params.id),
-    remove: ({ deps, session, params, body, client }) =>
-      deleteEvent(deps, session, params.id, body.adminPassword, client),
+    remove: async ({ deps, session, params, body, client }) =>
+      reply(202, await deleteEvent(deps, session, params.id, body.adminPassword, client)),
+    deletions: ({ deps }) => listEventDeletions(deps),
     dashboardStats: ({ deps }) => dashboardStats(deps),
     config: ({ deps, params }) => getEventConfig(deps, params.id),
     updateConfig: ({ deps, params, body }) => updateEventConfig(deps, params.id, body),

@@ -1,8 +1,21 @@
-import { api, type DeleteEventRequest } from "@dorsal/shared";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { api, type DeleteEventRequest, type EventDeletionDto } from "@dorsal/shared";
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiCall } from "../../../lib/api-fetch";
 import { dashboardStatsQueryOptions } from "../../../lib/queries/dashboard-stats";
 import { eventQueryOptions, eventsQueryOptions } from "../../../lib/queries/events";
+
+/** How often the screen asks again while a deletion runs: its progress moves every slice (~2 s locally). */
+const runningRefreshMs = 2000;
+
+export const eventDeletionsQueryOptions = () =>
+  queryOptions({
+    queryKey: ["event-deletions"],
+    queryFn: ({ signal }) => apiCall(api.events.deletions, { signal }),
+    refetchInterval: (query) =>
+      query.state.data?.some((deletion: EventDeletionDto) => deletion.status === "running") ? runningRefreshMs : false,
+  });
+
+export const useEventDeletions = () => useQuery(eventDeletionsQueryOptions());
 
 export function useDeleteEvent() {
   const queryClient = useQueryClient();
@@ -18,6 +31,7 @@ export function useDeleteEvent() {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: eventsQueryOptions().queryKey, exact: true }),
         queryClient.invalidateQueries({ queryKey: dashboardStatsQueryOptions().queryKey }),
+        queryClient.invalidateQueries({ queryKey: eventDeletionsQueryOptions().queryKey }),
       ]);
     },
   });

@@ -1,20 +1,14 @@
 import { Alert, Button, CloseButton, Dialog, Field, Input, Portal, Stack, Text } from "@chakra-ui/react";
-import { type DeleteEventResponse, deleteEventRequest, type EventDto } from "@dorsal/shared";
+import { deleteEventRequest, type EventDto } from "@dorsal/shared";
 import { type FormEvent, useRef, useState } from "react";
 import { TrashIcon } from "../../../components/ui/icons";
 import { toaster } from "../../../components/ui/toaster";
 import { ApiError } from "../../../lib/api-fetch";
-import { formatCount } from "../../../lib/format";
+import { formatCounted } from "../../../lib/format";
 import { useDeleteEvent } from "../api/delete-event";
 
 /** Spec §8: the server's reason when it gave one, otherwise the catalogue's text. */
 const deleteFailedMessage = "No se pudo eliminar el evento. Verifica la contraseña de administrador";
-
-const plural = (count: number, one: string, many: string) => `${formatCount(count)} ${count === 1 ? one : many}`;
-
-function removedSummary({ deleted }: DeleteEventResponse): string {
-  return `Se eliminaron ${plural(deleted.photos, "foto", "fotos")}, ${plural(deleted.participants, "dorsal", "dorsales")} y ${plural(deleted.objects, "archivo", "archivos")}.`;
-}
 
 /**
  * Deleting an event removes its photos, bibs and files for good, so it needs a deliberate second
@@ -46,12 +40,12 @@ export function DeleteEventDialog({ event }: { event: EventDto }) {
     // mutateAsync, not mutate's callbacks: the refreshed list drops this row (and this dialog)
     // before those callbacks would run, and the outcome must still be reported.
     try {
-      const result = await deleteEvent.mutateAsync({ eventId: event.id, ...parsed.data });
+      await deleteEvent.mutateAsync({ eventId: event.id, ...parsed.data });
       setOpen(false);
       toaster.create({
         type: "success",
-        title: "Evento eliminado",
-        description: `${event.name}. ${removedSummary(result)}`,
+        title: "Eliminando evento",
+        description: `${event.name} ya no aparece en la plataforma. Sus fotos y archivos se eliminan en segundo plano: sigue el avance en Eliminaciones.`,
       });
     } catch (failure) {
       const message = failure instanceof ApiError ? failure.message : deleteFailedMessage;
@@ -90,8 +84,8 @@ export function DeleteEventDialog({ event }: { event: EventDto }) {
                     <Alert.Content>
                       <Alert.Title>{event.name}</Alert.Title>
                       <Alert.Description>
-                        Se eliminarán {plural(event.totalPhotos, "foto", "fotos")}, sus dorsales y todos sus archivos.
-                        Esta acción no se puede deshacer.
+                        Se eliminarán {formatCounted(event.totalPhotos, "foto", "fotos")}, sus dorsales y todos sus
+                        archivos. Esta acción no se puede deshacer.
                       </Alert.Description>
                     </Alert.Content>
                   </Alert.Root>

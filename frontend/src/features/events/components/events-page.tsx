@@ -2,6 +2,7 @@ import { Box, Grid, Heading } from "@chakra-ui/react";
 import { useLocation, useSearchParams } from "react-router";
 import { PageHeader } from "../../../components/ui/page-header";
 import { CreateEventForm } from "./create-event-form";
+import { EventDeletions } from "./event-deletions";
 import { EventList } from "./event-list";
 
 export function EventsPage() {
@@ -23,6 +24,7 @@ export function EventsPage() {
           <EventList />
         </Box>
         <Box order={{ base: 1, lg: 2 }}>
+          <EventDeletions />
           <CreateEventForm key={key} focusName={params.get("new") === "1"} />
         </Box>
       </Grid>

@@ -1,0 +1,55 @@
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient, ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { startDynalite } from "../../functions/local/storage";
+
+/** Every item a stopped runtime left in its table: what a crash or deletion test checks for leftovers. */
+export async function tableItems(dataDir: string): Promise<Record<string, unknown>[]> {
+  const dynamo = await startDynalite(dataDir);
+  const client = new DynamoDBClient({
+    endpoint: dynamo.endpoint,
+    region: "us-east-1",
+    credentials: { accessKeyId: "local", secretAccessKey: "local" },
+  });
+  try {
+    const items: Record<string, unknown>[] = [];
+    const doc = DynamoDBDocumentClient.from(client);
+    let cursor: Record<string, unknown> | undefined;
+    do {
+      const page = await doc.send(
+        new ScanCommand({ TableName: "dorsal", ...(cursor ? { ExclusiveStartKey: cursor } : {}) }),
+      );
+      items.push(...(page.Items ?? []));
+      cursor = page.LastEvaluatedKey;
+    } while (cursor);
+    return items;
+  } finally {
+    client.destroy();
+    await dynamo.close();
+  }
+}
+
+/**
+ * Items of the given events or photos, wherever they sit: by their event id, their keys, or their
+ * photo id. A deletion's own report (the events screen's) is not one of them.
+ */
+export function itemsOf(items: Record<string, unknown>[], eventIds: number[], photoIds: string[] = []) {
+  const events = new Set(eventIds);
+  const photos = new Set(photoIds);
+  return items.filter((item) => {
+    if (item.type === "eventDeletion") return false;
+    const keysText = [item.pk, item.gsi1pk, item.gsi2pk].map(String).join(" ");
+    return (
+      events.has(Number(item.eventId)) ||
+      eventIds.some((id) => new RegExp(`EVENT#${id}(#|$| )`).test(keysText)) ||
+      photos.has(String(item.photoId ?? item.id))
+    );
+  });
+}
+
+/** Stored objects (s3rver keeps one `…._S3rver_object` file per object) under an event's prefix. */
+export async function storedObjects(dataDir: string, eventId: number): Promise<number> {
+  const files = await readdir(path.join(dataDir, "s3"), { recursive: true });
+  return files.filter((file) => file.includes(`eventos/${eventId}/`) && file.endsWith("._S3rver_object")).length;
+}
