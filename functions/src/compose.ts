@@ -39,7 +39,7 @@ import { createDownloadCodeRepository } from "./data/download-codes";
 import { createDownloadCountRepository } from "./data/download-counts";
 import { createEventConfigRepository } from "./data/event-configs";
 import { createEventDeletionRepository } from "./data/event-deletion";
-import { createEventRepository } from "./data/events";
+import { countsGeneration, createEventRepository } from "./data/events";
 import { createLoginAttemptRepository } from "./data/login-attempts";
 import { createParticipantRepository } from "./data/participants";
 import { createPhotoRepository } from "./data/photos";
@@ -382,8 +382,12 @@ async function composeLocal(config: LocalConfig, local: LocalServices): Promise<
   // …once the counters a kill may have left one write behind are recounted from the photos
   // (bib links only for the events it was working on: they cost a query per photo).
   const interruptedEvents = new Set(interrupted.flatMap((input) => parseOriginalKey(input.key)?.eventId ?? []));
-  for (const event of await container.deps.events.list()) {
-    await recountEventStats(container.deps, event.id, { links: interruptedEvents.has(event.id) });
+  const events = await container.deps.events.list();
+  const stats = await container.deps.events.stats(events.map((event) => event.id));
+  for (const event of events) {
+    // Counters added since the event's last full recount (countsGeneration) are counted once, with the links.
+    const outdated = (stats.get(event.id)?.countsGeneration ?? 0) < countsGeneration;
+    await recountEventStats(container.deps, event.id, { links: interruptedEvents.has(event.id) || outdated });
   }
   // A sale made paid by a process killed before it counted the sale in its month.
   const salesMonths = await recountSalesMonths(container.deps);

@@ -505,6 +505,13 @@ export type CreateUserRequest = z.input<typeof createUserRequest>;
 /** GET /api/users: a photographer's row names the event of their newest assignment (spec §3 latestEventName). */
 export type UserListItem = PublicUser & { latestEventName: string | null };
 
+/** GET /api/users: a page of accounts, newest first ('Cargar más' asks for the next). */
+export interface UserListPage {
+  users: UserListItem[];
+  /** Pass back as `cursor` for the next page; null on the last. */
+  cursor: string | null;
+}
+
 /** The roles an admin can give in the edit dialog (spec §3 users). */
 // Athletes are listed too (they sign up themselves); without their role here the edit dialog showed
 // an athlete as 'Admin', the first option, and could not save them unchanged.

@@ -1,4 +1,4 @@
-import type { EventDto, UserListItem } from "@dorsal/shared";
+import type { EventDto, UserListPage } from "@dorsal/shared";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { adminToken, apiClient } from "../support/api";
@@ -184,7 +184,7 @@ describe("user management screen", () => {
     await confirm.getByRole("button", { name: "Eliminar", exact: true }).click();
     await page.getByText("Usuario eliminado", { exact: true }).waitFor();
     await rowOf(page, photographer.email).waitFor({ state: "detached" });
-    const users = (await admin.get<UserListItem[]>("/api/users")).body;
+    const users = (await admin.get<UserListPage>("/api/users")).body.users;
     expect(users.map((user) => user.email)).toEqual([dorsal.adminEmail]);
     expect(pageErrors).toEqual([]);
   });
@@ -194,7 +194,7 @@ describe("user management screen", () => {
     await signInAsAdmin(page, dorsal);
     // The connection drops for the first read of the list (the runtime itself cannot be asked to).
     let drops = 1;
-    await page.route("**/api/users", async (route) => {
+    await page.route("**/api/users?*", async (route) => {
       if (drops-- > 0) await route.abort("internetdisconnected");
       else await route.continue();
     });
@@ -226,7 +226,7 @@ describe("user management screen", () => {
     await dialog.getByLabel("Nombre Completo").fill("Ana Gómez Ruiz");
     await dialog.getByRole("button", { name: "Guardar cambios" }).click();
     await page.getByText("Usuario actualizado", { exact: true }).waitFor();
-    const saved = (await admin.get<UserListItem[]>("/api/users")).body.find((user) => user.email === athlete.email);
+    const saved = (await admin.get<UserListPage>("/api/users")).body.users.find((user) => user.email === athlete.email);
     expect(saved).toMatchObject({ name: "Ana Gómez Ruiz", role: "athlete" });
     expect(pageErrors).toEqual([]);
   });

@@ -1,4 +1,4 @@
-import { type EventAssignmentDto, type EventDto, messages, type PublicUser, type UserListItem } from "@dorsal/shared";
+import { type EventAssignmentDto, type EventDto, messages, type PublicUser, type UserListPage } from "@dorsal/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminToken, apiClient } from "../support/api";
 import { type RunningDorsal, startDorsal } from "../support/server";
@@ -23,7 +23,7 @@ describe("user management and event assignments", () => {
       files: [{ filename: "foto.jpg", contentType: "image/jpeg", size: 1000 }],
     });
   const listed = async (userId: string) =>
-    (await admin.get<UserListItem[]>("/api/users")).body.find((candidate) => candidate.id === userId);
+    (await admin.get<UserListPage>("/api/users")).body.users.find((candidate) => candidate.id === userId);
 
   beforeAll(async () => {
     dorsal = await startDorsal();
@@ -66,7 +66,7 @@ describe("user management and event assignments", () => {
     const row = await listed(user.id);
     expect(row).toMatchObject({ role: "photographer", latestEventName: "Media Maratón", createdAt: user.createdAt });
     expect(row?.lastLogin).toEqual(expect.any(String));
-    const adminRow = (await admin.get<UserListItem[]>("/api/users")).body.find((entry) => entry.role === "admin");
+    const adminRow = (await admin.get<UserListPage>("/api/users")).body.users.find((entry) => entry.role === "admin");
     expect(adminRow?.latestEventName).toBeNull();
   });
 
@@ -196,7 +196,7 @@ describe("user management and event assignments", () => {
       body: { error: "Solo los fotógrafos pueden tener eventos asignados" },
     });
 
-    const self = (await admin.get<UserListItem[]>("/api/users")).body.find((entry) => entry.role === "admin");
+    const self = (await admin.get<UserListPage>("/api/users")).body.users.find((entry) => entry.role === "admin");
     const demoteSelf = await admin.put(`/api/users/${self?.id}`, {
       name: "Administrador",
       email: dorsal.adminEmail,

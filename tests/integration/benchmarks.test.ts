@@ -83,4 +83,21 @@ describe("benchmarks, short", () => {
     }
     expect(output).toMatch(/seeding: \d+(\.\d)? s/);
   }, 300_000);
+
+  it("bench:scale seeds both events, times every read and the recount, and ends with one JSON line of figures", async () => {
+    const { output, last } = await runBenchmark("tests/bench/scale.ts", [
+      ...["--photos", "400", "--bibs", "80", "--sales", "20", "--users", "40", "--small-photos", "100"],
+      ...["--requests", "5", "--concurrency", "2"],
+    ]);
+    const endpoints = last.endpoints as Record<string, { ratioP95: number; big: { sequential: { p95Ms: number } } }>;
+    expect(Object.keys(endpoints)).toEqual(
+      expect.arrayContaining(["search", "bib grid", "analytics 30d event", "dashboard", "failed list", "users list"]),
+    );
+    for (const [name, figures] of Object.entries(endpoints)) {
+      expect(figures.big.sequential.p95Ms, name).toBeGreaterThan(0);
+      expect(figures.ratioP95, name).toBeGreaterThan(0);
+    }
+    expect(last.recount).toMatchObject({ smallMs: expect.any(Number), bigMs: expect.any(Number) });
+    expect(output).toMatch(/seeding: \d+(\.\d)? s/);
+  }, 300_000);
 });

@@ -6,6 +6,7 @@ import { recountChangedEvents, recountEventStats } from "../../functions/src/app
 import { startPipelineFor } from "../../functions/src/app/starter";
 import { storagePaths } from "../../functions/src/app/storage-paths";
 import type { Container } from "../../functions/src/compose";
+import { countsGeneration } from "../../functions/src/data/events";
 import { keys } from "../../functions/src/data/keys";
 import { newPhotoFields } from "../../functions/src/data/photos";
 import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
@@ -155,8 +156,19 @@ describe("pipeline idempotency and failures", () => {
     };
     expect(exact.processingMsTotal).toBeGreaterThan(0);
     // What kills between a photo's state and its counters leave behind, several times over.
-    const skew = { totalPhotos: 2, processedPhotos: -1, failedPhotos: 1, duplicatePhotos: 3, facesDetected: 4 };
-    await deps.events.addStats(eventId, { ...skew, processingMsTotal: 999, dorsalsDetected: 5 }, new Date());
+    const skew = {
+      totalPhotos: 2,
+      processedPhotos: -1,
+      failedPhotos: 1,
+      duplicatePhotos: 3,
+      facesDetected: 4,
+      unbibbedPhotos: 2,
+    };
+    await deps.events.addStats(
+      eventId,
+      { ...skew, processingMsTotal: 999, dorsalsDetected: 5, bibsWithPhotos: 3 },
+      new Date(),
+    );
     const participants = await deps.participants.participantCounts(eventId);
     expect(await deps.participants.replaceParticipantCount(eventId, "615", 7, participants.get("615"))).toBe(true);
     expect(await deps.participants.replaceParticipantCount(eventId, "4242", 2, participants.get("4242"))).toBe(true);
@@ -167,16 +179,24 @@ describe("pipeline idempotency and failures", () => {
       changesAtRecount: expect.any(Number),
       // Moved by every participant count written, the recount's included (the bib grid re-reads on it).
       bibCountsVersion: expect.any(Number),
+      countsGeneration: expect.any(Number),
     };
 
     expect(await recountEventStats(deps, eventId, { links: false })).toEqual({ replaced: true });
-    expect(await statsOf()).toEqual({ ...exact, dorsalsDetected: (exact.dorsalsDetected ?? 0) + 5, ...bookkeeping });
+    // Without the links, the bib counts are left as they were.
+    expect(await statsOf()).toEqual({
+      ...exact,
+      dorsalsDetected: (exact.dorsalsDetected ?? 0) + 5,
+      bibsWithPhotos: (exact.bibsWithPhotos ?? 0) + 3,
+      ...bookkeeping,
+    });
 
     expect(await recountEventStats(deps, eventId, { links: true })).toEqual({ replaced: true });
     const recounted = await statsOf();
     expect(recounted).toEqual({ ...exact, ...bookkeeping });
-    // Nothing moved the counters since the recount read them.
+    // Nothing moved the counters since the recount read them; every counter is one a recount made.
     expect(recounted?.changesAtRecount).toBe(recounted?.changes);
+    expect(recounted?.countsGeneration).toBe(countsGeneration);
     expect(await deps.participants.participantCounts(eventId)).toEqual(
       new Map([
         ["615", 1],
@@ -198,9 +218,9 @@ describe("pipeline idempotency and failures", () => {
       ...deps,
       photos: {
         ...deps.photos,
-        listByEvent: async (...args: Parameters<Deps["photos"]["listByEvent"]>) => {
+        countingPage: async (...args: Parameters<Deps["photos"]["countingPage"]>) => {
           await deps.events.addStats(eventId, { facesDetected: 0 }, now);
-          return deps.photos.listByEvent(...args);
+          return deps.photos.countingPage(...args);
         },
       },
     };

@@ -7,7 +7,7 @@ import {
   type EventSalesSummary,
   messages,
 } from "@dorsal/shared";
-import { processedMinutesBetween, unbibbedCount } from "../data/dashboard";
+import { processedMinutesBetween } from "../data/dashboard";
 import type { EventRecord, EventStats } from "../data/events";
 import type { PageCursor } from "../data/photos";
 import type { Deps } from "./deps";
@@ -75,7 +75,7 @@ export async function getEvent(deps: Deps, eventId: number): Promise<EventDto> {
  * The dashboard's four figures and what each card compares them with (docs/features.md, Dashboard):
  * events created this month, photos processed today (from the per-minute counters, only for
  * events that processed something today), the share of processed photos with a bib (from the
- * "Sin dorsal" index), and last month's sales.
+ * events' count of photos without one), and last month's sales.
  */
 export async function dashboardStats(deps: Deps): Promise<DashboardStats> {
   const events = await deps.events.list();
@@ -83,14 +83,11 @@ export async function dashboardStats(deps: Deps): Promise<DashboardStats> {
   const now = deps.clock.now();
   const { today, thisMonth } = colombianPeriods(now);
   const processedPhotos = stats.reduce((sum, s) => sum + s.processedPhotos, 0);
-  const [processedToday, unbibbed, sales] = await Promise.all([
+  const unbibbed = stats.reduce((sum, s) => sum + s.unbibbedPhotos, 0);
+  const [processedToday, sales] = await Promise.all([
     sumOver(
       stats.filter((s) => s.lastProcessedAt !== null && s.lastProcessedAt >= today.toISOString()),
       async (s) => (await processedMinutesBetween(deps.table, s.eventId, today, now)).processed,
-    ),
-    sumOver(
-      stats.filter((s) => s.processedPhotos > 0),
-      (s) => unbibbedCount(deps.table, s.eventId),
     ),
     salesFigures(deps),
   ]);
@@ -193,7 +190,7 @@ async function sumOver<T>(items: T[], count: (item: T) => Promise<number>): Prom
   return (await Promise.all(items.map(count))).reduce((sum, n) => sum + n, 0);
 }
 
-/** Clamped because the counters and the index are written apart and may briefly disagree by a photo. */
+/** Clamped because the counters are written apart and may briefly disagree by a photo. */
 export function percentWithBib(processed: number, unbibbed: number): number | null {
   if (processed === 0) return null;
   return Math.min(100, Math.max(0, Math.round(((processed - unbibbed) / processed) * 100)));

@@ -6,6 +6,7 @@ import {
   type RerunFailedRequest,
   type RerunFailedResponse,
 } from "@dorsal/shared";
+import { countsGeneration, type RecountCheckpoint } from "../data/events";
 import type { PageCursor, PhotoRecord } from "../data/photos";
 import type { Deps } from "./deps";
 import { notFound } from "./errors";
@@ -204,78 +205,172 @@ export async function sweepUnstartedUploads(
   return { started, failed, unreadable };
 }
 
+/** Photos (or participants) the recount reads at once, and finishes with a checkpoint. */
+const recountPageSize = 200;
+/** Bibs whose links the recount counts at once (each is its own small query). */
+const linkCountWidth = 8;
+
+export type RecountDeps = Pick<Deps, "events" | "photos" | "participants" | "bibLinks" | "clock">;
+
 /**
  * Recomputes an event's counters from its photos. Neither dynalite nor the pipeline's separate
  * writes are transactions, so a process or Lambda stopped between a photo's state and the counters
- * that follow it leaves a counter one off. The recount reads the counters (and, with `links`, the
- * participants) before the photos, and replaces each only if no write moved it meanwhile
- * (`changes`, and each participant's own count): a recount that raced a live pipeline changes
+ * that follow it leaves a counter one off. The recount reads the counters' `changes` before the
+ * photos, and replaces them only if no write moved them meanwhile; each participant's count is
+ * replaced only if its own count did not move: a recount that raced a live pipeline changes
  * nothing rather than something wrong. Run at the local runtime's start-up and, on AWS, on a
  * schedule for events that changed since their last recount (`recountChangedEvents`).
- * With `links`, the bib counts (event and participants) are rebuilt from the link items too: one
- * query per photo.
+ *
+ * 1. the photos, a page at a time, reading only the attributes counted;
+ * 2. with `links`, the bib counts: each participant's links counted in its own bib partition
+ *    (a few bibs at once), never a query per photo. A link whose participant a stopped process
+ *    never wrote is found through the photos' bibs in 1, which write the participant first;
+ * 3. the counters replaced, the checkpoint removed.
+ * Each page ends with a checkpoint (events.saveRecountCheckpoint): a recount stopped anywhere,
+ * even killed, continues from there when called again for the event (a checkpoint with links
+ * serves a call without). If another run moved the checkpoint meanwhile, this one stops, changing
+ * nothing more.
  */
 export async function recountEventStats(
-  deps: Deps,
+  deps: RecountDeps,
   eventId: number,
   options: { links: boolean },
 ): Promise<{ replaced: boolean }> {
-  const read = (await deps.events.stats([eventId])).get(eventId);
-  const storedParticipants = options.links
-    ? await deps.participants.participantCounts(eventId)
-    : new Map<string, number>();
-  const counts = {
-    totalPhotos: 0,
-    processedPhotos: 0,
-    failedPhotos: 0,
-    duplicatePhotos: 0,
-    facesDetected: 0,
-    processingMsTotal: 0,
+  const stored = await deps.events.recountCheckpoint(eventId);
+  let step = stored?.step;
+  let checkpoint: RecountCheckpoint =
+    stored && (stored.links || !options.links)
+      ? stored
+      : {
+          links: options.links,
+          phase: "photos",
+          cursor: null,
+          readAtChanges: (await deps.events.stats([eventId])).get(eventId)?.changes ?? 0,
+          counts: {
+            totalPhotos: 0,
+            processedPhotos: 0,
+            failedPhotos: 0,
+            duplicatePhotos: 0,
+            unbibbedPhotos: 0,
+            facesDetected: 0,
+            processingMsTotal: 0,
+            dorsalsDetected: 0,
+            bibsWithPhotos: 0,
+          },
+          step: step ?? 0,
+        };
+  const advance = async (next: Pick<RecountCheckpoint, "phase" | "cursor" | "counts">): Promise<boolean> => {
+    const saved = { ...checkpoint, ...next, step: checkpoint.step + 1 };
+    if (!(await deps.events.saveRecountCheckpoint(eventId, saved, step))) return false;
+    checkpoint = saved;
+    step = saved.step;
+    return true;
   };
-  const photosPerBib = new Map<string, number>();
-  let cursor: PageCursor | undefined;
-  do {
-    const page = await deps.photos.listByEvent(eventId, { unbibbed: false, limit: 100, cursor });
+
+  while (checkpoint.phase === "photos") {
+    const page = await deps.photos.countingPage(eventId, {
+      limit: recountPageSize,
+      cursor: checkpoint.cursor ?? undefined,
+    });
+    const counts = { ...checkpoint.counts };
     for (const photo of page.photos) {
       // A duplicate whose removal stopped halfway: already off the counters, gone at the next try.
       if (photo.removedAt) continue;
       if (photo.countedInTotal) counts.totalPhotos++;
       if (photo.processingStatus === "failed") counts.failedPhotos++;
       if (photo.processingStatus === "duplicate") counts.duplicatePhotos++;
+      if (deps.photos.isListedAsUnbibbed(photo)) counts.unbibbedPhotos++;
       if (photo.processingStatus === "successful") {
         const ms = photo.recognition?.ms ?? {};
         counts.processedPhotos++;
         counts.facesDetected += photo.faces.length;
         counts.processingMsTotal += (ms.variants ?? 0) + (ms.decode ?? 0) + (ms.text ?? 0) + (ms.faces ?? 0);
       }
-      if (options.links) {
-        for (const bib of await deps.bibLinks.linkedBibs(photo.id)) {
-          photosPerBib.set(bib, (photosPerBib.get(bib) ?? 0) + 1);
-        }
-      }
     }
-    cursor = page.cursor;
-  } while (cursor);
-
-  const recount = { at: deps.clock.now(), readAtChanges: read?.changes ?? 0 };
-  if (!options.links) return { replaced: await deps.events.replaceStats(eventId, counts, recount) };
-  for (const bib of new Set([...storedParticipants.keys(), ...photosPerBib.keys()])) {
-    const photoCount = photosPerBib.get(bib) ?? 0;
-    const readCount = storedParticipants.get(bib);
-    if (readCount !== photoCount) await deps.participants.replaceParticipantCount(eventId, bib, photoCount, readCount);
+    if (checkpoint.links) await writeMissingParticipants(deps, eventId, page.photos);
+    const done = page.cursor === undefined;
+    const moved = await advance({
+      phase: done ? (checkpoint.links ? "bibs" : "replace") : "photos",
+      cursor: page.cursor ?? null,
+      counts,
+    });
+    if (!moved) return { replaced: false };
   }
-  const dorsalsDetected = [...photosPerBib.values()].reduce((sum, count) => sum + count, 0);
-  return { replaced: await deps.events.replaceStats(eventId, { ...counts, dorsalsDetected }, recount) };
+
+  while (checkpoint.phase === "bibs") {
+    const page = await deps.participants.participantsPage(eventId, {
+      limit: recountPageSize,
+      cursor: checkpoint.cursor ?? undefined,
+    });
+    const counts = { ...checkpoint.counts };
+    await inPool(page.participants, linkCountWidth, async (participant) => {
+      const photoCount = await deps.bibLinks.countPhotos(eventId, participant.dorsalNumber);
+      counts.dorsalsDetected += photoCount;
+      if (photoCount > 0) counts.bibsWithPhotos++;
+      if (photoCount !== participant.photoCount || !participant.ranked) {
+        await deps.participants.replaceParticipantCount(
+          eventId,
+          participant.dorsalNumber,
+          photoCount,
+          participant.photoCount,
+        );
+      }
+    });
+    const moved = await advance({
+      phase: page.cursor === undefined ? "replace" : "bibs",
+      cursor: page.cursor ?? null,
+      counts,
+    });
+    if (!moved) return { replaced: false };
+  }
+
+  const { dorsalsDetected, bibsWithPhotos, ...photoCounts } = checkpoint.counts;
+  const replaced = await deps.events.replaceStats(
+    eventId,
+    checkpoint.links ? { ...photoCounts, dorsalsDetected, bibsWithPhotos } : photoCounts,
+    { at: deps.clock.now(), readAtChanges: checkpoint.readAtChanges, allCounters: checkpoint.links },
+  );
+  await deps.events.clearRecountCheckpoint(eventId);
+  return { replaced };
+}
+
+/**
+ * A link is written before its participant's count (bib-links.ts), so a process stopped between
+ * the two can leave a bib whose only participant item is missing: the recount, which counts the
+ * participants' links, writes it (at zero, counted right after).
+ */
+async function writeMissingParticipants(
+  deps: RecountDeps,
+  eventId: number,
+  photos: readonly { detectedDorsals: string[] }[],
+): Promise<void> {
+  const bibs = [...new Set(photos.flatMap((photo) => photo.detectedDorsals))];
+  if (bibs.length === 0) return;
+  const stored = await deps.participants.participantCountsOf(eventId, bibs);
+  for (const bib of bibs) {
+    if (!stored.has(bib)) await deps.participants.replaceParticipantCount(eventId, bib, 0, undefined);
+  }
+}
+
+/** Runs `work` over `items` with at most `width` in flight. */
+async function inPool<T>(items: readonly T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(width, items.length) }, async () => {
+      while (next < items.length) await work(items[next++] as T);
+    }),
+  );
 }
 
 /**
  * The AWS schedule's recount: every event whose counters moved since its last recount (`changes`
- * grew) and whose photos have then been still for `quietMinutes`, with its bib counts. Quiet events
+ * grew), or were last recounted before some of them were kept, and whose photos have then been
+ * still for `quietMinutes`, with its bib counts. Quiet events
  * only, so a recount rarely races the pipeline (and one that does changes nothing); events untouched
  * since their last recount cost one read of their stats.
  */
 export async function recountChangedEvents(
-  deps: Deps,
+  deps: RecountDeps,
   options: { quietMinutes: number },
 ): Promise<{ recounted: number; stale: number }> {
   const quietSince = new Date(deps.clock.now().getTime() - options.quietMinutes * 60_000).toISOString();
@@ -285,7 +380,10 @@ export async function recountChangedEvents(
   let stale = 0;
   for (const event of events) {
     const eventStats = stats.get(event.id);
-    if (!eventStats || eventStats.changes <= eventStats.changesAtRecount) continue;
+    if (!eventStats) continue;
+    // Counters kept since the last recount was made (countsGeneration) need one too, once.
+    const outdated = eventStats.changes > 0 && eventStats.countsGeneration < countsGeneration;
+    if (eventStats.changes <= eventStats.changesAtRecount && !outdated) continue;
     if (eventStats.lastUpdated !== null && eventStats.lastUpdated > quietSince) continue;
     const { replaced } = await recountEventStats(deps, event.id, { links: true });
     if (replaced) recounted++;

@@ -4,7 +4,7 @@ import {
   type EventAssignmentDto,
   messages,
   type PublicUser,
-  type UserListItem,
+  type UserListPage,
   type updateUserRequest,
 } from "@dorsal/shared";
 import type { z } from "zod";
@@ -13,6 +13,7 @@ import type { EventRecord } from "../data/events";
 import { toPublicUser } from "../data/users";
 import type { Deps } from "./deps";
 import { conflict, forbidden, invalid, notFound } from "./errors";
+import { decodeCursor, encodeCursor } from "./page-cursor";
 import { hashPassword } from "./passwords";
 import type { SessionClaims } from "./tokens";
 
@@ -72,11 +73,18 @@ export async function createUser(
 }
 
 /**
- * Every account, newest first, without password hashes; a photographer's row names the event of
- * their newest assignment (null when they have none left).
+ * A page of accounts, newest first, without password hashes; a photographer's row names the event
+ * of their newest assignment (null when they have none left). Paged: athletes sign up by thousands.
  */
-export async function listUsers(deps: Deps): Promise<UserListItem[]> {
-  const [users, events] = await Promise.all([deps.users.list(), eventsById(deps)]);
+export async function listUsers(
+  deps: Deps,
+  options: { limit: number; cursor?: string | undefined },
+): Promise<UserListPage> {
+  const [page, events] = await Promise.all([
+    deps.users.page({ limit: options.limit, cursor: decodeCursor(options.cursor) }),
+    eventsById(deps),
+  ]);
+  const { users } = page;
   const latest = new Map(
     await Promise.all(
       users
@@ -88,7 +96,10 @@ export async function listUsers(deps: Deps): Promise<UserListItem[]> {
         }),
     ),
   );
-  return users.map((user) => ({ ...toPublicUser(user), latestEventName: latest.get(user.id) ?? null })).reverse();
+  return {
+    users: users.map((user) => ({ ...toPublicUser(user), latestEventName: latest.get(user.id) ?? null })),
+    cursor: encodeCursor(page.cursor),
+  };
 }
 
 /**

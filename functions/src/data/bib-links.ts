@@ -36,6 +36,15 @@ export function createBibLinkRepository(table: Table) {
       return deleted;
     },
 
+    /** How many photos are linked under a bib (what its participant's count should be). */
+    async countPhotos(eventId: number, bib: string): Promise<number> {
+      const links = await queryAll<{ photoId: string }>(table, {
+        partition: keys.bibPhotosPartition(eventId, bib),
+        attributes: ["photoId"],
+      });
+      return links.length;
+    },
+
     async photoIdsForBib(eventId: number, bib: string): Promise<string[]> {
       const links = await queryAll<{ photoId: string }>(table, { partition: keys.bibPhotosPartition(eventId, bib) });
       return links.map((link) => link.photoId);

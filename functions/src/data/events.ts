@@ -1,4 +1,4 @@
-import type { Table } from "../ports/table";
+import type { Item, Table } from "../ports/table";
 import { eventsIndexPartition, keys } from "./keys";
 import { queryAll } from "./query-all";
 
@@ -27,6 +27,10 @@ export interface EventStats {
   /** Photos refused as copies of one the event already has (counted in totalPhotos too). */
   duplicatePhotos: number;
   dorsalsDetected: number;
+  /** Bibs with at least one photo (the bib links' participant counts above zero), kept with the links. */
+  bibsWithPhotos: number;
+  /** Processed photos with no bib (the "Sin dorsal" list), kept with the photos' bib writes. */
+  unbibbedPhotos: number;
   facesDetected: number;
   processingMsTotal: number;
   lastUpdated: string | null;
@@ -35,6 +39,11 @@ export interface EventStats {
   /** When the counters were last recounted from the photos, and `changes` as that recount read it. */
   recountedAt: string | null;
   changesAtRecount: number;
+  /**
+   * The counters' generation as the last recount wrote them: below `countsGeneration`, some of the
+   * counters are ones that recount never made (written before they were kept), so it is due.
+   */
+  countsGeneration: number;
   /**
    * How many writes have moved the counters (every `addStats` and bib-link change adds one): a
    * recount replaces them only if none moved them while it read the photos.
@@ -45,8 +54,27 @@ export interface EventStats {
 /** The counters of an event's stats (the rest are timestamps and the change count). */
 export type EventCounts = Omit<
   EventStats,
-  "eventId" | "lastUpdated" | "lastProcessedAt" | "recountedAt" | "changesAtRecount" | "changes"
+  "eventId" | "lastUpdated" | "lastProcessedAt" | "recountedAt" | "changesAtRecount" | "changes" | "countsGeneration"
 >;
+
+/** Bumped when a counter is added to the stats: events recounted before it are recounted once more. */
+export const countsGeneration = 2;
+
+/**
+ * Where a counter recount has got to (one item per event, beside its stats): a recount stopped
+ * anywhere continues from the last page it finished with what it had counted so far. `step` grows
+ * with every page, so two runs resuming the same recount cannot both go on.
+ */
+export interface RecountCheckpoint {
+  links: boolean;
+  /** Counting photos, then each bib's links (with `links`), then writing the result. */
+  phase: "photos" | "bibs" | "replace";
+  /** The next page of the phase; null at its start. */
+  cursor: Item | null;
+  readAtChanges: number;
+  counts: Omit<EventCounts, "bibsWithPhotos" | "dorsalsDetected"> & { bibsWithPhotos: number; dorsalsDetected: number };
+  step: number;
+}
 
 const emptyStats = (eventId: number): EventStats => ({
   eventId,
@@ -55,6 +83,8 @@ const emptyStats = (eventId: number): EventStats => ({
   failedPhotos: 0,
   duplicatePhotos: 0,
   dorsalsDetected: 0,
+  bibsWithPhotos: 0,
+  unbibbedPhotos: 0,
   facesDetected: 0,
   processingMsTotal: 0,
   lastUpdated: null,
@@ -62,6 +92,7 @@ const emptyStats = (eventId: number): EventStats => ({
   recountedAt: null,
   changesAtRecount: 0,
   changes: 0,
+  countsGeneration: 0,
 });
 
 const minuteOf = (date: Date) => date.toISOString().slice(0, 16);
@@ -138,7 +169,7 @@ export function createEventRepository(table: Table) {
     async replaceStats(
       eventId: number,
       counts: Partial<EventCounts>,
-      recount: { at: Date; readAtChanges: number },
+      recount: { at: Date; readAtChanges: number; allCounters: boolean },
     ): Promise<boolean> {
       const updated = await table.update({
         key: keys.eventStats(eventId),
@@ -147,6 +178,8 @@ export function createEventRepository(table: Table) {
           ...counts,
           recountedAt: recount.at.toISOString(),
           changesAtRecount: recount.readAtChanges,
+          // Only a recount of every counter (bib links included) brings them all to this generation.
+          ...(recount.allCounters ? { countsGeneration } : {}),
         },
         // `changes` only ever grows from 1 by ADD: zero means no write has counted anything yet.
         conditions: [
@@ -156,6 +189,33 @@ export function createEventRepository(table: Table) {
         ],
       });
       return updated !== undefined;
+    },
+
+    recountCheckpoint: (eventId: number) =>
+      table.get<RecountCheckpoint>(keys.eventRecount(eventId), {
+        attributes: ["links", "phase", "cursor", "readAtChanges", "counts", "step"],
+      }),
+
+    /** Stores the next checkpoint if the stored one is still at `fromStep` (absent: none stored); false if another run moved it. */
+    async saveRecountCheckpoint(
+      eventId: number,
+      checkpoint: RecountCheckpoint,
+      fromStep: number | undefined,
+    ): Promise<boolean> {
+      const updated = await table.update({
+        key: keys.eventRecount(eventId),
+        set: { type: "eventRecount", eventId, ...checkpoint },
+        conditions: [
+          fromStep === undefined
+            ? { attribute: "pk", op: "not_exists" }
+            : { attribute: "step", op: "=", value: fromStep },
+        ],
+      });
+      return updated !== undefined;
+    },
+
+    async clearRecountCheckpoint(eventId: number): Promise<void> {
+      await table.delete(keys.eventRecount(eventId));
     },
 
     async addStats(eventId: number, deltas: Partial<EventCounts>, now: Date): Promise<void> {

@@ -166,6 +166,17 @@ export const keys = {
 
   /** The participant (bib) of an event with its photo count; the event partition lists them in bib order. */
   participant: (eventId: number, bib: string) => ({ pk: `EVENT#${eventId}`, sk: `BIB#${bibSortKey(bib)}` }),
+  /**
+   * Sparse index of the event's participants with photos, by photo count: read backwards, the first
+   * items are the bibs with the most photos (ties by the lower bib first, hence its complement).
+   */
+  participantRankIndex: (eventId: number, bib: string, photoCount: number) => ({
+    gsi1pk: participantRankPartition(eventId),
+    gsi1sk: `${pad(photoCount, 10)}#${pad(9_999_999_999 - Number(bib), 10)}#${bib}`,
+  }),
+
+  /** Where an event's counter recount has got to, so a stopped one continues rather than restarts. */
+  eventRecount: (eventId: number) => ({ pk: `EVENT#${eventId}`, sk: "RECOUNT" }),
 
   /**
    * Downloads of one photo under one grant (a sale's `SALE#…` or a code's `CODE#…` partition): one
@@ -242,6 +253,7 @@ export const userPartition = (userId: string) => `USER#${userId}`;
 export const assignmentSortPrefix = "ASSIGN#";
 export const photographersOfEventPartition = (eventId: number) => `EVENT#${eventId}#PHOTOGRAPHERS`;
 export const eventsIndexPartition = "EVENTS";
+export const participantRankPartition = (eventId: number) => `EVENT#${eventId}#BIBRANK`;
 export const photosOfEventPartition = (eventId: number) => `EVENT#${eventId}#PHOTOS`;
 export const contentHashesOfEventPartition = (eventId: number) => `EVENT#${eventId}#HASHES`;
 export const zipBatchesOfEventPartition = (eventId: number) => `EVENT#${eventId}#ZIPBATCHES`;

@@ -1,5 +1,5 @@
-import type { Table } from "../ports/table";
-import { keys } from "./keys";
+import type { Item, Table } from "../ports/table";
+import { keys, participantRankPartition } from "./keys";
 import { queryAll } from "./query-all";
 
 export interface BibWithPhotos {
@@ -17,14 +17,41 @@ const bibGridEvents = 64;
 const bumpBibCountsVersion = (table: Table, eventId: number, add: Record<string, number> = {}) =>
   table.update({ key: keys.eventStats(eventId), set: { eventId }, add: { ...add, bibCountsVersion: 1 } });
 
-/** A bib link made (1) or removed (-1): the participant's photo count and the event's counts follow it. */
+/** The participant's place in the event's ranking by photos: listed while it has any. */
+const rankFields = (eventId: number, bib: string, photoCount: number) =>
+  photoCount > 0 ? { set: keys.participantRankIndex(eventId, bib, photoCount) } : { remove: ["gsi1pk", "gsi1sk"] };
+
+/**
+ * A bib link made (1) or removed (-1): the participant's photo count and the event's counts follow
+ * it. The ranking is a second write, made only if the count is still the one this change left
+ * (a later change ranks it itself); the bib's first photo or its last gone moves the event's
+ * count of bibs with photos. A process stopped in between leaves these for the recount.
+ */
 export async function countLink(table: Table, eventId: number, bib: string, delta: 1 | -1): Promise<void> {
-  await table.update({
+  const participant = await table.update<{ photoCount?: number }>({
     key: keys.participant(eventId, bib),
     set: { type: "participant", eventId, dorsalNumber: bib },
     add: { photoCount: delta },
   });
-  await bumpBibCountsVersion(table, eventId, { dorsalsDetected: delta, changes: 1 });
+  const photoCount = participant?.photoCount ?? 0;
+  await table.update({
+    key: keys.participant(eventId, bib),
+    ...rankFields(eventId, bib, photoCount),
+    conditions: [{ attribute: "photoCount", op: "=", value: photoCount }],
+  });
+  const crossed = delta === 1 ? photoCount === 1 : photoCount === 0;
+  await bumpBibCountsVersion(table, eventId, {
+    dorsalsDetected: delta,
+    changes: 1,
+    ...(crossed ? { bibsWithPhotos: delta } : {}),
+  });
+}
+
+/** A participant as the recount reads it: its stored count, and whether its ranking agrees. */
+export interface StoredParticipant {
+  dorsalNumber: string;
+  photoCount: number;
+  ranked: boolean;
 }
 
 export function createParticipantRepository(table: Table) {
@@ -82,6 +109,43 @@ export function createParticipantRepository(table: Table) {
       return bibs;
     },
 
+    /** A page of the event's participants in bib order, as the recount checks them. */
+    async participantsPage(
+      eventId: number,
+      options: { limit: number; cursor?: Item | undefined },
+    ): Promise<{ participants: StoredParticipant[]; cursor?: Item }> {
+      const page = await table.query<{ dorsalNumber: string; photoCount?: number; gsi1sk?: string }>({
+        partition: keys.event(eventId).pk,
+        sortPrefix: "BIB#",
+        consistent: true,
+        attributes: ["dorsalNumber", "photoCount", "gsi1sk"],
+        limit: options.limit,
+        ...(options.cursor ? { cursor: options.cursor } : {}),
+      });
+      return {
+        participants: page.items.map(({ dorsalNumber, photoCount = 0, gsi1sk }) => {
+          const ranked =
+            photoCount > 0
+              ? gsi1sk === keys.participantRankIndex(eventId, dorsalNumber, photoCount).gsi1sk
+              : gsi1sk === undefined;
+          return { dorsalNumber, photoCount, ranked };
+        }),
+        ...(page.cursor ? { cursor: page.cursor } : {}),
+      };
+    },
+
+    /** The event's `count` bibs with the most photos, most first (ties: the lower bib first). */
+    async topByPhotos(eventId: number, count: number): Promise<BibWithPhotos[]> {
+      const page = await table.query<{ dorsalNumber: string; photoCount?: number }>({
+        index: "gsi1",
+        partition: participantRankPartition(eventId),
+        descending: true,
+        limit: count,
+        attributes: ["dorsalNumber", "photoCount"],
+      });
+      return page.items.map(({ dorsalNumber, photoCount = 0 }) => ({ dorsalNumber, photoCount }));
+    },
+
     /** The stored photo counts of some of an event's bibs (a bib with no photo is absent). */
     async participantCountsOf(eventId: number, bibs: readonly string[]): Promise<Map<string, number>> {
       const participants = await table.batchGet<{ dorsalNumber: string; photoCount?: number }>(
@@ -91,8 +155,9 @@ export function createParticipantRepository(table: Table) {
     },
 
     /**
-     * Overwrites a participant's photo count with a recount, unless a link moved it since the recount
-     * read it as `readCount` (undefined: the participant did not exist). False when it changed nothing.
+     * Overwrites a participant's photo count (and its ranking) with a recount, unless a link moved it
+     * since the recount read it as `readCount` (undefined: the participant did not exist). False
+     * when it changed nothing.
      */
     async replaceParticipantCount(
       eventId: number,
@@ -102,7 +167,14 @@ export function createParticipantRepository(table: Table) {
     ): Promise<boolean> {
       const updated = await table.update({
         key: keys.participant(eventId, bib),
-        set: { type: "participant", eventId, dorsalNumber: bib, photoCount },
+        set: {
+          type: "participant",
+          eventId,
+          dorsalNumber: bib,
+          photoCount,
+          ...(photoCount > 0 ? keys.participantRankIndex(eventId, bib, photoCount) : {}),
+        },
+        ...(photoCount > 0 ? {} : { remove: ["gsi1pk", "gsi1sk"] }),
         conditions: [
           readCount === undefined
             ? { attribute: "pk", op: "not_exists" }

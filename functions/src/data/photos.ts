@@ -115,6 +115,28 @@ export const photoViewAttributes = [
 
 export type PhotoView = Pick<PhotoRecord, (typeof photoViewAttributes)[number]>;
 
+/** What the counter recount reads of each photo: a small part of a processed photo's item. */
+const countedAttributes = [
+  "id",
+  "eventId",
+  "processingStatus",
+  "countedInTotal",
+  "removedAt",
+  "recognition",
+  "faces",
+  "detectedDorsals",
+  "gsi2pk",
+] as const;
+
+export type CountedPhoto = Pick<
+  PhotoRecord,
+  "id" | "eventId" | "processingStatus" | "countedInTotal" | "removedAt" | "recognition" | "faces" | "detectedDorsals"
+> & { gsi2pk?: string };
+
+// gsi2 also lists failed photos: only the "Sin dorsal" partition counts here.
+const isListedAsUnbibbed = (photo: Pick<PhotoRecord, "eventId"> & { gsi2pk?: unknown }) =>
+  photo.gsi2pk === keys.unbibbedPhotosPartition(photo.eventId);
+
 export function createPhotoRepository(table: Table) {
   const storeText = async (photoId: string, textDetections: TextDetection[]) => {
     // The photo's id in the item too: what it belongs to is readable without parsing the key.
@@ -389,6 +411,7 @@ export function createPhotoRepository(table: Table) {
       next: Pick<PhotoRecord, "machineBibs" | "manualBibs" | "bibs" | "detectedDorsals" | "bibSuggestions">,
     ): Promise<boolean> {
       const unbibbed = next.detectedDorsals.length === 0 && photo.processingStatus === "successful";
+      const wasUnbibbed = isListedAsUnbibbed(photo);
       const updated = await table.update({
         key: keys.photo(photo.id),
         set: {
@@ -399,12 +422,35 @@ export function createPhotoRepository(table: Table) {
         ...(unbibbed ? {} : { remove: ["gsi2pk", "gsi2sk"] }),
         conditions: [{ attribute: "bibsVersion", op: "=", value: expectedVersion }],
       });
-      return updated !== undefined;
+      if (updated === undefined) return false;
+      // Only this write moves the photo on or off "Sin dorsal", and the version it won says where it
+      // was: the event's count follows exactly (a process stopped in between leaves it to the recount).
+      if (wasUnbibbed !== unbibbed) {
+        await table.update({
+          key: keys.eventStats(photo.eventId),
+          set: { eventId: photo.eventId },
+          add: { unbibbedPhotos: unbibbed ? 1 : -1, changes: 1 },
+        });
+      }
+      return true;
     },
 
-    // gsi2 also lists failed photos: only the "Sin dorsal" partition counts here.
-    isListedAsUnbibbed: (photo: PhotoRecord) =>
-      (photo as { gsi2pk?: unknown }).gsi2pk === keys.unbibbedPhotosPartition(photo.eventId),
+    isListedAsUnbibbed,
+
+    /** A page of an event's photos in upload order, with only what the counter recount reads. */
+    async countingPage(
+      eventId: number,
+      options: { limit: number; cursor?: PageCursor | undefined },
+    ): Promise<{ photos: CountedPhoto[]; cursor?: PageCursor }> {
+      const page = await table.query<CountedPhoto>({
+        index: "gsi1",
+        partition: photosOfEventPartition(eventId),
+        attributes: countedAttributes,
+        limit: options.limit,
+        ...(options.cursor ? { cursor: options.cursor } : {}),
+      });
+      return { photos: page.items, ...(page.cursor ? { cursor: page.cursor } : {}) };
+    },
   };
 }
 export type PhotoRepository = ReturnType<typeof createPhotoRepository>;

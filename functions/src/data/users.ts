@@ -3,6 +3,7 @@ import type { Clock } from "../ports/clock";
 import type { Ids } from "../ports/ids";
 import type { Table } from "../ports/table";
 import { keys, usersIndexPartition } from "./keys";
+import type { PageCursor } from "./photos";
 import { queryAll } from "./query-all";
 
 export interface UserRecord {
@@ -91,9 +92,24 @@ export function createUserRepository(table: Table, ids: Ids, clock: Clock) {
       return { status: "updated", user: updated };
     },
 
-    /** Every account, oldest first (an organizer has tens, not thousands). */
+    /** Every account, oldest first: for the preflight's clean-up, never a screen (athletes sign up by thousands). */
     async list(): Promise<UserRecord[]> {
       return queryAll<UserRecord>(table, { index: "gsi1", partition: usersIndexPartition });
+    },
+
+    /** A page of accounts, newest first. */
+    async page(options: { limit: number; cursor?: PageCursor | undefined }): Promise<{
+      users: UserRecord[];
+      cursor?: PageCursor;
+    }> {
+      const page = await table.query<UserRecord>({
+        index: "gsi1",
+        partition: usersIndexPartition,
+        descending: true,
+        limit: options.limit,
+        ...(options.cursor ? { cursor: options.cursor } : {}),
+      });
+      return { users: page.items, ...(page.cursor ? { cursor: page.cursor } : {}) };
     },
 
     /**

@@ -5,17 +5,21 @@ import {
   type EventAssignmentDto,
   idParam,
   type PublicUser,
-  type UserListItem,
+  type UserListPage,
   updateUserRequest,
   userIdParam,
 } from "../api";
 import { endpoint } from "./endpoint";
 
 const userParams = z.object({ id: userIdParam });
+const usersQuery = z.object({
+  cursor: z.string().max(2000).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+});
 
 /** Accounts and photographers' event assignments (the `users` function). */
 export const usersApi = {
-  list: endpoint<UserListItem[]>()({ method: "GET", path: "/api/users", access: ["admin"] }),
+  list: endpoint<UserListPage>()({ method: "GET", path: "/api/users", access: ["admin"], query: usersQuery }),
   create: endpoint<{ success: true; user: PublicUser }>()({
     method: "POST",
     path: "/api/users",

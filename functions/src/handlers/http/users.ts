@@ -14,7 +14,7 @@ import { createHttpHandler, reply } from "../../http/handler";
 export const handler = createHttpHandler(
   api.users,
   {
-    list: ({ deps }) => listUsers(deps),
+    list: ({ deps, query }) => listUsers(deps, query),
     create: async ({ deps, session, body }) =>
       reply(201, { success: true, user: await createUser(deps, body, session.userId) }),
     update: async ({ deps, session, params, body }) => ({

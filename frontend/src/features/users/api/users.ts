@@ -1,12 +1,21 @@
 import { api, type CreateUserRequest, type UpdateUserRequest } from "@dorsal/shared";
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiCall } from "../../../lib/api-fetch";
 
 /** Every query of this feature starts with it, so one invalidation refreshes the list and the dialogs. */
 export const usersKey = ["users"] as const;
 
+const pageSize = 50;
+
+/** The accounts, newest first, a page at a time ('Cargar más' follows the server's cursor). */
 export function useUsers() {
-  return useQuery(queryOptions({ queryKey: usersKey, queryFn: ({ signal }) => apiCall(api.users.list, { signal }) }));
+  return useInfiniteQuery({
+    queryKey: usersKey,
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam, signal }) =>
+      apiCall(api.users.list, { query: { limit: pageSize, cursor: pageParam ?? undefined }, signal }),
+    getNextPageParam: (page) => page.cursor,
+  });
 }
 
 /** Any change to an account or its events shows in the list and the dialogs: the whole feature is refreshed. */

@@ -1,10 +1,11 @@
-import { Box, Button, HStack, Spinner, Text } from "@chakra-ui/react";
+import { Box, Button, HStack, Spinner, Stack, Text } from "@chakra-ui/react";
 import type { UserListItem } from "@dorsal/shared";
 import { useState } from "react";
 import { Link as RouterLink } from "react-router";
 import { EmptyState } from "../../../components/ui/empty-state";
 import { UserIcon } from "../../../components/ui/icons";
 import { LoadError } from "../../../components/ui/load-error";
+import { LoadMoreButton } from "../../../components/ui/load-more-button";
 import { PageHeader } from "../../../components/ui/page-header";
 import { useEvents } from "../../../lib/queries/events";
 import { useUsers } from "../api/users";
@@ -19,6 +20,7 @@ import { UsersTable } from "./users-table";
  */
 export function UserManagementPage() {
   const users = useUsers();
+  const listed = users.data?.pages.flatMap((page) => page.users) ?? [];
   const events = useEvents();
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<UserListItem | null>(null);
@@ -59,14 +61,17 @@ export function UserManagementPage() {
         </HStack>
       ) : users.isError ? (
         <LoadError title="Error cargando usuarios" query={users} />
-      ) : users.data.length === 0 ? (
+      ) : listed.length === 0 ? (
         <EmptyState
           icon={<UserIcon />}
           title="No hay usuarios"
           description="Crea el primer usuario fotógrafo para comenzar"
         />
       ) : (
-        <UsersTable users={users.data} onEdit={edit} onDelete={setDeleting} />
+        <Stack gap="4">
+          <UsersTable users={listed} onEdit={edit} onDelete={setDeleting} />
+          <LoadMoreButton list={users} />
+        </Stack>
       )}
 
       <EditUserDialog user={editing} open={editOpen} events={events.data ?? []} onClose={() => setEditOpen(false)} />
