@@ -14,20 +14,22 @@
  *    read the screens make: --requests one after the other, then the same again from
  *    --concurrency clients at once (each endpoint stops early after 20 s, with at least 5). The
  *    first request of each is reported on its own: it meets the read cache empty.
- * 3. With the runtime stopped, times the counter recount with the bib links
- *    (`recountEventStats`), called in this process on the same table.
+ * 3. Before the runtime starts, times the counter recount with the bib links (`recountEventStats`),
+ *    called in this process on the same table.
+ * 4. Last, deletes the event as the admin does and times its background deletion to the end,
+ *    following its progress as the events screen does.
  *
  * With --repo, the runtime and the recount are another checkout's (e.g. a copy of an older
  * commit), for before/after on the same seeding code.
  *
  * Prints the seeding time, a table, and as the LAST line one JSON object with every figure:
- * { shape, seedingSeconds, startupMs, endpoints: { <name>: { small, big, ratioP95 } }, recount }.
+ * { shape, seedingSeconds, startupMs, endpoints: { <name>: { small, big, ratioP95 } }, recount, deletion }.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { limits } from "@dorsal/shared";
+import { type EventDeletionDto, limits } from "@dorsal/shared";
 import { createIds, systemClock } from "../../functions/src/adapters/system/system";
 import { recountEventStats } from "../../functions/src/app/processing";
 import { createBibLinkRepository } from "../../functions/src/data/bib-links";
@@ -37,7 +39,7 @@ import { createPhotoRepository } from "../../functions/src/data/photos";
 import { createSalesRepository, type SaleRecord } from "../../functions/src/data/sales";
 import { createUserRepository } from "../../functions/src/data/users";
 import type { Table } from "../../functions/src/ports/table";
-import { adminToken } from "../support/api";
+import { adminToken, apiClient } from "../support/api";
 import { activeEvent } from "../support/in-process";
 import { startDorsal } from "../support/server";
 import { benchBibOf, inPool, seedEventPhotos, withBenchTable } from "./seed-event";
@@ -306,17 +308,53 @@ async function timeRecount(dataDir: string): Promise<number> {
   });
 }
 
-const results: Record<string, { timings: Record<string, Timing>; startupMs: number; recountMs: number }> = {};
+interface DeletionTiming {
+  ms: number;
+  /** How many times the screen's poll saw the progress move before the end. */
+  progressSteps: number;
+  deleted: EventDeletionDto["deleted"];
+}
+
+/** Deletes the event with the admin's password and follows its deletion to the end, as the events screen does. */
+async function timeDeletion(dorsal: { url: string; adminPassword: string }, token: string): Promise<DeletionTiming> {
+  const admin = apiClient(dorsal.url, token);
+  const started = performance.now();
+  const accepted = await admin.request("DELETE", `/api/events/${eventId}`, { adminPassword: dorsal.adminPassword });
+  if (accepted.status !== 202) throw new Error(`the deletion answered ${accepted.status}`);
+  const seen = new Set<number>();
+  for (;;) {
+    const deletions = await admin.get<EventDeletionDto[]>("/api/event-deletions");
+    const deletion = deletions.body.find((candidate) => candidate.eventId === eventId);
+    if (!deletion) throw new Error("the deletion is not listed");
+    if (deletion.status === "done") {
+      return {
+        ms: Number((performance.now() - started).toFixed(0)),
+        progressSteps: seen.size,
+        deleted: deletion.deleted,
+      };
+    }
+    seen.add(deletion.progress);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
+const results: Record<
+  string,
+  { timings: Record<string, Timing>; startupMs: number; recountMs: number; deletion: DeletionTiming }
+> = {};
 let seedingMs = 0;
 for (const shape of shapes) {
   const dataDir = await mkdtemp(path.join(tmpdir(), `dorsal-bench-scale-${shape.label}-`));
   try {
     seedingMs += await seed(dataDir, shape);
     console.log(`seeding so far: ${(seedingMs / 1000).toFixed(1)} s`);
+    const recountMs = await timeRecount(dataDir);
+    console.log(`${shape.label.padEnd(5)} recount with links ${recountMs} ms`);
     const starting = performance.now();
     const dorsal = await startDorsal({ dataDir, ...(repoRoot ? { repoRoot } : {}) });
     const startupMs = Number((performance.now() - starting).toFixed(0));
     const timings: Record<string, Timing> = {};
+    let deletion: DeletionTiming;
     try {
       const token = await adminToken(dorsal);
       for (const endpoint of endpointsOf(shape)) {
@@ -328,12 +366,15 @@ for (const shape of shapes) {
             `×${concurrency} p95 ${String(timing.concurrent.p95Ms).padStart(7)} ms`,
         );
       }
+      deletion = await timeDeletion(dorsal, token);
     } finally {
       await dorsal.stop();
     }
-    const recountMs = await timeRecount(dataDir);
-    console.log(`${shape.label.padEnd(5)} start-up ${startupMs} ms, recount with links ${recountMs} ms`);
-    results[shape.label] = { timings, startupMs, recountMs };
+    console.log(
+      `${shape.label.padEnd(5)} start-up ${startupMs} ms, deletion ${deletion.ms} ms ` +
+        `(${deletion.deleted.photos} photos, ${deletion.deleted.bibLinks} links; progress seen at ${deletion.progressSteps} points)`,
+    );
+    results[shape.label] = { timings, startupMs, recountMs, deletion };
   } finally {
     await rm(dataDir, { recursive: true, force: true });
   }
@@ -367,6 +408,10 @@ console.log(
     `${String(ratio(small.recountMs, big.recountMs)).padStart(33)}`,
 );
 console.log(
+  `${"deletion".padEnd(20)} ${String(small.deletion.ms).padStart(19)} ${String(big.deletion.ms).padStart(19)} ` +
+    `${String(ratio(small.deletion.ms, big.deletion.ms)).padStart(33)}`,
+);
+console.log(
   `${"runtime start-up".padEnd(20)} ${String(small.startupMs).padStart(19)} ${String(big.startupMs).padStart(19)}`,
 );
 console.log(`seeding: ${(seedingMs / 1000).toFixed(1)} s`);
@@ -385,5 +430,6 @@ console.log(
     startupMs: { small: small.startupMs, big: big.startupMs },
     endpoints,
     recount: { smallMs: small.recountMs, bigMs: big.recountMs, ratio: ratio(small.recountMs, big.recountMs) },
+    deletion: { small: small.deletion, big: big.deletion, ratio: ratio(small.deletion.ms, big.deletion.ms) },
   }),
 );

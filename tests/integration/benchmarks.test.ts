@@ -84,7 +84,7 @@ describe("benchmarks, short", () => {
     expect(output).toMatch(/seeding: \d+(\.\d)? s/);
   }, 300_000);
 
-  it("bench:scale seeds both events, times every read and the recount, and ends with one JSON line of figures", async () => {
+  it("bench:scale seeds both events, times every read, the recount and the deletion, and ends with one JSON line of figures", async () => {
     const { output, last } = await runBenchmark("tests/bench/scale.ts", [
       ...["--photos", "400", "--bibs", "80", "--sales", "20", "--users", "40", "--small-photos", "100"],
       ...["--requests", "5", "--concurrency", "2"],
@@ -98,6 +98,10 @@ describe("benchmarks, short", () => {
       expect(figures.ratioP95, name).toBeGreaterThan(0);
     }
     expect(last.recount).toMatchObject({ smallMs: expect.any(Number), bigMs: expect.any(Number) });
+    // Each event deleted to the end in the background: every photo and bib link counted gone.
+    const deletion = last.deletion as Record<"small" | "big", { ms: number; deleted: { photos: number } }>;
+    expect(deletion.small).toMatchObject({ ms: expect.any(Number), deleted: { photos: 100 } });
+    expect(deletion.big).toMatchObject({ ms: expect.any(Number), deleted: { photos: 400 } });
     expect(output).toMatch(/seeding: \d+(\.\d)? s/);
   }, 300_000);
 });
