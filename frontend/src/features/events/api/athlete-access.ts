@@ -1,4 +1,4 @@
-import { api } from "@dorsal/shared";
+import { api } from "@dorsal/shared/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiCall } from "../../../lib/api-fetch";
 import { eventsQueryOptions } from "../../../lib/queries/events";

@@ -1,4 +1,5 @@
-import { api, type CreateEventRequest } from "@dorsal/shared";
+import type { CreateEventRequest } from "@dorsal/shared";
+import { api } from "@dorsal/shared/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiCall } from "../../../lib/api-fetch";
 import { dashboardStatsQueryOptions } from "../../../lib/queries/dashboard-stats";

@@ -1,4 +1,5 @@
-import { api, type CreateUserRequest, type UpdateUserRequest } from "@dorsal/shared";
+import type { CreateUserRequest, UpdateUserRequest } from "@dorsal/shared";
+import { usersApi } from "@dorsal/shared/contract/users";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiCall } from "../../../lib/api-fetch";
 
@@ -6,7 +7,7 @@ import { apiCall } from "../../../lib/api-fetch";
 export const usersKey = ["users"] as const;
 
 export function useUsers() {
-  return useQuery(queryOptions({ queryKey: usersKey, queryFn: ({ signal }) => apiCall(api.users.list, { signal }) }));
+  return useQuery(queryOptions({ queryKey: usersKey, queryFn: ({ signal }) => apiCall(usersApi.list, { signal }) }));
 }
 
 /** Any change to an account or its events shows in the list and the dialogs: the whole feature is refreshed. */
@@ -18,12 +19,12 @@ export function useUsersMutation<Input, Output>(mutationFn: (input: Input) => Pr
   });
 }
 
-export const useCreateUser = () => useUsersMutation((body: CreateUserRequest) => apiCall(api.users.create, { body }));
+export const useCreateUser = () => useUsersMutation((body: CreateUserRequest) => apiCall(usersApi.create, { body }));
 
 export const useUpdateUser = () =>
   useUsersMutation(({ userId, ...body }: UpdateUserRequest & { userId: string }) =>
-    apiCall(api.users.update, { params: { id: userId }, body }),
+    apiCall(usersApi.update, { params: { id: userId }, body }),
   );
 
 export const useDeleteUser = () =>
-  useUsersMutation((userId: string) => apiCall(api.users.remove, { params: { id: userId } }));
+  useUsersMutation((userId: string) => apiCall(usersApi.remove, { params: { id: userId } }));
