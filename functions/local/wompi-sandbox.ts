@@ -2,7 +2,7 @@ import { randomBytes, randomInt } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
-import { api, pathFor } from "@dorsal/shared";
+import { api, pathFor } from "@dorsal/shared/contract";
 import { z } from "zod";
 import {
   checksumsMatch,

@@ -2,9 +2,9 @@ import type { AnalyticsDto, AnalyticsRange } from "./analytics";
 import { formatPrice } from "./pricing";
 
 // The analytics screen's words, shared with the PDF report, imported as
-// "@dorsal/shared/analytics-words". Not in the package's index, which every page loads with the API
-// contract: a lazy page's code reached from the index would join the first load's script (the
-// /search budget, tests/integration/bundle-budget.test.ts); this way it loads with the analytics page.
+// "@dorsal/shared/analytics-words". Not in the package's index, which every page loads: a lazy
+// page's code reached from the index would join the first load's script (the /search budget,
+// tests/integration/bundle-budget.test.ts); this way it loads with the analytics page.
 
 /**
  * How the screen and the PDF report name a range: the button's label, the period as it ends a

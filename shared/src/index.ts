@@ -8,7 +8,17 @@ export * from "./bib-format";
 export { wearerRegion } from "./bib-geometry";
 export * from "./bibs";
 export * from "./constants";
-export * from "./contract";
+// Not the route contract: every page loads this index, so every route would join /search's first
+// load (issue 20). The server, infra and tests import it from "@dorsal/shared/contract", a screen
+// only its groups ("@dorsal/shared/contract/<group>"); here only pathFor and the types apiCall is typed with.
+export {
+  type EndpointSpec,
+  type FileAnswer,
+  type HttpMethod,
+  pathFor,
+  type RequestOf,
+  type ResponseOf,
+} from "./contract/endpoint";
 export * from "./mail";
 export * from "./messages";
 export * from "./participants";

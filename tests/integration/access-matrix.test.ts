@@ -1,4 +1,5 @@
-import type { EndpointSpec, EventDto, PublicUser, Role } from "@dorsal/shared";
+import type { EventDto, PublicUser, Role } from "@dorsal/shared";
+import type { EndpointSpec } from "@dorsal/shared/contract";
 import { beforeAll, describe, expect, it } from "vitest";
 import { httpHandlers, httpRoutes } from "../../functions/src/http/routes";
 import { adminToken, apiClient } from "../support/api";

@@ -1,4 +1,4 @@
-import { api } from "@dorsal/shared";
+import { adminApi } from "@dorsal/shared/contract/admin";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { apiDownload } from "./api-download";
 import { ApiError } from "./api-fetch";
@@ -23,11 +23,11 @@ describe("apiDownload", () => {
       urls.push(url);
       return answers.shift();
     });
-    const file = await apiDownload(api.admin.analyticsReport, { query: { range: "7d", eventId: undefined } });
+    const file = await apiDownload(adminApi.analyticsReport, { query: { range: "7d", eventId: undefined } });
     expect(urls[0]).toBe("/api/analytics/report?range=7d");
     expect(file.filename).toBe("estadisticas-todos-2026-11-27.pdf");
     expect([...new Uint8Array(await file.blob.arrayBuffer())]).toEqual([0x25, 0x50, 0x44, 0x46]);
-    const refused = apiDownload(api.admin.analyticsReport, { query: { range: "24h", eventId: 3 } });
+    const refused = apiDownload(adminApi.analyticsReport, { query: { range: "24h", eventId: 3 } });
     await expect(refused).rejects.toBeInstanceOf(ApiError);
     await expect(refused).rejects.toThrow("No tienes permiso para realizar esta acción");
   });

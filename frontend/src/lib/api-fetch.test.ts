@@ -1,4 +1,7 @@
-import { api, messages } from "@dorsal/shared";
+import { messages } from "@dorsal/shared";
+import { browseApi } from "@dorsal/shared/contract/browse";
+import { salesApi } from "@dorsal/shared/contract/sales";
+import { usersApi } from "@dorsal/shared/contract/users";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { apiCall, errorMessageFor } from "./api-fetch";
 
@@ -41,7 +44,7 @@ describe("apiCall", () => {
 
   it("takes the method and path from the contract, fills the parameters and keeps only the query's set values", async () => {
     const calls = recordFetches({ photos: [], nextCursor: null });
-    await apiCall(api.browse.photos, { params: { id: 7, dorsal: "A 12" }, query: { cursor: 24, limit: undefined } });
+    await apiCall(browseApi.photos, { params: { id: 7, dorsal: "A 12" }, query: { cursor: 24, limit: undefined } });
     expect(calls).toHaveLength(1);
     expect(calls[0]?.url).toBe("/api/events/7/photos/A%2012/all?cursor=24");
     expect(calls[0]?.init.method).toBe("GET");
@@ -50,11 +53,11 @@ describe("apiCall", () => {
 
   it("sends a body as JSON and answers the server's JSON", async () => {
     const calls = recordFetches({ success: true });
-    const answer = await apiCall(api.users.remove, { params: { id: "user-123" } });
+    const answer = await apiCall(usersApi.remove, { params: { id: "user-123" } });
     expect(answer).toEqual({ success: true });
     expect(calls[0]).toMatchObject({ url: "/api/users/user-123", init: { method: "DELETE" } });
 
-    await apiCall(api.sales.quote, { body: { eventId: 3, photoIds: ["p1"] } });
+    await apiCall(salesApi.quote, { body: { eventId: 3, photoIds: ["p1"] } });
     expect(calls[1]?.init.method).toBe("POST");
     expect(JSON.parse(String(calls[1]?.init.body))).toEqual({ eventId: 3, photoIds: ["p1"] });
     expect(new Headers(calls[1]?.init.headers).get("content-type")).toBe("application/json");

@@ -148,7 +148,8 @@ export function requestFor(endpoint: EndpointSpec, request: object | undefined) 
 
 /**
  * The one way the browser calls the API, through its contract (shared/src/contract): the path, method, body and answer's type all
- * come from the endpoint the server serves, e.g. `apiCall(api.users.update, { params: { id }, body })`.
+ * come from the endpoint the server serves, e.g. `apiCall(usersApi.update, { params: { id }, body })`, `usersApi` imported
+ * from "@dorsal/shared/contract/users": a screen imports only its groups, never the whole `api`.
  */
 export function apiCall<E extends EndpointSpec>(endpoint: E, ...[request]: CallArguments<E>): Promise<ResponseOf<E>> {
   const { path, options } = requestFor(endpoint, request);

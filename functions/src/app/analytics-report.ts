@@ -1,4 +1,5 @@
-import type { AnalyticsRange, FileAnswer } from "@dorsal/shared";
+import type { AnalyticsRange } from "@dorsal/shared";
+import type { FileAnswer } from "@dorsal/shared/contract";
 import { analytics } from "./analytics";
 import { renderAnalyticsPdf, reportTimeZone } from "./analytics-pdf";
 import type { Deps } from "./deps";

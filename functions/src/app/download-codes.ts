@@ -1,16 +1,15 @@
 import { randomInt } from "node:crypto";
 import {
-  api,
   type DownloadCodeResult,
   type DownloadCodeValidation,
   type DownloadZip,
   type generateDownloadCodeRequest,
   type IssuedDownloadCode,
   messages,
-  pathFor,
   salesMessages,
   type validateDownloadCodeRequest,
 } from "@dorsal/shared";
+import { api, pathFor } from "@dorsal/shared/contract";
 import { mailTexts } from "@dorsal/shared/mail-texts";
 import type { z } from "zod";
 import { codeDownloadGrant, type DownloadCodeRecord } from "../data/download-codes";

@@ -1,4 +1,5 @@
-import { api, type DownloadInfo, type DownloadZip, messages, pathFor, salesMessages } from "@dorsal/shared";
+import { type DownloadInfo, type DownloadZip, messages, salesMessages } from "@dorsal/shared";
+import { api, pathFor } from "@dorsal/shared/contract";
 import { type SaleRecord, saleDownloadGrant, saleExpired } from "../data/sales";
 import { saleOfToken } from "./checkout";
 import type { Deps } from "./deps";

@@ -1,4 +1,4 @@
-import { endpoint, type FileAnswer } from "@dorsal/shared";
+import { endpoint, type FileAnswer } from "@dorsal/shared/contract";
 import type { APIGatewayProxyEventV2, Context } from "aws-lambda";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";

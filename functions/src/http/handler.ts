@@ -1,13 +1,13 @@
+import { messages } from "@dorsal/shared";
 import {
   type BodyOf,
   type EndpointSpec,
   type FileAnswer,
-  messages,
   type ParamsOf,
   type QueryOf,
   type ResponseOf,
   routeKeyOf,
-} from "@dorsal/shared";
+} from "@dorsal/shared/contract";
 import middy from "@middy/core";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
 import type { Deps } from "../app/deps";

@@ -1,4 +1,4 @@
-import { api, type EndpointSpec, type HttpResource } from "@dorsal/shared";
+import { api, type EndpointSpec, type HttpResource } from "@dorsal/shared/contract";
 
 /**
  * Every HTTP route, in one table built from the API contract (shared/src/contract): CDK creates

@@ -1,4 +1,5 @@
-import { api, type EndpointSpec, messages } from "@dorsal/shared";
+import { messages } from "@dorsal/shared";
+import { api, type EndpointSpec } from "@dorsal/shared/contract";
 import { describe, expect, it } from "vitest";
 import type { core } from "zod";
 

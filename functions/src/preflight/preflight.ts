@@ -1,12 +1,5 @@
-import {
-  api,
-  type EndpointSpec,
-  normaliseBib,
-  type PhotoDto,
-  pathFor,
-  type RequestOf,
-  type ResponseOf,
-} from "@dorsal/shared";
+import { normaliseBib, type PhotoDto } from "@dorsal/shared";
+import { api, type EndpointSpec, pathFor, type RequestOf, type ResponseOf } from "@dorsal/shared/contract";
 
 /**
  * The preflight: a probe pushed through every stage a race-day photo goes through, over the

@@ -1,3 +1,6 @@
+// As the package's index does: a server that reaches the schemas only through the contract still
+// answers in Spanish (zod-messages.ts).
+import "../zod-messages";
 import { adminApi } from "./admin";
 import { applicationsApi } from "./applications";
 import { authApi } from "./auth";
@@ -27,8 +30,9 @@ export {
 
 /**
  * The whole HTTP API, grouped by the Lambda function that serves each route. It builds API
- * Gateway's routes (infra), the local runtime's route table and the browser's typed calls
- * (`apiCall(api.users.list)`); each function implements exactly its group.
+ * Gateway's routes (infra) and the local runtime's route table; each function implements exactly
+ * its group. The browser imports only the groups a screen calls (`@dorsal/shared/contract/users`,
+ * `apiCall(usersApi.list)`): this object would put every route in /search's first load.
  */
 export const api = {
   auth: authApi,

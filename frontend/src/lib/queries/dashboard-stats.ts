@@ -1,11 +1,11 @@
-import { api } from "@dorsal/shared";
+import { eventsApi } from "@dorsal/shared/contract/events";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiCall } from "../api-fetch";
 
 export const dashboardStatsQueryOptions = () =>
   queryOptions({
     queryKey: ["dashboard", "stats"],
-    queryFn: ({ signal }) => apiCall(api.events.dashboardStats, { signal }),
+    queryFn: ({ signal }) => apiCall(eventsApi.dashboardStats, { signal }),
   });
 
 export function useDashboardStats() {

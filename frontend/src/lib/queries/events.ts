@@ -1,11 +1,12 @@
-import { api, type EventDto } from "@dorsal/shared";
+import type { EventDto } from "@dorsal/shared";
+import { eventsApi } from "@dorsal/shared/contract/events";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiCall } from "../api-fetch";
 
 export const eventsQueryOptions = () =>
   queryOptions({
     queryKey: ["events"],
-    queryFn: ({ signal }) => apiCall(api.events.list, { signal }),
+    queryFn: ({ signal }) => apiCall(eventsApi.list, { signal }),
   });
 
 export function useEvents() {
@@ -23,7 +24,7 @@ export function newestEvent(events: EventDto[]): EventDto | undefined {
 export const eventQueryOptions = (eventId: number) =>
   queryOptions({
     queryKey: ["events", eventId],
-    queryFn: ({ signal }) => apiCall(api.events.get, { params: { id: eventId }, signal }),
+    queryFn: ({ signal }) => apiCall(eventsApi.get, { params: { id: eventId }, signal }),
   });
 
 export function useEvent(eventId: number, options: { refetchInterval?: number | false } = {}) {

@@ -1,4 +1,4 @@
-import { api } from "@dorsal/shared";
+import { api } from "@dorsal/shared/contract";
 import { analytics } from "../../app/analytics";
 import { analyticsReport } from "../../app/analytics-report";
 import { listOutbox, readOutboxMessage } from "../../app/outbox";

@@ -1,4 +1,4 @@
-import { api } from "@dorsal/shared";
+import { api } from "@dorsal/shared/contract";
 import { approveApplication, listApplications, rejectApplication, submitApplication } from "../../app/applications";
 import { getContainer } from "../../compose";
 import { createHttpHandler, reply } from "../../http/handler";

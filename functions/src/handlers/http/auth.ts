@@ -1,4 +1,4 @@
-import { api } from "@dorsal/shared";
+import { api } from "@dorsal/shared/contract";
 import { registerAthlete } from "../../app/athletes";
 import { changePassword, currentUser, login, setUserPassword } from "../../app/auth";
 import { getContainer } from "../../compose";

@@ -1,4 +1,4 @@
-import { api } from "@dorsal/shared";
+import { api } from "@dorsal/shared/contract";
 import { bibPhotoPage, dorsalPage, eventsWithPhotos, freePhotoUrl, photosByIds } from "../../app/browse";
 import { getContainer } from "../../compose";
 import { createHttpHandler, reply } from "../../http/handler";

@@ -1,4 +1,4 @@
-import { api } from "@dorsal/shared";
+import { api } from "@dorsal/shared/contract";
 import {
   downloadWithCode,
   downloadZipWithCode,

@@ -1,4 +1,5 @@
-import { api, idParam, messages, uploadSessionId } from "@dorsal/shared";
+import { idParam, messages, uploadSessionId } from "@dorsal/shared";
+import { api } from "@dorsal/shared/contract";
 import { athleteDownload } from "../../app/athletes";
 import { acceptSuggestion, addManualBib, listEventPhotos, reindexEvent, removeBib } from "../../app/bib-index";
 import type { Deps } from "../../app/deps";

@@ -1,4 +1,4 @@
-import { api } from "@dorsal/shared";
+import { api } from "@dorsal/shared/contract";
 import { getEventPricing, saveEventPricing } from "../../app/pricing";
 import { getContainer } from "../../compose";
 import { createHttpHandler } from "../../http/handler";

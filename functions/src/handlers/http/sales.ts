@@ -1,4 +1,4 @@
-import { api } from "@dorsal/shared";
+import { api } from "@dorsal/shared/contract";
 import { createSale, quoteCart, retrySale } from "../../app/checkout";
 import { decodeCursor } from "../../app/page-cursor";
 import { downloadInfo, downloadPhoto, downloadZip } from "../../app/paid-downloads";

@@ -1,4 +1,4 @@
-import { api } from "@dorsal/shared";
+import { api } from "@dorsal/shared/contract";
 import { getSettings, resetSales, storageStatus } from "../../app/settings";
 import { getContainer } from "../../compose";
 import { createHttpHandler } from "../../http/handler";

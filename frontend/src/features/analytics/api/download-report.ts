@@ -1,4 +1,5 @@
-import { type AnalyticsRange, api } from "@dorsal/shared";
+import type { AnalyticsRange } from "@dorsal/shared";
+import { adminApi } from "@dorsal/shared/contract/admin";
 import { useMutation } from "@tanstack/react-query";
 import { apiDownload } from "../../../lib/api-download";
 import { saveBlob } from "../../../lib/download-file";
@@ -10,7 +11,7 @@ import { saveBlob } from "../../../lib/download-file";
 export function useDownloadReport() {
   return useMutation({
     mutationFn: async ({ range, eventId }: { range: AnalyticsRange; eventId: number | null }) => {
-      const file = await apiDownload(api.admin.analyticsReport, { query: { range, eventId: eventId ?? undefined } });
+      const file = await apiDownload(adminApi.analyticsReport, { query: { range, eventId: eventId ?? undefined } });
       saveBlob(file.blob, file.filename);
     },
     meta: { errorTitle: "No se pudo descargar el informe" },

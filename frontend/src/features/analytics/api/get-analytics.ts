@@ -1,4 +1,5 @@
-import { type AnalyticsRange, api } from "@dorsal/shared";
+import type { AnalyticsRange } from "@dorsal/shared";
+import { adminApi } from "@dorsal/shared/contract/admin";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { apiCall } from "../../../lib/api-fetch";
 
@@ -8,7 +9,7 @@ const refreshMs = 30_000;
 export function useAnalytics(range: AnalyticsRange, eventId: number | null) {
   return useQuery({
     queryKey: ["analytics", range, eventId],
-    queryFn: ({ signal }) => apiCall(api.admin.analytics, { query: { range, eventId: eventId ?? undefined }, signal }),
+    queryFn: ({ signal }) => apiCall(adminApi.analytics, { query: { range, eventId: eventId ?? undefined }, signal }),
     refetchInterval: refreshMs,
     // Switching range or event keeps the last figures on screen until the new ones arrive.
     placeholderData: keepPreviousData,

@@ -1,4 +1,5 @@
-import { type ApplicationStatus, api, applicationMessages, type PhotographerApplicationRequest } from "@dorsal/shared";
+import { type ApplicationStatus, applicationMessages, type PhotographerApplicationRequest } from "@dorsal/shared";
+import { applicationsApi } from "@dorsal/shared/contract/applications";
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiCall } from "../../../lib/api-fetch";
 
@@ -7,7 +8,7 @@ const pageSize = 25;
 export function useSubmitApplication() {
   return useMutation({
     // The public form ('Soy fotógrafo'): sent without the session, as a visitor would.
-    mutationFn: (body: PhotographerApplicationRequest) => apiCall(api.applications.submit, { body, anonymous: true }),
+    mutationFn: (body: PhotographerApplicationRequest) => apiCall(applicationsApi.submit, { body, anonymous: true }),
     meta: { errorTitle: applicationMessages.submitFailed },
   });
 }
@@ -20,7 +21,7 @@ export function useApplications(status: ApplicationStatus | undefined) {
     queryKey: [...applicationsKey, status ?? "all"],
     initialPageParam: null as string | null,
     queryFn: ({ pageParam, signal }) =>
-      apiCall(api.applications.list, { query: { limit: pageSize, status, cursor: pageParam ?? undefined }, signal }),
+      apiCall(applicationsApi.list, { query: { limit: pageSize, status, cursor: pageParam ?? undefined }, signal }),
     getNextPageParam: (page) => page.cursor,
   });
 }
@@ -45,13 +46,13 @@ function useReviewMutation<Variables, Result>(
 export const useApproveApplication = () =>
   useReviewMutation(
     ({ id, eventId }: { id: string; eventId: number }) =>
-      apiCall(api.applications.approve, { params: { id }, body: { eventId } }),
+      apiCall(applicationsApi.approve, { params: { id }, body: { eventId } }),
     "No se pudo aprobar la aplicación",
   );
 
 export const useRejectApplication = () =>
   useReviewMutation(
     ({ id, adminNotes }: { id: string; adminNotes: string }) =>
-      apiCall(api.applications.reject, { params: { id }, body: { adminNotes } }),
+      apiCall(applicationsApi.reject, { params: { id }, body: { adminNotes } }),
     "No se pudo rechazar la aplicación",
   );

@@ -1,4 +1,5 @@
-import { type AthleteRegisterRequest, api } from "@dorsal/shared";
+import type { AthleteRegisterRequest } from "@dorsal/shared";
+import { authApi } from "@dorsal/shared/contract/auth";
 import { useMutation } from "@tanstack/react-query";
 import { ApiError, apiCall, NetworkError } from "../../../lib/api-fetch";
 import type { SessionUser } from "../../../lib/session";
@@ -6,7 +7,7 @@ import { sessionFrom } from "./login";
 
 /** A new athlete account answers like a login: the athlete is signed in at once. */
 export async function registerAthlete(request: AthleteRegisterRequest): Promise<SessionUser> {
-  return sessionFrom(await apiCall(api.auth.athleteRegister, { body: request, anonymous: true }));
+  return sessionFrom(await apiCall(authApi.athleteRegister, { body: request, anonymous: true }));
 }
 
 export function useRegisterAthlete() {

@@ -1,4 +1,5 @@
-import { api, type LoginRequest, type LoginResponse } from "@dorsal/shared";
+import type { LoginRequest, LoginResponse } from "@dorsal/shared";
+import { authApi } from "@dorsal/shared/contract/auth";
 import { useMutation } from "@tanstack/react-query";
 import { ApiError, apiCall, invalidResponseMessage } from "../../../lib/api-fetch";
 import { type SessionUser, toSessionUser } from "../../../lib/session";
@@ -15,7 +16,7 @@ export function sessionFrom(response: LoginResponse | undefined): SessionUser {
 }
 
 export async function login(credentials: LoginRequest): Promise<SessionUser> {
-  return sessionFrom(await apiCall(api.auth.login, { body: credentials, anonymous: true }));
+  return sessionFrom(await apiCall(authApi.login, { body: credentials, anonymous: true }));
 }
 
 export function useLogin() {

@@ -1,11 +1,12 @@
-import { api, type EventRecognitionConfig } from "@dorsal/shared";
+import type { EventRecognitionConfig } from "@dorsal/shared";
+import { eventsApi } from "@dorsal/shared/contract/events";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiCall } from "../../../lib/api-fetch";
 
 export const eventConfigQueryOptions = (eventId: number) =>
   queryOptions({
     queryKey: ["events", eventId, "config"],
-    queryFn: ({ signal }) => apiCall(api.events.config, { params: { id: eventId }, signal }),
+    queryFn: ({ signal }) => apiCall(eventsApi.config, { params: { id: eventId }, signal }),
   });
 
 export function useEventConfig(eventId: number) {
@@ -15,7 +16,7 @@ export function useEventConfig(eventId: number) {
 export function useUpdateEventConfig(eventId: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: EventRecognitionConfig) => apiCall(api.events.updateConfig, { params: { id: eventId }, body }),
+    mutationFn: (body: EventRecognitionConfig) => apiCall(eventsApi.updateConfig, { params: { id: eventId }, body }),
     meta: { errorTitle: "No se pudo guardar la configuración" },
     onSuccess: (saved) => queryClient.setQueryData(eventConfigQueryOptions(eventId).queryKey, saved),
   });

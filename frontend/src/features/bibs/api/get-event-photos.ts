@@ -1,4 +1,4 @@
-import { api } from "@dorsal/shared";
+import { photosApi } from "@dorsal/shared/contract/photos";
 import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
 import { apiCall } from "../../../lib/api-fetch";
 
@@ -8,7 +8,7 @@ export type PhotoFilter = "sin-dorsal" | "todas";
 export const photosPageSize = 48;
 
 export function getEventPhotos(eventId: number, filter: PhotoFilter, cursor: string | null, signal?: AbortSignal) {
-  return apiCall(api.photos.eventPhotos, {
+  return apiCall(photosApi.eventPhotos, {
     params: { id: eventId },
     query: { filter, limit: photosPageSize, cursor: cursor ?? undefined },
     signal,

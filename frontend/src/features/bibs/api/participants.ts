@@ -1,4 +1,4 @@
-import { api } from "@dorsal/shared";
+import { eventsApi } from "@dorsal/shared/contract/events";
 import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiCall } from "../../../lib/api-fetch";
 
@@ -11,7 +11,7 @@ export const participantsQueryOptions = (eventId: number) =>
   infiniteQueryOptions({
     queryKey: participantsKey(eventId),
     queryFn: ({ pageParam, signal }) =>
-      apiCall(api.events.participants, {
+      apiCall(eventsApi.participants, {
         params: { id: eventId },
         query: { limit: participantsPageSize, cursor: pageParam ?? undefined },
         signal,
@@ -33,7 +33,7 @@ export function useImportStartList(eventId: number) {
     mutationFn: (file: File) => {
       const form = new FormData();
       form.append("file", file, file.name);
-      return apiCall(api.events.importParticipants, { params: { id: eventId }, body: form });
+      return apiCall(eventsApi.importParticipants, { params: { id: eventId }, body: form });
     },
     // The screen lists the file's refused lines under the server's reason.
     meta: { errorToast: false },
@@ -44,7 +44,7 @@ export function useImportStartList(eventId: number) {
 export function useDeleteStartList(eventId: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiCall(api.events.removeParticipants, { params: { id: eventId } }),
+    mutationFn: () => apiCall(eventsApi.removeParticipants, { params: { id: eventId } }),
     meta: { errorTitle: "No se pudo borrar la lista" },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: participantsKey(eventId) }),
   });

@@ -1,8 +1,9 @@
-import { api, type ReindexResponse } from "@dorsal/shared";
+import type { ReindexResponse } from "@dorsal/shared";
+import { photosApi } from "@dorsal/shared/contract/photos";
 import { apiCall } from "../../../lib/api-fetch";
 
 export function reindexPage(eventId: number, cursor: string | null, signal?: AbortSignal) {
-  return apiCall(api.photos.reindex, { params: { id: eventId }, body: { cursor }, signal });
+  return apiCall(photosApi.reindex, { params: { id: eventId }, body: { cursor }, signal });
 }
 
 export interface ReindexProgress {

@@ -1,11 +1,11 @@
-import { api } from "@dorsal/shared";
+import { photosApi } from "@dorsal/shared/contract/photos";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiCall } from "../../../lib/api-fetch";
 import { eventPhotosKey } from "./get-event-photos";
 import type { PhotoPages } from "./photo-pages";
 
 export function removeDuplicate(eventId: number, photoId: string) {
-  return apiCall(api.photos.removeDuplicate, { params: { id: eventId, photoId } });
+  return apiCall(photosApi.removeDuplicate, { params: { id: eventId, photoId } });
 }
 
 function withoutPhoto(data: PhotoPages | undefined, photoId: string): PhotoPages | undefined {

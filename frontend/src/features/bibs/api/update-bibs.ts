@@ -1,4 +1,5 @@
-import { api, type PhotoDto } from "@dorsal/shared";
+import type { PhotoDto } from "@dorsal/shared";
+import { photosApi } from "@dorsal/shared/contract/photos";
 import { type QueryClient, useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiCall } from "../../../lib/api-fetch";
 import { dashboardStatsQueryOptions } from "../../../lib/queries/dashboard-stats";
@@ -6,16 +7,16 @@ import { eventPhotosKey } from "./get-event-photos";
 import { type PhotoPages, replacePhoto } from "./photo-pages";
 
 export function addBib(eventId: number, photoId: string, dorsalNumber: string) {
-  return apiCall(api.photos.addBib, { params: { id: eventId, photoId }, body: { dorsalNumber } });
+  return apiCall(photosApi.addBib, { params: { id: eventId, photoId }, body: { dorsalNumber } });
 }
 
 export function removeBib(eventId: number, photoId: string, dorsalNumber: string) {
-  return apiCall(api.photos.removeBib, { params: { id: eventId, photoId, dorsal: dorsalNumber } });
+  return apiCall(photosApi.removeBib, { params: { id: eventId, photoId, dorsal: dorsalNumber } });
 }
 
 /** One of a read's suggested listed bibs becomes a manual bib, and the read is set aside. */
 export function acceptSuggestion(eventId: number, photoId: string, read: string, dorsalNumber: string) {
-  return apiCall(api.photos.acceptSuggestion, { params: { id: eventId, photoId }, body: { read, dorsalNumber } });
+  return apiCall(photosApi.acceptSuggestion, { params: { id: eventId, photoId }, body: { read, dorsalNumber } });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { api } from "@dorsal/shared";
+import { adminApi } from "@dorsal/shared/contract/admin";
 import { queryOptions, useQueries } from "@tanstack/react-query";
 import { apiCall } from "../../../lib/api-fetch";
 
@@ -8,7 +8,7 @@ const pollWhilePendingMs = 5000;
 export const eventProcessingQueryOptions = (eventId: number) =>
   queryOptions({
     queryKey: ["processing", eventId],
-    queryFn: ({ signal }) => apiCall(api.admin.processing, { params: { id: eventId }, signal }),
+    queryFn: ({ signal }) => apiCall(adminApi.processing, { params: { id: eventId }, signal }),
     refetchInterval: (query) => ((query.state.data?.pendingPhotos ?? 0) > 0 ? pollWhilePendingMs : false),
   });
 

@@ -1,11 +1,12 @@
-import { api, type GenerateDownloadCodeRequest } from "@dorsal/shared";
+import type { GenerateDownloadCodeRequest } from "@dorsal/shared";
+import { codesApi } from "@dorsal/shared/contract/codes";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiCall } from "../../../lib/api-fetch";
 
 const issuedCodesQueryOptions = (eventId: number) =>
   queryOptions({
     queryKey: ["download-codes", eventId],
-    queryFn: ({ signal }) => apiCall(api.codes.list, { query: { eventId }, signal }),
+    queryFn: ({ signal }) => apiCall(codesApi.list, { query: { eventId }, signal }),
   });
 
 export function useIssuedCodes(eventId: number) {
@@ -15,7 +16,7 @@ export function useIssuedCodes(eventId: number) {
 export function useGenerateDownloadCode() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: GenerateDownloadCodeRequest) => apiCall(api.codes.generate, { body }),
+    mutationFn: (body: GenerateDownloadCodeRequest) => apiCall(codesApi.generate, { body }),
     // A refusal may be a question for the admin (409, shown on the form) rather than an error.
     meta: { errorToast: false },
     onSuccess: (result) =>

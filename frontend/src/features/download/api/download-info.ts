@@ -1,4 +1,5 @@
-import { api } from "@dorsal/shared";
+import { browseApi } from "@dorsal/shared/contract/browse";
+import { salesApi } from "@dorsal/shared/contract/sales";
 import { skipToken, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiCall } from "../../../lib/api-fetch";
 
@@ -15,7 +16,7 @@ export function useDownloadInfo(token: string, transactionId: string | null) {
   return useQuery({
     queryKey: [...downloadInfoKey(token), transactionId],
     queryFn: ({ signal }) =>
-      apiCall(api.sales.download, { params: { token }, query: { id: transactionId ?? undefined }, signal }),
+      apiCall(salesApi.download, { params: { token }, query: { id: transactionId ?? undefined }, signal }),
     refetchInterval: (current) => (current.state.data?.status === "pending" ? pendingPollMs : false),
     staleTime: 0,
   });
@@ -31,14 +32,14 @@ export function useRefreshDownloadInfo(token: string) {
 export function useCartPhotos(photoIds: string[] | null) {
   return useQuery({
     queryKey: ["photos", "by-ids", photoIds],
-    queryFn: photoIds ? ({ signal }) => apiCall(api.browse.photosByIds, { body: { photoIds }, signal }) : skipToken,
+    queryFn: photoIds ? ({ signal }) => apiCall(browseApi.photosByIds, { body: { photoIds }, signal }) : skipToken,
   });
 }
 
 /** 'Reintentar pago': a new checkout for the same photos, at the amount the page shows. */
 export function useRetryPayment(token: string) {
   return useMutation({
-    mutationFn: (amount: number) => apiCall(api.sales.retry, { params: { token }, body: { amount } }),
+    mutationFn: (amount: number) => apiCall(salesApi.retry, { params: { token }, body: { amount } }),
     onSuccess: (response) => window.location.assign(response.paymentUrl),
     // The declined payment's card says why the retry failed.
     meta: { errorToast: false },

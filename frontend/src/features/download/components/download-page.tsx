@@ -15,7 +15,8 @@ import {
   Stack,
   Text,
 } from "@chakra-ui/react";
-import { api, type DownloadInfo, type DownloadPhoto, salesMessages } from "@dorsal/shared";
+import { type DownloadInfo, type DownloadPhoto, salesMessages } from "@dorsal/shared";
+import { salesApi } from "@dorsal/shared/contract/sales";
 import { useState } from "react";
 import { Link as RouterLink, useSearchParams } from "react-router";
 import { PageHeader } from "../../../components/ui/page-header";
@@ -56,7 +57,7 @@ function AccessError({ title, message }: { title: string; message: string }) {
 /** 'Descargar todas (ZIP)': one file for every photo with downloads left, then what happened. */
 function ZipDownload({ token, photoCount, disabled }: { token: string; photoCount: number; disabled: boolean }) {
   const refresh = useRefreshDownloadInfo(token);
-  const zip = useZipDownload(() => apiCall(api.sales.downloadZip, { params: { token } }), refresh);
+  const zip = useZipDownload(() => apiCall(salesApi.downloadZip, { params: { token } }), refresh);
   return (
     <Stack gap="3">
       <Button

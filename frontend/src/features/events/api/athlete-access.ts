@@ -1,4 +1,4 @@
-import { api } from "@dorsal/shared";
+import { eventsApi } from "@dorsal/shared/contract/events";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiCall } from "../../../lib/api-fetch";
 import { eventsQueryOptions } from "../../../lib/queries/events";
@@ -8,7 +8,7 @@ export function useSetAthleteAccess() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ eventId, requiresAthleteLogin }: { eventId: number; requiresAthleteLogin: boolean }) =>
-      apiCall(api.events.athleteAccess, { params: { id: eventId }, body: { requiresAthleteLogin } }),
+      apiCall(eventsApi.athleteAccess, { params: { id: eventId }, body: { requiresAthleteLogin } }),
     meta: { errorMessage: (error) => `No se pudo cambiar el acceso de deportistas: ${error.message}` },
     // Every event query, the one event's included: the switch must show the stored state.
     onSettled: () => queryClient.invalidateQueries({ queryKey: eventsQueryOptions().queryKey }),

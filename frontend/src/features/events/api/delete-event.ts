@@ -1,4 +1,5 @@
-import { api, type DeleteEventRequest, type EventDeletionDto } from "@dorsal/shared";
+import type { DeleteEventRequest, EventDeletionDto } from "@dorsal/shared";
+import { eventsApi } from "@dorsal/shared/contract/events";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiCall } from "../../../lib/api-fetch";
 import { dashboardStatsQueryOptions } from "../../../lib/queries/dashboard-stats";
@@ -10,7 +11,7 @@ const runningRefreshMs = 2000;
 export const eventDeletionsQueryOptions = () =>
   queryOptions({
     queryKey: ["event-deletions"],
-    queryFn: ({ signal }) => apiCall(api.events.deletions, { signal }),
+    queryFn: ({ signal }) => apiCall(eventsApi.deletions, { signal }),
     refetchInterval: (query) =>
       query.state.data?.some((deletion: EventDeletionDto) => deletion.status === "running") ? runningRefreshMs : false,
   });
@@ -21,7 +22,7 @@ export function useDeleteEvent() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ eventId, adminPassword }: { eventId: number } & DeleteEventRequest) =>
-      apiCall(api.events.remove, { params: { id: eventId }, body: { adminPassword } }),
+      apiCall(eventsApi.remove, { params: { id: eventId }, body: { adminPassword } }),
     // The dialog shows the reason next to the password and words its toast to match.
     meta: { errorToast: false },
     onSuccess: async (_, { eventId }) => {

@@ -1,4 +1,4 @@
-import { api } from "@dorsal/shared";
+import { eventsApi } from "@dorsal/shared/contract/events";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiCall } from "../../../lib/api-fetch";
 import { dashboardStatsQueryOptions } from "../../../lib/queries/dashboard-stats";
@@ -9,7 +9,7 @@ export function useSetFreePhotos() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ eventId, enabled }: { eventId: number; enabled: boolean }) =>
-      apiCall(enabled ? api.events.enableFreePhotos : api.events.disableFreePhotos, { params: { id: eventId } }),
+      apiCall(enabled ? eventsApi.enableFreePhotos : eventsApi.disableFreePhotos, { params: { id: eventId } }),
     // The button words the failure by what it was doing: freeing the photos or protecting them.
     meta: { errorToast: false },
     onSuccess: async (updated) => {
@@ -31,7 +31,7 @@ export function useSetFreePhotos() {
 export function useEventSalesSummary(eventId: number, enabled: boolean) {
   return useQuery({
     queryKey: ["events", eventId, "sales-summary"],
-    queryFn: ({ signal }) => apiCall(api.events.salesSummary, { params: { id: eventId }, signal }),
+    queryFn: ({ signal }) => apiCall(eventsApi.salesSummary, { params: { id: eventId }, signal }),
     enabled,
     staleTime: 0,
   });

@@ -1,4 +1,5 @@
-import { api, pathFor, type UploadResponse } from "@dorsal/shared";
+import { pathFor, type UploadResponse } from "@dorsal/shared";
+import { photosApi } from "@dorsal/shared/contract/photos";
 import { errorMessageFor } from "../../../lib/api-fetch";
 import { session } from "../../../lib/session";
 
@@ -18,7 +19,7 @@ export interface DiagnosticResult {
 export async function postDiagnosticPhotos(eventId: number, files: File[]): Promise<DiagnosticResult[]> {
   const results: DiagnosticResult[] = [];
   // Plain fetch, not apiCall: the diagnostic reports every answer's status and time as it came.
-  for (const route of [api.photos.upload, api.photos.emergencyUpload]) {
+  for (const route of [photosApi.upload, photosApi.emergencyUpload]) {
     const endpoint = pathFor(route);
     const form = new FormData();
     form.append("eventId", String(eventId));

@@ -1,4 +1,4 @@
-import { api } from "@dorsal/shared";
+import { adminApi } from "@dorsal/shared/contract/admin";
 import { skipToken, useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { apiCall } from "../../../lib/api-fetch";
 
@@ -11,7 +11,7 @@ export function useOutbox() {
     queryKey: outboxKey,
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam, signal }) =>
-      apiCall(api.admin.outbox, { query: { limit: pageSize, cursor: pageParam }, signal }),
+      apiCall(adminApi.outbox, { query: { limit: pageSize, cursor: pageParam }, signal }),
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
 }
@@ -19,7 +19,7 @@ export function useOutbox() {
 export function useOutboxMessage(id: string | null) {
   return useQuery({
     queryKey: [...outboxKey, "message", id],
-    queryFn: id === null ? skipToken : ({ signal }) => apiCall(api.admin.outboxMessage, { params: { id }, signal }),
+    queryFn: id === null ? skipToken : ({ signal }) => apiCall(adminApi.outboxMessage, { params: { id }, signal }),
   });
 }
 

@@ -1,4 +1,5 @@
-import { api, type CleanupTempDto } from "@dorsal/shared";
+import type { CleanupTempDto } from "@dorsal/shared";
+import { adminApi } from "@dorsal/shared/contract/admin";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { apiCall } from "../../../lib/api-fetch";
@@ -12,7 +13,7 @@ export const pollMs = { performance: 30_000, cache: 30_000, queue: 10_000, uploa
 export function usePerformanceStats() {
   return useQuery({
     queryKey: [...performanceKey, "stats"],
-    queryFn: ({ signal }) => apiCall(api.admin.performanceStats, { signal }),
+    queryFn: ({ signal }) => apiCall(adminApi.performanceStats, { signal }),
     refetchInterval: pollMs.performance,
     staleTime: 0,
   });
@@ -22,7 +23,7 @@ export function usePerformanceStats() {
 export function useCacheStats() {
   return useQuery({
     queryKey: [...performanceKey, "cache"],
-    queryFn: ({ signal }) => apiCall(api.admin.cacheStats, { signal }),
+    queryFn: ({ signal }) => apiCall(adminApi.cacheStats, { signal }),
     refetchInterval: pollMs.cache,
     staleTime: 0,
   });
@@ -32,7 +33,7 @@ export function useCacheStats() {
 export function useQueueStats() {
   return useQuery({
     queryKey: [...performanceKey, "queue"],
-    queryFn: ({ signal }) => apiCall(api.admin.asyncProcessingStats, { signal }),
+    queryFn: ({ signal }) => apiCall(adminApi.asyncProcessingStats, { signal }),
     refetchInterval: pollMs.queue,
     staleTime: 0,
   });
@@ -45,7 +46,7 @@ export function useQueueStats() {
 export function useUploadMetrics() {
   return useQuery({
     queryKey: [...performanceKey, "upload"],
-    queryFn: ({ signal }) => apiCall(api.admin.uploadMetrics, { signal }),
+    queryFn: ({ signal }) => apiCall(adminApi.uploadMetrics, { signal }),
     refetchInterval: (query) => (query.state.data?.isActive ? pollMs.uploadActive : pollMs.uploadIdle),
     staleTime: 0,
   });
@@ -63,7 +64,7 @@ export function useReloadPerformance() {
  */
 export function useCleanupTemp() {
   return useMutation({
-    mutationFn: (): Promise<CleanupTempDto> => apiCall(api.admin.cleanupTemp),
+    mutationFn: (): Promise<CleanupTempDto> => apiCall(adminApi.cleanupTemp),
     meta: { errorTitle: "Error al limpiar archivos temporales" },
   });
 }

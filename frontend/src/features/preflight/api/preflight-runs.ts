@@ -1,4 +1,5 @@
-import { api, type PreflightRunDto, type StartPreflightRequest } from "@dorsal/shared";
+import type { PreflightRunDto, StartPreflightRequest } from "@dorsal/shared";
+import { adminApi } from "@dorsal/shared/contract/admin";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { apiCall } from "../../../lib/api-fetch";
@@ -15,7 +16,7 @@ const retryPollMs = 5000;
 export function usePreflightRuns() {
   return useQuery({
     queryKey: runsKey,
-    queryFn: ({ signal }) => apiCall(api.admin.preflightRuns, { signal }),
+    queryFn: ({ signal }) => apiCall(adminApi.preflightRuns, { signal }),
     staleTime: 0,
   });
 }
@@ -24,7 +25,7 @@ export function usePreflightRuns() {
 export function usePreflightRun(runId: string | null) {
   return useQuery({
     queryKey: runKey(runId ?? ""),
-    queryFn: ({ signal }) => apiCall(api.admin.preflightRun, { params: { runId: runId ?? "" }, signal }),
+    queryFn: ({ signal }) => apiCall(adminApi.preflightRun, { params: { runId: runId ?? "" }, signal }),
     enabled: runId !== null,
     // Until it ends; a failed read is shown and tried again more slowly (the run goes on meanwhile).
     refetchInterval: (query) => {
@@ -42,7 +43,7 @@ export function usePreflightRun(runId: string | null) {
 export function useStartPreflight() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (request: StartPreflightRequest) => apiCall(api.admin.startPreflight, { body: request }),
+    mutationFn: (request: StartPreflightRequest) => apiCall(adminApi.startPreflight, { body: request }),
     meta: { errorToast: false },
     onSuccess: (run: PreflightRunDto) => {
       queryClient.setQueryData(runKey(run.id), run);

@@ -1,4 +1,5 @@
-import { api, type RerunFailedRequest } from "@dorsal/shared";
+import type { RerunFailedRequest } from "@dorsal/shared";
+import { adminApi } from "@dorsal/shared/contract/admin";
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiCall } from "../../../lib/api-fetch";
 
@@ -12,7 +13,7 @@ export function useFailedPhotos(eventId: number | undefined) {
     queryKey: [...failedPhotosKey, eventId ?? "all"],
     initialPageParam: null as string | null,
     queryFn: ({ pageParam, signal }) =>
-      apiCall(api.admin.failedPhotos, { query: { limit: pageSize, eventId, cursor: pageParam ?? undefined }, signal }),
+      apiCall(adminApi.failedPhotos, { query: { limit: pageSize, eventId, cursor: pageParam ?? undefined }, signal }),
     getNextPageParam: (page) => page.cursor,
   });
 }
@@ -25,7 +26,7 @@ async function rerunAll(request: RerunFailedRequest): Promise<number> {
   let requeued = 0;
   let next = request;
   for (;;) {
-    const result = await apiCall(api.admin.rerunFailed, { body: next });
+    const result = await apiCall(adminApi.rerunFailed, { body: next });
     requeued += result.requeued;
     // A batch that started nothing would start nothing again: stop rather than spin.
     if (!result.more || result.requeued === 0 || !("eventId" in next)) return requeued;

@@ -1,4 +1,5 @@
-import { api, type CartQuoteRequest, type CreateSaleRequest } from "@dorsal/shared";
+import type { CartQuoteRequest, CreateSaleRequest } from "@dorsal/shared";
+import { salesApi } from "@dorsal/shared/contract/sales";
 import { keepPreviousData, skipToken, useMutation, useQuery } from "@tanstack/react-query";
 import { apiCall } from "../../../lib/api-fetch";
 
@@ -6,14 +7,14 @@ import { apiCall } from "../../../lib/api-fetch";
 export function useCartQuote(request: CartQuoteRequest | null) {
   return useQuery({
     queryKey: ["sales", "quote", request],
-    queryFn: request ? ({ signal }) => apiCall(api.sales.quote, { body: request, signal }) : skipToken,
+    queryFn: request ? ({ signal }) => apiCall(salesApi.quote, { body: request, signal }) : skipToken,
     placeholderData: keepPreviousData,
   });
 }
 
 export function useCreateSale() {
   return useMutation({
-    mutationFn: (body: CreateSaleRequest) => apiCall(api.sales.create, { body }),
+    mutationFn: (body: CreateSaleRequest) => apiCall(salesApi.create, { body }),
     // The purchase form says why the payment could not start, next to its button.
     meta: { errorToast: false },
   });

@@ -1,4 +1,4 @@
-import { api } from "@dorsal/shared";
+import { salesApi } from "@dorsal/shared/contract/sales";
 import { skipToken, useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiCall } from "../../../lib/api-fetch";
 
@@ -14,7 +14,7 @@ export function useEventSales(eventId: number | null, search: string) {
       eventId === null
         ? skipToken
         : ({ pageParam, signal }) =>
-            apiCall(api.sales.list, {
+            apiCall(salesApi.list, {
               query: { eventId, limit: salesPageSize, cursor: pageParam, q: search || undefined },
               signal,
             }),
@@ -27,7 +27,7 @@ export function useNewSaleLink() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ saleId, sendEmail }: { saleId: string; sendEmail: boolean }) =>
-      apiCall(api.sales.newLink, { params: { saleId }, body: { sendEmail } }),
+      apiCall(salesApi.newLink, { params: { saleId }, body: { sendEmail } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: salesKey }),
   });
 }

@@ -1,4 +1,5 @@
-import { api, limits, type SearchMode } from "@dorsal/shared";
+import { limits, type SearchMode } from "@dorsal/shared";
+import { browseApi } from "@dorsal/shared/contract/browse";
 import { keepPreviousData, useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { apiCall } from "../../../lib/api-fetch";
 
@@ -11,7 +12,7 @@ export type Catalogue = "paid" | "free";
 export function useBrowsableEvents(catalogue: Catalogue) {
   return useQuery({
     queryKey: ["browse", catalogue, "events"],
-    queryFn: ({ signal }) => apiCall(catalogue === "paid" ? api.browse.events : api.browse.freeEvents, { signal }),
+    queryFn: ({ signal }) => apiCall(catalogue === "paid" ? browseApi.events : browseApi.freeEvents, { signal }),
   });
 }
 
@@ -20,8 +21,8 @@ export function useDorsalPage(catalogue: Catalogue, eventId: number, page: numbe
     queryKey: ["browse", catalogue, "dorsals", eventId, page],
     queryFn: ({ signal }) =>
       catalogue === "paid"
-        ? apiCall(api.browse.dorsals, { params: { id: eventId }, query: { page }, signal })
-        : apiCall(api.browse.freeDorsals, { params: { eventId }, query: { page }, signal }),
+        ? apiCall(browseApi.dorsals, { params: { id: eventId }, query: { page }, signal })
+        : apiCall(browseApi.freeDorsals, { params: { eventId }, query: { page }, signal }),
     placeholderData: keepPreviousData,
   });
 }
@@ -37,8 +38,8 @@ export function useBibPhotos(catalogue: Catalogue, eventId: number, dorsal: stri
     queryFn: ({ pageParam, signal }) => {
       const query = { cursor: pageParam, limit: limits.photosPreviewCount };
       return catalogue === "paid"
-        ? apiCall(api.browse.photos, { params: { id: eventId, dorsal }, query: { ...query, mode }, signal })
-        : apiCall(api.browse.freePhotos, { params: { eventId, dorsal }, query, signal });
+        ? apiCall(browseApi.photos, { params: { id: eventId, dorsal }, query: { ...query, mode }, signal })
+        : apiCall(browseApi.freePhotos, { params: { eventId, dorsal }, query, signal });
     },
     getNextPageParam: (last) => last.nextCursor,
   });

@@ -1,4 +1,4 @@
-import { api } from "@dorsal/shared";
+import { settingsApi } from "@dorsal/shared/contract/settings";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiCall } from "../../../lib/api-fetch";
 
@@ -6,7 +6,7 @@ import { apiCall } from "../../../lib/api-fetch";
 export const publicSettingsQueryOptions = () =>
   queryOptions({
     queryKey: ["settings"],
-    queryFn: ({ signal }) => apiCall(api.settings.get, { signal }),
+    queryFn: ({ signal }) => apiCall(settingsApi.get, { signal }),
   });
 
 export function useSupportPhone() {

@@ -12,7 +12,8 @@ import {
   Stack,
   Text,
 } from "@chakra-ui/react";
-import { api, type DownloadPhoto, downloadCode, salesMessages } from "@dorsal/shared";
+import { type DownloadPhoto, downloadCode, salesMessages } from "@dorsal/shared";
+import { codesApi } from "@dorsal/shared/contract/codes";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { ThumbnailTile } from "../../../components/ui/thumbnail";
 import { allowanceText, nothingLeft, remainingPerPhoto } from "../../../lib/allowance";
@@ -69,7 +70,7 @@ function OpenedCode({
   /** The server counted a download: read the code again for what is left. */
   const refresh = async () => {
     try {
-      const validation = await apiCall(api.codes.validate, { body: { code: opened.code, eventId, dorsalNumber } });
+      const validation = await apiCall(codesApi.validate, { body: { code: opened.code, eventId, dorsalNumber } });
       if (!mounted.current) return;
       if (validation.valid) {
         setRefreshError(null);
@@ -84,7 +85,7 @@ function OpenedCode({
     }
   };
 
-  const zip = useZipDownload(() => apiCall(api.codes.downloadZip, { params: { code: opened.code } }), refresh);
+  const zip = useZipDownload(() => apiCall(codesApi.downloadZip, { params: { code: opened.code } }), refresh);
   const download = async (photo: DownloadPhoto) => {
     setStates((current) => ({ ...current, [photo.id]: "downloading" }));
     let state: PhotoState = "done";
@@ -207,7 +208,7 @@ function CodeDialogBody({ eventId, dorsalNumber }: Omit<CodeDialogProps, "open" 
     setPhase({ name: "validating" });
     let error: string;
     try {
-      const validation = await apiCall(api.codes.validate, { body: { code: parsed.data, eventId, dorsalNumber } });
+      const validation = await apiCall(codesApi.validate, { body: { code: parsed.data, eventId, dorsalNumber } });
       if (closed.current) return;
       if (validation.valid) {
         const { photos, maxDownloads, expiresAt } = validation;

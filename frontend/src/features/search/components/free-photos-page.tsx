@@ -1,5 +1,6 @@
 import { Box, Button, chakra, Heading, HStack, SimpleGrid, Skeleton, Stack, Text } from "@chakra-ui/react";
-import { api, idParam, type PhotoDto, pathFor } from "@dorsal/shared";
+import { idParam, type PhotoDto, pathFor } from "@dorsal/shared";
+import { browseApi } from "@dorsal/shared/contract/browse";
 import { useState } from "react";
 import { Link as RouterLink, useSearchParams } from "react-router";
 import { LoadError } from "../../../components/ui/load-error";
@@ -18,7 +19,7 @@ const freeSpacingMs = 800;
 
 type DownloadState = "idle" | "busy" | "done" | "failed";
 
-const freeDownloadUrl = (photo: PhotoDto) => pathFor(api.browse.freeDownload, { photoId: photo.id });
+const freeDownloadUrl = (photo: PhotoDto) => pathFor(browseApi.freeDownload, { photoId: photo.id });
 
 /**
  * A free event's photos of one bib, with only free downloads (spec §2.6): on /free-photos, and on

@@ -13,7 +13,8 @@ import {
   Stack,
   Text,
 } from "@chakra-ui/react";
-import { api, type CartPrice, formatPrice, type PhotoDto, type SearchMode } from "@dorsal/shared";
+import { type CartPrice, formatPrice, type PhotoDto, type SearchMode } from "@dorsal/shared";
+import { photosApi } from "@dorsal/shared/contract/photos";
 import { useId, useState } from "react";
 import { useNavigate } from "react-router";
 import { LoadError } from "../../../components/ui/load-error";
@@ -106,7 +107,7 @@ function AthleteDownload({ photo }: { photo: PhotoDto }) {
   const run = async () => {
     setState("busy");
     try {
-      const { url } = await apiCall(api.photos.athleteDownload, { params: { photoId: photo.id } });
+      const { url } = await apiCall(photosApi.athleteDownload, { params: { photoId: photo.id } });
       await downloadFile(url, photo.originalFilename, () => {});
       setState("done");
     } catch {

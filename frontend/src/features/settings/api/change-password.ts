@@ -1,4 +1,5 @@
-import { api, type ChangePasswordRequest, messages } from "@dorsal/shared";
+import { type ChangePasswordRequest, messages } from "@dorsal/shared";
+import { authApi } from "@dorsal/shared/contract/auth";
 import { useMutation } from "@tanstack/react-query";
 import { ApiError, apiCall } from "../../../lib/api-fetch";
 import { session } from "../../../lib/session";
@@ -9,7 +10,7 @@ import { session } from "../../../lib/session";
  */
 export function useChangePassword() {
   return useMutation({
-    mutationFn: (body: ChangePasswordRequest) => apiCall(api.auth.changePassword, { body }),
+    mutationFn: (body: ChangePasswordRequest) => apiCall(authApi.changePassword, { body }),
     meta: {
       // A throttled attempt says when to try again; anything else gets the spec's text.
       errorMessage: (failure) =>

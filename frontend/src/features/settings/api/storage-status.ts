@@ -1,4 +1,4 @@
-import { api } from "@dorsal/shared";
+import { settingsApi } from "@dorsal/shared/contract/settings";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiCall } from "../../../lib/api-fetch";
 
@@ -6,7 +6,7 @@ import { apiCall } from "../../../lib/api-fetch";
 export const storageStatusQueryOptions = () =>
   queryOptions({
     queryKey: ["cloud", "status"],
-    queryFn: ({ signal }) => apiCall(api.settings.storageStatus, { signal }),
+    queryFn: ({ signal }) => apiCall(settingsApi.storageStatus, { signal }),
     refetchInterval: 30_000,
   });
 

@@ -1,4 +1,5 @@
-import { api, imageContentType, limits, type UploadSignRequest } from "@dorsal/shared";
+import { imageContentType, limits, type UploadSignRequest } from "@dorsal/shared";
+import { photosApi } from "@dorsal/shared/contract/photos";
 import AwsS3, { type AwsBody, type AwsS3Options } from "@uppy/aws-s3";
 import Uppy, { type UppyFile } from "@uppy/core";
 import GoldenRetriever from "@uppy/golden-retriever";
@@ -51,7 +52,7 @@ function multipartStep(request: S3Request & { uploadId: string }): UploadSignReq
  * same for a photo and for a ZIP, whose key the API checks is the caller's own.
  */
 export async function signUploadStep(step: UploadSignRequest): Promise<{ url: string }> {
-  const { url } = await apiCall(api.photos.signUpload, { body: step });
+  const { url } = await apiCall(photosApi.signUpload, { body: step });
   return { url };
 }
 
@@ -65,7 +66,7 @@ async function signRequest(uppy: PhotoUppy, request: S3Request) {
     throw new Error(uploadUnknownErrorMessage);
   }
   const file = uppy.getFile(request.key.slice(pendingPrefix.length));
-  const target = await apiCall(api.photos.uploadTarget, {
+  const target = await apiCall(photosApi.uploadTarget, {
     body: {
       kind: "photo",
       eventId: file.meta.eventId,

@@ -1,4 +1,4 @@
-import { api } from "@dorsal/shared";
+import { usersApi } from "@dorsal/shared/contract/users";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiCall } from "../../../lib/api-fetch";
 
@@ -9,7 +9,7 @@ import { apiCall } from "../../../lib/api-fetch";
 export const myAssignmentsQueryOptions = (userId: string) =>
   queryOptions({
     queryKey: ["my-assignments", userId],
-    queryFn: ({ signal }) => apiCall(api.users.myEvents, { signal }),
+    queryFn: ({ signal }) => apiCall(usersApi.myEvents, { signal }),
   });
 
 /** Asks only for a photographer (`userId` null otherwise). */

@@ -1,4 +1,5 @@
-import { api, type UploadSummaryDto, type ZipUploadSummaryDto } from "@dorsal/shared";
+import type { UploadSummaryDto, ZipUploadSummaryDto } from "@dorsal/shared";
+import { photosApi } from "@dorsal/shared/contract/photos";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiCall } from "../../../lib/api-fetch";
 
@@ -8,7 +9,7 @@ export const uploadPollEveryMs = 2000;
 const historyPollEveryMs = 5000;
 
 export function startUpload(eventId: number, fileCount: number) {
-  return apiCall(api.photos.startUpload, { body: { eventId, fileCount } });
+  return apiCall(photosApi.startUpload, { body: { eventId, fileCount } });
 }
 
 export const myUploadsKey = ["my-uploads"] as const;
@@ -16,13 +17,13 @@ export const myUploadsKey = ["my-uploads"] as const;
 export const myUploadsQueryOptions = () =>
   queryOptions({
     queryKey: myUploadsKey,
-    queryFn: ({ signal }) => apiCall(api.photos.myUploads, { signal }),
+    queryFn: ({ signal }) => apiCall(photosApi.myUploads, { signal }),
   });
 
 export const uploadDetailQueryOptions = (uploadId: string) =>
   queryOptions({
     queryKey: [...myUploadsKey, uploadId],
-    queryFn: ({ signal }) => apiCall(api.photos.myUpload, { params: { uploadId }, signal }),
+    queryFn: ({ signal }) => apiCall(photosApi.myUpload, { params: { uploadId }, signal }),
   });
 
 /** Photos of the upload the pipeline has finished with, whatever the outcome. */

@@ -1,4 +1,5 @@
-import { api, limits, type ZipBatchRequest } from "@dorsal/shared";
+import { limits, type ZipBatchRequest } from "@dorsal/shared";
+import { photosApi } from "@dorsal/shared/contract/photos";
 import AwsS3, { type AwsBody } from "@uppy/aws-s3";
 import Uppy from "@uppy/core";
 import { apiCall } from "../../../lib/api-fetch";
@@ -13,11 +14,11 @@ import { partSizeBytes, usesMultipart } from "./upload-settings";
  */
 
 export function createZipBatch(request: ZipBatchRequest, signal?: AbortSignal) {
-  return apiCall(api.photos.createZipBatch, { body: request, signal });
+  return apiCall(photosApi.createZipBatch, { body: request, signal });
 }
 
 export function getZipBatchStatus(batchId: string, signal?: AbortSignal) {
-  return apiCall(api.photos.zipBatchStatus, { params: { batchId }, signal });
+  return apiCall(photosApi.zipBatchStatus, { params: { batchId }, signal });
 }
 
 /** The batch the ZIP belongs to, with the single PUT the API already signed for it. */
@@ -41,7 +42,7 @@ async function signZipRequest(uppy: ZipUppy, request: S3Request) {
   if (request.method === "PUT" && meta.putUrl && meta.putKey) {
     return { url: meta.putUrl, key: meta.putKey, headers: meta.putHeaders ?? {} };
   }
-  const target = await apiCall(api.photos.uploadTarget, {
+  const target = await apiCall(photosApi.uploadTarget, {
     body: { kind: "zip", batchId: meta.batchId, multipart: request.method === "POST" },
   });
   return { url: target.url, key: target.key, headers: target.headers };

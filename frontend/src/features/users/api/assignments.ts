@@ -1,4 +1,5 @@
-import { type AssignEventRequest, api } from "@dorsal/shared";
+import type { AssignEventRequest } from "@dorsal/shared";
+import { usersApi } from "@dorsal/shared/contract/users";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiCall } from "../../../lib/api-fetch";
 import { usersKey, useUsersMutation } from "./users";
@@ -7,17 +8,17 @@ export function useAssignments(userId: string) {
   return useQuery(
     queryOptions({
       queryKey: [...usersKey, userId, "events"],
-      queryFn: ({ signal }) => apiCall(api.users.events, { params: { id: userId }, signal }),
+      queryFn: ({ signal }) => apiCall(usersApi.events, { params: { id: userId }, signal }),
     }),
   );
 }
 
 export const useAssignEvent = () =>
   useUsersMutation(({ userId, ...body }: AssignEventRequest & { userId: string }) =>
-    apiCall(api.users.assignEvent, { params: { id: userId }, body }),
+    apiCall(usersApi.assignEvent, { params: { id: userId }, body }),
   );
 
 export const useUnassignEvent = () =>
   useUsersMutation(({ userId, eventId }: { userId: string; eventId: number }) =>
-    apiCall(api.users.unassignEvent, { params: { id: userId, eventId } }),
+    apiCall(usersApi.unassignEvent, { params: { id: userId, eventId } }),
   );

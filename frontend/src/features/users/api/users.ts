@@ -1,4 +1,5 @@
-import { api, type CreateUserRequest, type UpdateUserRequest } from "@dorsal/shared";
+import type { CreateUserRequest, UpdateUserRequest } from "@dorsal/shared";
+import { usersApi } from "@dorsal/shared/contract/users";
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiCall } from "../../../lib/api-fetch";
 
@@ -13,7 +14,7 @@ export function useUsers() {
     queryKey: usersKey,
     initialPageParam: null as string | null,
     queryFn: ({ pageParam, signal }) =>
-      apiCall(api.users.list, { query: { limit: pageSize, cursor: pageParam ?? undefined }, signal }),
+      apiCall(usersApi.list, { query: { limit: pageSize, cursor: pageParam ?? undefined }, signal }),
     getNextPageParam: (page) => page.cursor,
   });
 }
@@ -27,12 +28,12 @@ export function useUsersMutation<Input, Output>(mutationFn: (input: Input) => Pr
   });
 }
 
-export const useCreateUser = () => useUsersMutation((body: CreateUserRequest) => apiCall(api.users.create, { body }));
+export const useCreateUser = () => useUsersMutation((body: CreateUserRequest) => apiCall(usersApi.create, { body }));
 
 export const useUpdateUser = () =>
   useUsersMutation(({ userId, ...body }: UpdateUserRequest & { userId: string }) =>
-    apiCall(api.users.update, { params: { id: userId }, body }),
+    apiCall(usersApi.update, { params: { id: userId }, body }),
   );
 
 export const useDeleteUser = () =>
-  useUsersMutation((userId: string) => apiCall(api.users.remove, { params: { id: userId } }));
+  useUsersMutation((userId: string) => apiCall(usersApi.remove, { params: { id: userId } }));
