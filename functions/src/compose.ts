@@ -26,7 +26,7 @@ import { createIds, systemClock } from "./adapters/system/system";
 import type { Deps } from "./app/deps";
 import { deleteEventSlice, resumeEventDeletions } from "./app/event-deletion";
 import { createPipelineTasks, type PipelineTasks } from "./app/pipeline";
-import { recountEventStats, sweepUnstartedUploads } from "./app/processing";
+import { recountEventStats, recountSlice, sweepUnstartedUploads } from "./app/processing";
 import { recountSalesMonths } from "./app/sales-report";
 import { parseOriginalKey } from "./app/storage-paths";
 import { createTokenService, type PrivateJwk, type PublicJwk, publicJwkOf } from "./app/tokens";
@@ -51,7 +51,7 @@ import { createStartListRepository } from "./data/start-lists";
 import { createUploadRepository } from "./data/uploads";
 import { createUserRepository } from "./data/users";
 import { createZipBatchRepository } from "./data/zip-batches";
-import { deletionSliceMs } from "./jobs/event-deletion-definition";
+import { jobSliceMs } from "./jobs/definitions";
 import { createLogger, type Logger } from "./logger";
 import { memo } from "./memo";
 import type { BackgroundJobs } from "./ports/background-jobs";
@@ -186,13 +186,10 @@ async function composeAws(config: AwsConfig): Promise<Container> {
     : {
         start: () => Promise.reject(new Error("STATE_MACHINE_ARN is not set for this function")),
       };
-  const deletionStateMachineArn = config.DELETION_STATE_MACHINE_ARN;
-  const jobs: BackgroundJobs = {
-    deleteEvent: async (input) => {
-      if (!deletionStateMachineArn) throw new Error("DELETION_STATE_MACHINE_ARN is not set for this function");
-      await createSfnBackgroundJobs(await sfn(), deletionStateMachineArn).deleteEvent(input);
-    },
-  };
+  const jobs = createSfnBackgroundJobs(sfn, {
+    eventDeletion: config.DELETION_STATE_MACHINE_ARN,
+    counterRecount: config.RECOUNT_STATE_MACHINE_ARN,
+  });
   const vision = memo(async (): Promise<Vision> => {
     const { RekognitionClient } = await import("@aws-sdk/client-rekognition");
     const { createRekognitionVision } = await import("./adapters/aws/rekognition");
@@ -320,9 +317,9 @@ async function composeLocal(config: LocalConfig, local: LocalServices): Promise<
   };
   let localJobs: LocalBackgroundJobs | undefined;
   const jobs: BackgroundJobs = {
-    deleteEvent: async (input) => {
+    start: async (job, input) => {
       if (!localJobs) throw new Error("The local background jobs are not running yet");
-      await localJobs.deleteEvent(input);
+      await localJobs.start(job, input);
     },
   };
   const s3Objects = createS3ObjectStore(s3, buckets);
@@ -399,7 +396,10 @@ async function composeLocal(config: LocalConfig, local: LocalServices): Promise<
   if (swept.started + swept.failed + swept.unreadable > 0) logger.info("start-up sweep", swept);
   const { createLocalBackgroundJobs } = await import("./adapters/local/local-jobs");
   localJobs = createLocalBackgroundJobs({
-    deleteEventSlice: (input) => deleteEventSlice(container.deps, input, deletionSliceMs.local),
+    slices: {
+      eventDeletion: (input) => deleteEventSlice(container.deps, input, jobSliceMs.local),
+      counterRecount: (input) => recountSlice(container.deps, input, jobSliceMs.local),
+    },
     logger,
   });
   // Deletions a killed process left midway go on where their last slice got to.
@@ -451,7 +451,7 @@ export async function composeInMemory(config: LocalConfig, fakes: InMemoryFakes 
     urls: fakes.urls ?? { signedGetUrl: refuse("image URLs") },
     metrics: createMemoryMetrics(fakes.clock ?? systemClock),
     pipeline: { start: refuse("pipeline queue") },
-    jobs: { deleteEvent: refuse("background jobs") },
+    jobs: { start: refuse("background jobs") },
     pipelineQueue: unknownQueue,
     vision: vision
       ? async () => vision

@@ -13,7 +13,7 @@ import { Construct } from "constructs";
 import { downloadZipPrefix, zipUploadPrefix } from "../../functions/src/app/storage-paths";
 import { routeThrottles, stageThrottle } from "../../functions/src/http/abuse-limits";
 import { type HttpHandlerName, httpHandlers, httpRoutes } from "../../functions/src/http/routes";
-import { deletionSliceMs } from "../../functions/src/jobs/event-deletion-definition";
+import { jobSliceMs } from "../../functions/src/jobs/definitions";
 import { type PipelineTask, pipelineTasks } from "../../functions/src/pipeline/definition";
 import { preflightFunctionTimeoutSeconds } from "../../functions/src/preflight/definition";
 import { AdminBootstrap, adminEmailFrom } from "./admin-bootstrap";
@@ -22,7 +22,7 @@ import { capacity } from "./capacity";
 import { reservesConcurrency } from "./concurrency";
 import { customDomainFrom } from "./custom-domain";
 import { DorsalFunction, type DorsalFunctionProps } from "./dorsal-function";
-import { EventDeletionWorkflow } from "./event-deletion";
+import { JobWorkflow } from "./job-workflow";
 import { mailFromContext } from "./mail";
 import { acknowledgeWildcardResource } from "./nag";
 import { Pipeline } from "./pipeline";
@@ -215,16 +215,23 @@ const reconcileSpec: FunctionSpec = {
 };
 
 const recountSpec: FunctionSpec = {
-  description: "Counters: recount events whose counters moved since their last recount",
-  // One query per photo of each changed event (its bib links): minutes for a 5000-photo event.
-  timeout: Duration.minutes(15),
+  description: "Counters: start the recount of events whose counters moved, recount the sales months, resume deletions",
+  // A read of every event's stats and the sales months; each event's recount runs in its own workflow.
+  timeout: Duration.minutes(5),
+  access: { table: true },
+};
+
+const recountSliceSpec: FunctionSpec = {
+  description: "Counters: recount a time slice's worth of an event's photos and bib links, from its checkpoint",
+  // Twice the slice it works for: a slow last page still ends inside the timeout.
+  timeout: Duration.millis(jobSliceMs.lambda * 2),
   access: { table: true },
 };
 
 const eventDeletionSpec: FunctionSpec = {
   description: "Event deletion: removes a time slice's worth of a deleted event's items and objects",
   // Twice the slice it works for: a slow last page still ends inside the timeout.
-  timeout: Duration.millis(deletionSliceMs.lambda * 2),
+  timeout: Duration.millis(jobSliceMs.lambda * 2),
   access: {
     table: true,
     originals: ["s3:DeleteObject"],
@@ -267,7 +274,10 @@ export class StatelessStack extends Stack {
   readonly countersRecounter: DorsalFunction;
   /** Deletes a deleted event's items and objects a time slice at a time, looped by `eventDeletion`. */
   readonly eventDeletionSlice: DorsalFunction;
-  readonly eventDeletion: EventDeletionWorkflow;
+  readonly eventDeletion: JobWorkflow;
+  /** Recounts an event's counters a time slice at a time, looped by `counterRecount`. */
+  readonly counterRecountSlice: DorsalFunction;
+  readonly counterRecount: JobWorkflow;
   /** The preflight's function (functions/src/handlers/preflight.ts); see `preflight`. */
   readonly preflightFunction: DorsalFunction;
   /** Wompi's keys as JSON; ops fill it in after the first deploy (docs/payments.md). */
@@ -591,10 +601,27 @@ export class StatelessStack extends Stack {
     );
     this.eventDeletionSlice = appFunction(
       "Event-deletion",
-      path.join(handlers, "jobs", "event-deletion.ts"),
+      path.join(handlers, "jobs", "event-deletion-slice.ts"),
       eventDeletionSpec,
     );
-    this.eventDeletion = new EventDeletionWorkflow(this, "EventDeletion", { slice: this.eventDeletionSlice.fn });
+    this.eventDeletion = new JobWorkflow(this, "EventDeletion", {
+      job: "eventDeletion",
+      slice: this.eventDeletionSlice.fn,
+    });
+    this.counterRecountSlice = appFunction(
+      "Counters-recount-slice",
+      path.join(handlers, "jobs", "counter-recount-slice.ts"),
+      recountSliceSpec,
+    );
+    this.counterRecount = new JobWorkflow(this, "CounterRecount", {
+      job: "counterRecount",
+      slice: this.counterRecountSlice.fn,
+    });
+    this.countersRecounter.fn.addEnvironment(
+      "RECOUNT_STATE_MACHINE_ARN",
+      this.counterRecount.stateMachine.stateMachineArn,
+    );
+    this.counterRecount.stateMachine.grantStartExecution(this.countersRecounter.fn);
     // The events API starts deletions; the hourly recount starts again those whose workflow stopped.
     for (const starter of [this.httpFunctions.events, this.countersRecounter]) {
       starter.fn.addEnvironment("DELETION_STATE_MACHINE_ARN", this.eventDeletion.stateMachine.stateMachineArn);
@@ -615,6 +642,7 @@ export class StatelessStack extends Stack {
         PaymentsReconcile: this.paymentsReconciler,
         CountersRecount: this.countersRecounter,
         EventDeletion: this.eventDeletionSlice,
+        CountersRecountSlice: this.counterRecountSlice,
         PreflightRun: this.preflightFunction,
       },
       api: this.api,

@@ -19,7 +19,7 @@ import { perAddressLimits, routeThrottles, stageThrottle } from "../../functions
 import { originVerifyHeader } from "../../functions/src/http/origin-verify";
 import { httpRoutes } from "../../functions/src/http/routes";
 import { appContentSecurityPolicy, storedFileContentSecurityPolicy } from "../../functions/src/http/security-headers";
-import { buildEventDeletionDefinition, deletionSliceMs } from "../../functions/src/jobs/event-deletion-definition";
+import { buildJobDefinition, jobSliceMs } from "../../functions/src/jobs/definitions";
 import {
   buildPipelineDefinition,
   pipelineTasks,
@@ -68,6 +68,7 @@ const appFunctions = () => [
   stateless.paymentsReconciler,
   stateless.countersRecounter,
   stateless.eventDeletionSlice,
+  stateless.counterRecountSlice,
   stateless.preflightFunction,
   stateless.admin.bootstrapper,
 ];
@@ -314,7 +315,7 @@ describe("functions", () => {
     }
   });
 
-  it("recount changed events' counters every hour, from the table alone", () => {
+  it("start changed events' recounts every hour, from the table alone", () => {
     const fn = { "Fn::GetAtt": [logicalId(stateless, stateless.countersRecounter), "Arn"] };
     code.hasResourceProperties("AWS::Events::Rule", {
       ScheduleExpression: "rate(1 hour)",
@@ -323,12 +324,23 @@ describe("functions", () => {
     const statements = statementsOf(stateless.countersRecounter.role);
     const actions = statements.flatMap((statement) => [statement.Action].flat());
     expect(actions).toContain("dynamodb:UpdateItem");
-    // The table, and starting again a stalled event deletion: no photos, no recognition, no pipeline.
+    // The table, and starting recounts and stalled deletions: no photos, no recognition, no pipeline.
     expect(actions.filter((action) => /^(s3|rekognition|sqs):/.test(action))).toEqual([]);
     const starts = statements.filter((statement) => [statement.Action].flat().some((a) => a.startsWith("states:")));
+    // One statement (CDK merges them) over both workflows, and nothing else.
+    expect(starts.flatMap((statement) => [statement.Resource].flat())).toHaveLength(2);
     expect(starts).toEqual([
-      expect.objectContaining({ Action: "states:StartExecution", Resource: { Ref: deletionMachineId() } }),
+      expect.objectContaining({
+        Action: "states:StartExecution",
+        Resource: expect.arrayContaining([{ Ref: deletionMachineId() }, { Ref: recountMachineId() }]),
+      }),
     ]);
+    expect(functionOf(stateless.countersRecounter).Properties.Environment).toMatchObject({
+      Variables: {
+        DELETION_STATE_MACHINE_ARN: { Ref: deletionMachineId() },
+        RECOUNT_STATE_MACHINE_ARN: { Ref: recountMachineId() },
+      },
+    });
   });
 
   it("let the admin API read the dashboard's metrics and queue, and clean past download ZIPs, nothing more of them", () => {
@@ -405,6 +417,7 @@ describe("functions", () => {
 
 const pipelineMachineId = () => stateless.getLogicalId(stateless.pipeline.stateMachine.node.defaultChild as never);
 const deletionMachineId = () => stateless.getLogicalId(stateless.eventDeletion.stateMachine.node.defaultChild as never);
+const recountMachineId = () => stateless.getLogicalId(stateless.counterRecount.stateMachine.node.defaultChild as never);
 /** A deployed definition with each function's ARN written as `<its logical id>`. */
 const renderedDefinition = (machine: Resource) => {
   const definition = machine.Properties.DefinitionString as { "Fn::Join": [string, unknown[]] };
@@ -422,21 +435,36 @@ const s3ActionsOn = (fn: DorsalFunction, pattern: string) =>
     .flatMap((st) => [st.Action].flat())
     .sort();
 
-describe("event deletion", () => {
-  it("deploys buildEventDeletionDefinition, looping over the slice function, which alone it may invoke", () => {
-    const machine = code.toJSON().Resources[deletionMachineId()] as Resource;
-    const sliceId = logicalId(stateless, stateless.eventDeletionSlice);
-    expect(renderedDefinition(machine)).toEqual(buildEventDeletionDefinition(`<${sliceId}>`));
-    expect(machine.Properties).toMatchObject({ StateMachineType: "STANDARD", TracingConfiguration: { Enabled: true } });
-    const invoke = statementsOf(stateless.eventDeletion.stateMachine.role).filter(
-      (st) => st.Action === "lambda:InvokeFunction",
-    );
-    expect(invoke).toEqual([expect.objectContaining({ Resource: { "Fn::GetAtt": [sliceId, "Arn"] } })]);
+describe("background jobs", () => {
+  it.each([
+    ["eventDeletion", () => [deletionMachineId(), stateless.eventDeletion, stateless.eventDeletionSlice] as const],
+    ["counterRecount", () => [recountMachineId(), stateless.counterRecount, stateless.counterRecountSlice] as const],
+  ] as const)(
+    "deploy buildJobDefinition of %s, looping over its slice function, which alone it may invoke",
+    (job, parts) => {
+      const [machineId, workflow, slice] = parts();
+      const machine = code.toJSON().Resources[machineId] as Resource;
+      const sliceId = logicalId(stateless, slice);
+      expect(renderedDefinition(machine)).toEqual(buildJobDefinition(job, `<${sliceId}>`));
+      expect(machine.Properties).toMatchObject({
+        StateMachineType: "STANDARD",
+        TracingConfiguration: { Enabled: true },
+      });
+      const invoke = statementsOf(workflow.stateMachine.role).filter((st) => st.Action === "lambda:InvokeFunction");
+      expect(invoke).toEqual([expect.objectContaining({ Resource: { "Fn::GetAtt": [sliceId, "Arn"] } })]);
+      // Twice the slice it works for.
+      expect(functionOf(slice).Properties.Timeout).toBe((jobSliceMs.lambda * 2) / 1000);
+    },
+  );
+
+  it("let the recount slice touch the table only", () => {
+    const actions = statementsOf(stateless.counterRecountSlice.role).flatMap((statement) => [statement.Action].flat());
+    expect(actions).toContain("dynamodb:Query");
+    expect(actions.filter((action) => /^(s3|rekognition|sqs|states):/.test(action))).toEqual([]);
   });
 
-  it("gives the slice function twice its slice to run, and the deleting of an event's objects and ZIPs", () => {
+  it("let the deletion slice delete an event's objects and ZIPs", () => {
     const slice = stateless.eventDeletionSlice;
-    expect(functionOf(slice).Properties.Timeout).toBe((deletionSliceMs.lambda * 2) / 1000);
     expect(s3ActionsOn(slice, "/eventos/*")).toEqual(["s3:DeleteObject"]);
     // One statement (CDK merges them) over the photos of both buckets.
     const photoDeletes = statementsOf(slice.role).filter((st) => JSON.stringify(st.Resource).includes("/eventos/*"));
@@ -460,7 +488,7 @@ describe("event deletion", () => {
 describe("pipeline", () => {
   it("deploys buildPipelineDefinition with each task's function ARN", () => {
     expect(Object.keys(code.findResources("AWS::StepFunctions::StateMachine")).sort()).toEqual(
-      [pipelineMachineId(), deletionMachineId()].sort(),
+      [pipelineMachineId(), deletionMachineId(), recountMachineId()].sort(),
     );
     const machine = code.toJSON().Resources[pipelineMachineId()] as Resource;
     const expected = buildPipelineDefinition((task) => `<${logicalId(stateless, stateless.pipelineFunctions[task])}>`);

@@ -4,7 +4,7 @@ import { setPhotoBibs } from "../../functions/src/app/bib-index";
 import type { Deps } from "../../functions/src/app/deps";
 import { removeDuplicatePhoto } from "../../functions/src/app/duplicates";
 import { dashboardStats } from "../../functions/src/app/events";
-import { recountEventStats } from "../../functions/src/app/processing";
+import { recountEventStats, recountSlice } from "../../functions/src/app/processing";
 import { storagePaths } from "../../functions/src/app/storage-paths";
 import { listUsers } from "../../functions/src/app/users";
 import { countsGeneration, type EventStats } from "../../functions/src/data/events";
@@ -195,6 +195,18 @@ describe("counters and pages behind the admin's reads of a big event", () => {
     expect(recounted.processedPhotos).toBe(exact.totalPhotos - exact.failedPhotos);
     expect(recounted.countsGeneration).toBe(countsGeneration);
     expect(await deps.participants.participantCountsOf(eventId, ["1001"])).toEqual(participants);
+  });
+
+  it("recounts in the workflow's time slices: each ends at a checkpoint, the last one exact", async () => {
+    const exact = counters(await statsOf());
+    await deps.events.addStats(eventId, { processedPhotos: 2, unbibbedPhotos: 3 }, now());
+    // A slice with no time left stops after its first page; the workflow calls it again until done.
+    let slices = 0;
+    for (let done = false; !done; slices++) ({ done } = await recountSlice(deps, { eventId }, 0));
+    // Three pages of photos, two of participants, then the counters replaced.
+    expect(slices).toBe(6);
+    expect(counters(await statsOf())).toEqual(exact);
+    expect(await deps.events.recountCheckpoint(eventId)).toBeUndefined();
   });
 
   it("stops a recount whose checkpoint another run moved on, changing nothing more", async () => {

@@ -5,7 +5,7 @@ import {
   eventDeletionSteps,
   type SweepSlice,
 } from "../data/event-deletion";
-import type { EventDeletionInput } from "../jobs/event-deletion-definition";
+import type { EventJobInput } from "../jobs/definitions";
 import { throttledPasswordCheck } from "./auth";
 import type { Deps } from "./deps";
 import { forbidden, notFound } from "./errors";
@@ -46,7 +46,7 @@ export async function deleteEvent(
     startedAt: deps.clock.now().toISOString(),
   });
   if (!(await deps.eventDeletion.deleteEvent(eventId))) throw notFound(messages.eventNotFound);
-  await deps.jobs.deleteEvent({ eventId, attempt: deletion.attempt });
+  await deps.jobs.start("eventDeletion", { eventId, attempt: deletion.attempt });
   return deletionDto(deletion);
 }
 
@@ -72,7 +72,7 @@ export async function listEventDeletions(deps: Deps): Promise<EventDeletionDto[]
  */
 export async function deleteEventSlice(
   deps: Deps,
-  { eventId }: Pick<EventDeletionInput, "eventId">,
+  { eventId }: Pick<EventJobInput, "eventId">,
   sliceMs: number,
 ): Promise<{ done: boolean }> {
   const deletion = await deps.eventDeletion.get(eventId);
@@ -200,7 +200,7 @@ export async function resumeEventDeletions(deps: Deps, { stalledMinutes }: { sta
     if (deletion.status !== "running" || deletion.updatedAt > stalledBefore) continue;
     const claimed = await deps.eventDeletion.retry(deletion, deps.clock.now().toISOString());
     if (!claimed) continue;
-    await deps.jobs.deleteEvent({ eventId: claimed.eventId, attempt: claimed.attempt });
+    await deps.jobs.start("eventDeletion", { eventId: claimed.eventId, attempt: claimed.attempt });
     resumed.push(claimed.eventId);
   }
   return resumed;

@@ -8,6 +8,7 @@ import {
 } from "@dorsal/shared";
 import { countsGeneration, type RecountCheckpoint } from "../data/events";
 import type { PageCursor, PhotoRecord } from "../data/photos";
+import type { EventJobInput } from "../jobs/definitions";
 import type { Deps } from "./deps";
 import { notFound } from "./errors";
 import { settleUploadPhoto } from "./my-uploads";
@@ -229,13 +230,14 @@ export type RecountDeps = Pick<Deps, "events" | "photos" | "participants" | "bib
  * Each page ends with a checkpoint (events.saveRecountCheckpoint): a recount stopped anywhere,
  * even killed, continues from there when called again for the event (a checkpoint with links
  * serves a call without). If another run moved the checkpoint meanwhile, this one stops, changing
- * nothing more.
+ * nothing more. With `more`, asked after each checkpoint, a false answer pauses it there
+ * (`paused`): the recount workflow's time slices (`recountSlice`).
  */
 export async function recountEventStats(
   deps: RecountDeps,
   eventId: number,
-  options: { links: boolean },
-): Promise<{ replaced: boolean }> {
+  options: { links: boolean; more?: () => boolean },
+): Promise<{ replaced: boolean; paused?: true }> {
   const stored = await deps.events.recountCheckpoint(eventId);
   let step = stored?.step;
   let checkpoint: RecountCheckpoint =
@@ -295,6 +297,7 @@ export async function recountEventStats(
       counts,
     });
     if (!moved) return { replaced: false };
+    if (options.more && !options.more()) return { replaced: false, paused: true };
   }
 
   while (checkpoint.phase === "bibs") {
@@ -322,6 +325,7 @@ export async function recountEventStats(
       counts,
     });
     if (!moved) return { replaced: false };
+    if (options.more && !options.more()) return { replaced: false, paused: true };
   }
 
   const { dorsalsDetected, bibsWithPhotos, ...photoCounts } = checkpoint.counts;
@@ -363,21 +367,38 @@ async function inPool<T>(items: readonly T[], width: number, work: (item: T) => 
 }
 
 /**
+ * One task of the counter-recount workflow (jobs/definitions.ts): the recount with its bib links,
+ * going on from its checkpoint until the slice's time is up or it is over.
+ */
+export async function recountSlice(
+  deps: RecountDeps,
+  { eventId }: Pick<EventJobInput, "eventId">,
+  sliceMs: number,
+): Promise<{ done: boolean }> {
+  const endsAt = deps.clock.now().getTime() + sliceMs;
+  const { paused } = await recountEventStats(deps, eventId, {
+    links: true,
+    more: () => deps.clock.now().getTime() < endsAt,
+  });
+  return { done: !paused };
+}
+
+/**
  * The AWS schedule's recount: every event whose counters moved since its last recount (`changes`
  * grew), or were last recounted before some of them were kept, and whose photos have then been
- * still for `quietMinutes`, with its bib counts. Quiet events
- * only, so a recount rarely races the pipeline (and one that does changes nothing); events untouched
- * since their last recount cost one read of their stats.
+ * still for `quietMinutes`, gets a recount with its bib counts — its own workflow, named after the
+ * `changes` it was started for, so an event is recounted once per state of its counters however
+ * often the schedule finds it due. Quiet events only, so a recount rarely races the pipeline (and
+ * one that does changes nothing); events untouched since their last recount cost one read of their stats.
  */
 export async function recountChangedEvents(
-  deps: RecountDeps,
+  deps: RecountDeps & Pick<Deps, "jobs">,
   options: { quietMinutes: number },
-): Promise<{ recounted: number; stale: number }> {
+): Promise<{ started: number[] }> {
   const quietSince = new Date(deps.clock.now().getTime() - options.quietMinutes * 60_000).toISOString();
   const events = await deps.events.list();
   const stats = await deps.events.stats(events.map((event) => event.id));
-  let recounted = 0;
-  let stale = 0;
+  const started: number[] = [];
   for (const event of events) {
     const eventStats = stats.get(event.id);
     if (!eventStats) continue;
@@ -385,9 +406,8 @@ export async function recountChangedEvents(
     const outdated = eventStats.changes > 0 && eventStats.countsGeneration < countsGeneration;
     if (eventStats.changes <= eventStats.changesAtRecount && !outdated) continue;
     if (eventStats.lastUpdated !== null && eventStats.lastUpdated > quietSince) continue;
-    const { replaced } = await recountEventStats(deps, event.id, { links: true });
-    if (replaced) recounted++;
-    else stale++;
+    await deps.jobs.start("counterRecount", { eventId: event.id, attempt: eventStats.changes });
+    started.push(event.id);
   }
-  return { recounted, stale };
+  return { started };
 }

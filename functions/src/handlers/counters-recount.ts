@@ -13,18 +13,18 @@ const quietMinutes = 15;
 const stalledDeletionMinutes = 30;
 
 /**
- * EventBridge schedule (infra/lib/stateless-stack.ts): recounts the counters of events that
- * changed since their last recount, so one a stopped Lambda left a write behind is exact again
- * (docs/data-model.md, Counters), and the dashboard's two months of sales figures; and starts
- * again the event deletions whose workflow stopped. The local runtime does both at start-up instead.
+ * EventBridge schedule (infra/lib/stateless-stack.ts): starts the recount workflow of each event
+ * whose counters changed since its last recount, so one a stopped Lambda left a write behind is exact again
+ * (docs/data-model.md, Counters); recounts the dashboard's two months of sales figures; and starts
+ * again the event deletions whose workflow stopped. The local runtime does all three at start-up instead.
  */
 export const handler = lambdaEntry("counters recount", async () => {
   const { deps, logger } = await getContainer();
-  const result = await recountChangedEvents(deps, { quietMinutes });
-  if (result.recounted + result.stale > 0) logger.info("event counters recounted", result);
+  const { started } = await recountChangedEvents(deps, { quietMinutes });
+  if (started.length > 0) logger.info("event counter recounts started", { eventIds: started });
   const salesMonths = await recountSalesMonths(deps);
   if (salesMonths.length > 0) logger.warn("sales figures recounted", { months: salesMonths });
   const deletionsResumed = await resumeEventDeletions(deps, { stalledMinutes: stalledDeletionMinutes });
   if (deletionsResumed.length > 0) logger.warn("event deletions resumed", { eventIds: deletionsResumed });
-  return { ...result, salesMonths, deletionsResumed };
+  return { recountsStarted: started, salesMonths, deletionsResumed };
 });

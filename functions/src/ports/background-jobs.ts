@@ -1,7 +1,7 @@
-import type { EventDeletionInput } from "../jobs/event-deletion-definition";
+import type { BackgroundJob, EventJobInput } from "../jobs/definitions";
 
 /** Work that outlasts a request: Step Functions workflows in AWS, their emulation locally. */
 export interface BackgroundJobs {
-  /** Starts an event's deletion workflow; starting the same input again changes nothing. */
-  deleteEvent(input: EventDeletionInput): Promise<void>;
+  /** Starts a job's workflow on an event; starting the same job and input again changes nothing. */
+  start(job: BackgroundJob, input: EventJobInput): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { ExecutionAlreadyExists, type SFNClient, StartExecutionCommand } from "@aws-sdk/client-sfn";
-import { type EventDeletionInput, eventDeletionExecutionName } from "../../jobs/event-deletion-definition";
+import { type BackgroundJob, jobExecutionName } from "../../jobs/definitions";
 import type { BackgroundJobs } from "../../ports/background-jobs";
 import type { PipelineInput, PipelineStarter } from "../../ports/pipeline";
 
@@ -32,10 +32,16 @@ export function createSfnPipelineStarter(client: SFNClient, stateMachineArn: str
   };
 }
 
-export function createSfnBackgroundJobs(client: SFNClient, deletionStateMachineArn: string): BackgroundJobs {
+/** Each job's state machine, as far as the function was given them (only the functions that start a job are). */
+export function createSfnBackgroundJobs(
+  client: () => Promise<SFNClient>,
+  stateMachineArns: Partial<Record<BackgroundJob, string>>,
+): BackgroundJobs {
   return {
-    async deleteEvent(input: EventDeletionInput) {
-      await startNamed(client, deletionStateMachineArn, eventDeletionExecutionName(input), input);
+    async start(job, input) {
+      const arn = stateMachineArns[job];
+      if (!arn) throw new Error(`No state machine of ${job} is configured for this function`);
+      await startNamed(await client(), arn, jobExecutionName(job, input), input);
     },
   };
 }

@@ -1,31 +1,41 @@
 import { StateMachine } from "aws-local-stepfunctions";
 import { describe, expect, it } from "vitest";
-import { buildEventDeletionDefinition, type EventDeletionInput } from "../../jobs/event-deletion-definition";
+import { backgroundJobs, buildJobDefinition, type EventJobInput } from "../../jobs/definitions";
 import { createLogger } from "../../logger";
 import { createLocalBackgroundJobs } from "./local-jobs";
 
 type Definition = ConstructorParameters<typeof StateMachine>[0];
 
-describe("the event-deletion workflow on the local state machine", () => {
-  // The runtime skips the schema check at start-up: this is where the definition meets it.
-  it("passes the Amazon States Language schema, which a broken one does not", () => {
-    const definition = buildEventDeletionDefinition("arn:aws:lambda:us-east-1:000000000000:function:dorsal-slice");
+describe("the background jobs' workflows on the local state machine", () => {
+  // The runtime skips the schema check at start-up: this is where the definitions meet it.
+  it.each(backgroundJobs)("%s passes the Amazon States Language schema, which a broken one does not", (job) => {
+    const definition = buildJobDefinition(job, "arn:aws:lambda:us-east-1:000000000000:function:dorsal-slice");
     expect(() => new StateMachine(definition as Definition)).not.toThrow();
     expect(() => new StateMachine({ ...definition, StartAt: "NoSuchState" } as Definition)).toThrow(/invalid/);
   });
 
   it("calls the slice again until it says done, once per deletion however often it is started", async () => {
-    const calls: EventDeletionInput[] = [];
+    const calls: EventJobInput[] = [];
+    const recounts: EventJobInput[] = [];
     const jobs = createLocalBackgroundJobs({
       logger: createLogger("error"),
-      deleteEventSlice: async (input) => {
-        calls.push(input);
-        return { done: calls.length === 3 };
+      slices: {
+        eventDeletion: async (input) => {
+          calls.push(input);
+          return { done: calls.length === 3 };
+        },
+        counterRecount: async (input) => {
+          recounts.push(input);
+          return { done: true };
+        },
       },
     });
-    await jobs.deleteEvent({ eventId: 7, attempt: 1 });
-    await jobs.deleteEvent({ eventId: 7, attempt: 1 });
+    await jobs.start("eventDeletion", { eventId: 7, attempt: 1 });
+    await jobs.start("eventDeletion", { eventId: 7, attempt: 1 });
+    // Another job on the same event and attempt is its own workflow.
+    await jobs.start("counterRecount", { eventId: 7, attempt: 1 });
     await jobs.idle();
+    expect(recounts).toEqual([{ eventId: 7, attempt: 1 }]);
     // Each slice gets the workflow's input, with the previous slice's answer beside it.
     expect(calls).toEqual([
       { eventId: 7, attempt: 1 },
@@ -40,14 +50,17 @@ describe("the event-deletion workflow on the local state machine", () => {
     let finishedSlices = 0;
     const jobs = createLocalBackgroundJobs({
       logger: createLogger("error"),
-      deleteEventSlice: async () => {
-        slices += 1;
-        await new Promise((resolve) => setTimeout(resolve, 30));
-        finishedSlices += 1;
-        return { done: false };
+      slices: {
+        eventDeletion: async () => {
+          slices += 1;
+          await new Promise((resolve) => setTimeout(resolve, 30));
+          finishedSlices += 1;
+          return { done: false };
+        },
+        counterRecount: async () => ({ done: true }),
       },
     });
-    await jobs.deleteEvent({ eventId: 8, attempt: 1 });
+    await jobs.start("eventDeletion", { eventId: 8, attempt: 1 });
     await new Promise((resolve) => setTimeout(resolve, 100));
     await jobs.close();
     const stoppedAt = slices;
@@ -56,7 +69,7 @@ describe("the event-deletion workflow on the local state machine", () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(slices).toBe(stoppedAt);
     // A closed runner starts nothing more.
-    await jobs.deleteEvent({ eventId: 9, attempt: 1 });
+    await jobs.start("eventDeletion", { eventId: 9, attempt: 1 });
     await jobs.idle();
     expect(slices).toBe(stoppedAt);
   });

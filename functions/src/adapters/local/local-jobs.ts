@@ -1,8 +1,10 @@
 import {
-  buildEventDeletionDefinition,
-  type EventDeletionInput,
-  eventDeletionExecutionName,
-} from "../../jobs/event-deletion-definition";
+  type BackgroundJob,
+  backgroundJobs,
+  buildJobDefinition,
+  type EventJobInput,
+  jobExecutionName,
+} from "../../jobs/definitions";
 import type { Logger } from "../../logger";
 import type { BackgroundJobs } from "../../ports/background-jobs";
 import { localFunctionArn, localStateMachine } from "./state-machine";
@@ -14,42 +16,45 @@ export interface LocalBackgroundJobs extends BackgroundJobs {
   close(): Promise<void>;
 }
 
+type Slice = (input: EventJobInput) => Promise<{ done: boolean }>;
+
 /**
- * The background workflows on one machine: the same definitions CDK deploys, run by
- * aws-local-stepfunctions with each task mapped to the function its Lambda runs. Nothing is
- * journaled here: each workflow records its own progress in the table, and the runtime's start-up
- * starts again whatever a killed process left unfinished (`resumeEventDeletions`).
+ * The background workflows on one machine: the definitions CDK deploys, run by
+ * aws-local-stepfunctions with each job's task mapped to the function its Lambda runs. Nothing is
+ * journaled here: each job records its own progress in the table, and the runtime's start-up
+ * starts again what a killed process left unfinished.
  */
 export function createLocalBackgroundJobs(options: {
-  deleteEventSlice: (input: EventDeletionInput) => Promise<{ done: boolean }>;
+  slices: Record<BackgroundJob, Slice>;
   logger: Logger;
 }): LocalBackgroundJobs {
-  const sliceArn = localFunctionArn("event-deletion");
-  const deletion = localStateMachine(buildEventDeletionDefinition(sliceArn));
+  const machines = Object.fromEntries(
+    backgroundJobs.map((job) => [job, localStateMachine(buildJobDefinition(job, localFunctionArn(job)))]),
+  ) as Record<BackgroundJob, ReturnType<typeof localStateMachine>>;
   const running = new Map<string, { abort(): void; settled: Promise<unknown> }>();
   const slicesRunning = new Set<Promise<unknown>>();
   let closed = false;
   let idleWaiters: (() => void)[] = [];
 
-  const slice = (input: EventDeletionInput) => {
+  const sliceOf = (job: BackgroundJob) => (input: EventJobInput) => {
     // A workflow stopped by close() ends at its next slice rather than starting it on a closing table.
     if (closed) return Promise.reject(new Error("The runtime is closing"));
-    const work = options.deleteEventSlice(input);
+    const work = options.slices[job](input);
     slicesRunning.add(work);
     return work.finally(() => slicesRunning.delete(work));
   };
 
   return {
-    async deleteEvent(input) {
-      const name = eventDeletionExecutionName(input);
+    async start(job, input) {
+      const name = jobExecutionName(job, input);
       if (closed || running.has(name)) return;
-      const execution = deletion.run(input as never, {
-        overrides: { taskResourceLocalHandlers: { DeleteSlice: slice as never } },
+      const execution = machines[job].run(input as never, {
+        overrides: { taskResourceLocalHandlers: { Slice: sliceOf(job) as never } },
       });
       const settled = execution.result.then(
-        () => options.logger.info("event deleted", { eventId: input.eventId }),
+        () => options.logger.debug("background job finished", { job, eventId: input.eventId }),
         (error: unknown) => {
-          if (!closed) options.logger.error("event deletion failed", { eventId: input.eventId, error });
+          if (!closed) options.logger.error("background job failed", { job, eventId: input.eventId, error });
         },
       );
       running.set(name, { abort: () => execution.abort(), settled });

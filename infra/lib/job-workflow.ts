@@ -4,20 +4,19 @@ import type * as lambda from "aws-cdk-lib/aws-lambda";
 import * as logs from "aws-cdk-lib/aws-logs";
 import * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import { Construct } from "constructs";
-import { buildEventDeletionDefinition } from "../../functions/src/jobs/event-deletion-definition";
+import { type BackgroundJob, buildJobDefinition } from "../../functions/src/jobs/definitions";
 
 /**
- * The event-deletion workflow (functions/src/jobs/event-deletion-definition.ts): the definition the
- * local runtime also runs, looping over one function that deletes a time slice's worth at a time.
- * Its Resource is the plain Lambda ARN, so the slice function receives the state as its event, as
- * the local runner calls it.
+ * A background job's workflow (functions/src/jobs/definitions.ts): the definition the local runtime
+ * also runs, looping over one function that works a time slice at a time. Its Resource is the plain
+ * Lambda ARN, so the slice function receives the state as its event, as the local runner calls it.
  */
-export class EventDeletionWorkflow extends Construct {
+export class JobWorkflow extends Construct {
   readonly stateMachine: sfn.StateMachine;
 
-  constructor(scope: Construct, id: string, props: { slice: lambda.IFunction }) {
+  constructor(scope: Construct, id: string, props: { job: BackgroundJob; slice: lambda.IFunction }) {
     super(scope, id);
-    const definition = buildEventDeletionDefinition(props.slice.functionArn);
+    const definition = buildJobDefinition(props.job, props.slice.functionArn);
     this.stateMachine = new sfn.StateMachine(this, "StateMachine", {
       stateMachineType: sfn.StateMachineType.STANDARD,
       definitionBody: sfn.DefinitionBody.fromString(Stack.of(this).toJsonString(definition)),
@@ -28,7 +27,7 @@ export class EventDeletionWorkflow extends Construct {
           removalPolicy: RemovalPolicy.DESTROY,
         }),
         level: sfn.LogLevel.ALL,
-        // A deletion loops hundreds of times, its counts are in the table: the log keeps the states, not their data.
+        // A job loops hundreds of times and keeps its progress in the table: the log keeps the states, not their data.
         includeExecutionData: false,
       },
     });
