@@ -15,7 +15,11 @@ import { adminToken, apiClient, waitFor } from "../support/api";
 import { type RunningDorsal, startDorsal } from "../support/server";
 import { makeZip } from "../support/zip";
 
-const photoCount = 200;
+/**
+ * Issue 24 asks for a 500-photo ZIP; `npm run test:faults` runs that (FAULTS_FULL=1), `npm test` a
+ * 200-photo one, the short mode that keeps CI's run short.
+ */
+const photoCount = process.env.FAULTS_FULL === "1" ? 500 : 200;
 /**
  * How many of the ZIP's entries are photos of their own; the rest repeat them. Each distinct photo
  * costs a full reading (about a CPU-second, whatever its size), a copy only its hash, so the ZIP is
@@ -47,7 +51,7 @@ async function distinctPhotos(count: number): Promise<Buffer[]> {
  * event's counters agree with its photos — the kill may land between a photo's state change and
  * the counter it moves, and the start-up recount puts that right.
  */
-describe("ZIP import across a crash", () => {
+describe(`a ${photoCount}-photo ZIP import across a crash`, () => {
   let dataDir: string;
   let dorsal: RunningDorsal | undefined;
 
