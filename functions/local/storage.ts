@@ -13,6 +13,7 @@ import S3rver from "s3rver";
 import type { DocumentSender } from "../src/adapters/aws/dynamodb-table";
 import { tableSchema } from "../src/data/table-schema";
 import { inProcessDynaliteSender, withCapturedStore } from "./dynalite-in-process";
+import { adoptSchemaIndexes, keySchemaOf, projectionOf } from "./dynalite-indexes";
 import { repairDynaliteIndexes } from "./dynalite-repair";
 import { type DynaliteWrites, watchDynaliteWrites } from "./dynalite-write-clock";
 import { discardInterruptedPuts, dropStoredCorsConfigs, hardenS3rverStore } from "./s3rver-store";
@@ -34,6 +35,8 @@ export interface LocalDynamo {
 export async function startDynalite(dataDir: string): Promise<LocalDynamo> {
   const dir = path.join(dataDir, "dynamodb");
   await mkdir(dir, { recursive: true });
+  // A data dir of an older version has the indexes it defined; the repair fills in today's.
+  await adoptSchemaIndexes(dir);
   // A kill mid-write can leave dynalite's indexes out of step with its items (see the repair).
   await repairDynaliteIndexes(dir);
   const { created: server, store } = withCapturedStore<Server>(() =>
@@ -102,11 +105,8 @@ async function createTable(client: DynamoDBClient, tableName: string): Promise<v
       ],
       GlobalSecondaryIndexes: tableSchema.globalIndexes.map((index) => ({
         IndexName: index.name,
-        KeySchema: [
-          { AttributeName: index.partitionKey, KeyType: "HASH" },
-          { AttributeName: index.sortKey, KeyType: "RANGE" },
-        ],
-        Projection: { ProjectionType: "ALL" },
+        KeySchema: keySchemaOf(index),
+        Projection: projectionOf(index),
       })),
     }),
   );

@@ -48,6 +48,7 @@ import { createPricingRepository } from "./data/pricing";
 import { createSalesRepository } from "./data/sales";
 import { createSettingsRepository } from "./data/settings";
 import { createStartListRepository } from "./data/start-lists";
+import { servingIndexNames } from "./data/table-schema";
 import { createUploadRepository } from "./data/uploads";
 import { createUserRepository } from "./data/users";
 import { createZipBatchRepository } from "./data/zip-batches";
@@ -220,7 +221,10 @@ async function composeAws(config: AwsConfig): Promise<Container> {
     mail: ses
       ? { outbox: null, send: async (message) => (await ses()).send(message) }
       : unconfiguredMail("MAIL_FROM is not set for this function"),
-    table: createDynamoTable(documentClientSender(new DynamoDBClient({ region })), config.TABLE_NAME),
+    table: createDynamoTable(documentClientSender(new DynamoDBClient({ region })), config.TABLE_NAME, {
+      ...servingIndexNames,
+      ...(config.GSI1_INDEX_NAME ? { gsi1: config.GSI1_INDEX_NAME } : {}),
+    }),
     objects: createS3ObjectStore(s3, buckets),
     urls: createCloudFrontUrlSigner({
       domain: config.CLOUDFRONT_DOMAIN,

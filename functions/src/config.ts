@@ -15,6 +15,11 @@ const mailFrom = z
 const common = {
   AWS_REGION: z.string().min(1).default("us-east-1"),
   TABLE_NAME: z.string().min(1),
+  /**
+   * The index gsi1 queries go to, while a deployment moves them to a new one (docs/deploy.md,
+   * "Lean indexes"); the schema's (table-schema.ts) when unset.
+   */
+  GSI1_INDEX_NAME: z.string().min(3).optional(),
   ORIGINALS_BUCKET: z.string().min(3),
   DERIVED_BUCKET: z.string().min(3),
   JWT_ISSUER: z.string().min(1).default("dorsal"),

@@ -5,6 +5,7 @@ import * as s3 from "aws-cdk-lib/aws-s3";
 import type { Construct } from "constructs";
 import { capacity } from "./capacity";
 import { customDomainFrom } from "./custom-domain";
+import { leanIndexesStep, tableIndexesAt } from "./table-indexes";
 
 const { lifecycle } = capacity;
 
@@ -53,11 +54,14 @@ export class StatefulStack extends Stack {
       timeToLiveAttribute: "ttl",
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    for (const index of ["gsi1", "gsi2"]) {
+    for (const index of tableIndexesAt(leanIndexesStep(this)).indexes) {
       this.table.addGlobalSecondaryIndex({
-        indexName: index,
-        partitionKey: { name: `${index}pk`, type: dynamodb.AttributeType.STRING },
-        sortKey: { name: `${index}sk`, type: dynamodb.AttributeType.STRING },
+        indexName: index.name,
+        partitionKey: { name: index.partitionKey, type: dynamodb.AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: dynamodb.AttributeType.STRING },
+        ...(index.projection.type === "INCLUDE"
+          ? { projectionType: dynamodb.ProjectionType.INCLUDE, nonKeyAttributes: [...index.projection.attributes] }
+          : { projectionType: dynamodb.ProjectionType.ALL }),
       });
     }
 

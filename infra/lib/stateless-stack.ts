@@ -30,6 +30,7 @@ import { Preflight } from "./preflight";
 import { SigningKeys } from "./signing-keys";
 import { Site } from "./site";
 import { photoKeyPrefix, type StatefulExports } from "./stateful-stack";
+import { leanIndexesStep, tableIndexesAt } from "./table-indexes";
 import { WebAcl } from "./web-acl";
 
 export interface StatelessStackProps extends StackProps {
@@ -379,6 +380,8 @@ export class StatelessStack extends Stack {
     const environment = {
       DORSAL_RUNTIME: "aws",
       TABLE_NAME: table.tableName,
+      // Where gsi1 queries go at this step of the lean-index migration (table-indexes.ts).
+      GSI1_INDEX_NAME: tableIndexesAt(leanIndexesStep(this)).gsi1IndexName,
       ORIGINALS_BUCKET: originals.bucketName,
       DERIVED_BUCKET: derived.bucketName,
       JWT_PUBLIC_JWK: this.keys.jwtPublicJwk,

@@ -15,6 +15,7 @@ import type { CloudAssembly } from "aws-cdk-lib/cx-api";
 import { AwsSolutionsChecks } from "cdk-nag";
 import type { IConstruct } from "constructs";
 import { beforeAll, describe, expect, it } from "vitest";
+import { gsi1Attributes } from "../../functions/src/data/table-schema";
 import { perAddressLimits, routeThrottles, stageThrottle } from "../../functions/src/http/abuse-limits";
 import { originVerifyHeader } from "../../functions/src/http/origin-verify";
 import { httpRoutes } from "../../functions/src/http/routes";
@@ -32,6 +33,8 @@ import { createDorsal, repoRoot } from "../lib/dorsal-app";
 import type { DorsalFunction } from "../lib/dorsal-function";
 import { mailFromContext } from "../lib/mail";
 import type { Pipeline } from "../lib/pipeline";
+import { StatefulStack } from "../lib/stateful-stack";
+import { tableIndexesAt } from "../lib/table-indexes";
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string; DependsOn?: string[] };
 
@@ -74,7 +77,7 @@ const appFunctions = () => [
 ];
 
 describe("stateful stack", () => {
-  it("has the single table: pk/sk, gsi1 and gsi2, on demand, PITR, TTL, retained", () => {
+  it("has the single table: pk/sk, the lean gsi1v2 and gsi2, on demand, PITR, TTL, retained; functions query gsi1v2", () => {
     data.resourceCountIs("AWS::DynamoDB::Table", 1);
     data.hasResource("AWS::DynamoDB::Table", {
       DeletionPolicy: "Retain",
@@ -86,16 +89,50 @@ describe("stateful stack", () => {
         BillingMode: "PAY_PER_REQUEST",
         PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
         TimeToLiveSpecification: { AttributeName: "ttl", Enabled: true },
-        GlobalSecondaryIndexes: ["gsi1", "gsi2"].map((name) => ({
-          IndexName: name,
-          KeySchema: [
-            { AttributeName: `${name}pk`, KeyType: "HASH" },
-            { AttributeName: `${name}sk`, KeyType: "RANGE" },
-          ],
-          Projection: { ProjectionType: "ALL" },
-        })),
+        GlobalSecondaryIndexes: [
+          {
+            IndexName: "gsi1v2",
+            KeySchema: [
+              { AttributeName: "gsi1pk", KeyType: "HASH" },
+              { AttributeName: "gsi1sk", KeyType: "RANGE" },
+            ],
+            Projection: { ProjectionType: "INCLUDE", NonKeyAttributes: [...gsi1Attributes] },
+          },
+          {
+            IndexName: "gsi2",
+            KeySchema: [
+              { AttributeName: "gsi2pk", KeyType: "HASH" },
+              { AttributeName: "gsi2sk", KeyType: "RANGE" },
+            ],
+            Projection: { ProjectionType: "ALL" },
+          },
+        ],
       },
     });
+    for (const fn of appFunctions()) {
+      const variables = (functionOf(fn).Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(variables.GSI1_INDEX_NAME).toBe("gsi1v2");
+    }
+  });
+
+  it("moves a table made with the old gsi1 to the lean one in three deploys, one index change each", () => {
+    const indexesAt = (leanIndexes?: string) => {
+      const stack = new StatefulStack(new App({ context: leanIndexes ? { leanIndexes } : {} }), "Data");
+      const table = Object.values(Template.fromStack(stack).findResources("AWS::DynamoDB::Table"))[0] as Resource;
+      return (table.Properties.GlobalSecondaryIndexes as { IndexName: string; Projection: unknown }[]).map(
+        (index) => `${index.IndexName}:${(index.Projection as { ProjectionType: string }).ProjectionType}`,
+      );
+    };
+    // 1. the lean index is built next to the old one; queries stay on the old one meanwhile.
+    expect(indexesAt("add").sort()).toEqual(["gsi1:ALL", "gsi1v2:INCLUDE", "gsi2:ALL"]);
+    expect(tableIndexesAt("add").gsi1IndexName).toBe("gsi1");
+    // 2. queries move; the old index stays, so going back is a deploy with `add`.
+    expect(indexesAt("switch").sort()).toEqual(["gsi1:ALL", "gsi1v2:INCLUDE", "gsi2:ALL"]);
+    expect(tableIndexesAt("switch").gsi1IndexName).toBe("gsi1v2");
+    // 3. the old index goes.
+    expect(indexesAt().sort()).toEqual(["gsi1v2:INCLUDE", "gsi2:ALL"]);
+    expect(tableIndexesAt("done").gsi1IndexName).toBe("gsi1v2");
+    expect(() => indexesAt("all-at-once")).toThrow(/leanIndexes/);
   });
 
   it("keeps every bucket private, encrypted and TLS-only", () => {

@@ -30,19 +30,16 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { type EventDeletionDto, limits } from "@dorsal/shared";
-import { createIds, systemClock } from "../../functions/src/adapters/system/system";
+import { systemClock } from "../../functions/src/adapters/system/system";
 import { recountEventStats } from "../../functions/src/app/processing";
 import { createBibLinkRepository } from "../../functions/src/data/bib-links";
 import { createEventRepository } from "../../functions/src/data/events";
 import { createParticipantRepository } from "../../functions/src/data/participants";
 import { createPhotoRepository } from "../../functions/src/data/photos";
-import { createSalesRepository, type SaleRecord } from "../../functions/src/data/sales";
-import { createUserRepository } from "../../functions/src/data/users";
-import type { Table } from "../../functions/src/ports/table";
 import { adminToken, apiClient } from "../support/api";
 import { activeEvent } from "../support/in-process";
 import { startDorsal } from "../support/server";
-import { benchBibOf, inPool, seedEventPhotos, withBenchTable } from "./seed-event";
+import { benchBibOf, seedEventPhotos, seedSales, seedUsers, withBenchTable } from "./seed-event";
 
 const { values } = parseArgs({
   options: {
@@ -105,72 +102,6 @@ const shapes: Shape[] = [
   { label: "big", photos: photoCount, bibs: bibCount, sales: saleCount, users: userCount },
 ];
 
-/** Paid sales of the event through the sales repository's writes, one every 180/`count` days back from now. */
-async function seedSales(table: Table, count: number, bibs: number): Promise<void> {
-  const sales = createSalesRepository(table);
-  const now = Date.now();
-  const spacingMs = (180 * 86_400_000) / count;
-  await inPool(
-    Array.from({ length: count }, (_, index) => index),
-    16,
-    async (index) => {
-      const at = new Date(now - 60_000 - index * spacingMs);
-      const id = `benchsale${String(index).padStart(6, "0")}`;
-      const sale: SaleRecord = {
-        id,
-        reference: `DOR-${id}`,
-        eventId,
-        dorsalNumber: benchBibOf(index % bibs),
-        photoIds: [`bench${String(eventId).padStart(3, "0")}${String(index).padStart(8, "0")}`],
-        amount: 15000 + (index % 4) * 5000,
-        currency: "COP",
-        customerEmail: `comprador${index}@example.co`,
-        customerName: "Comprador de Carga",
-        status: "pending",
-        tokenHash: `bench-token-${id}`,
-        maxDownloads: 3,
-        validityDays: 30,
-        createdAt: at.toISOString(),
-        checkoutExpiresAt: at.toISOString(),
-        paidAt: null,
-        expiresAt: null,
-        transactionId: null,
-        paymentMethod: null,
-        statusMessage: null,
-        updatedAt: at.toISOString(),
-      };
-      if (!(await sales.create(sale))) throw new Error(`sale ${id} already exists`);
-      const paid = await sales.markPaid(sale, {
-        transactionId: `tx-${id}`,
-        paymentMethod: "CARD",
-        statusMessage: null,
-        at,
-      });
-      if (!paid) throw new Error(`sale ${id} was not paid`);
-      await sales.countPaid(paid);
-    },
-  );
-}
-
-/** Athlete accounts as sign-up leaves them (the hash is never checked here: nobody signs in as them). */
-async function seedUsers(table: Table, count: number): Promise<void> {
-  const users = createUserRepository(table, createIds(systemClock), systemClock);
-  await inPool(
-    Array.from({ length: count }, (_, index) => index),
-    16,
-    async (index) => {
-      const created = await users.create({
-        email: `atleta${index}@example.co`,
-        passwordHash: "bench-not-a-real-hash",
-        role: "athlete",
-        name: `Atleta ${index}`,
-        assignedEventId: null,
-      });
-      if (!created) throw new Error(`user ${index} already exists`);
-    },
-  );
-}
-
 async function seed(dataDir: string, shape: Shape): Promise<number> {
   const started = performance.now();
   await withBenchTable(dataDir, async (table) => {
@@ -200,7 +131,7 @@ async function seed(dataDir: string, shape: Shape): Promise<number> {
     );
     // The per-minute counters behind "processed today" and the analytics' rate: one minute's worth.
     await events.countProcessed(eventId, new Date());
-    await seedSales(table, shape.sales, shape.bibs);
+    await seedSales(table, eventId, shape.sales, shape.bibs);
     await seedUsers(table, shape.users);
     console.log(
       `${shape.label}: ${shape.photos} photos (${seeded.unbibbed} without bib, ${seeded.failed} failed), ` +

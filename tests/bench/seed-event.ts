@@ -6,9 +6,12 @@
 import { createHash } from "node:crypto";
 import { ensureTable, startDynalite } from "../../functions/local/storage";
 import { createDynamoTable } from "../../functions/src/adapters/aws/dynamodb-table";
+import { createIds, systemClock } from "../../functions/src/adapters/system/system";
 import { storagePaths } from "../../functions/src/app/storage-paths";
 import { createBibLinkRepository } from "../../functions/src/data/bib-links";
 import { createPhotoRepository, newPhotoFields, type PhotoRecord } from "../../functions/src/data/photos";
+import { createSalesRepository, type SaleRecord } from "../../functions/src/data/sales";
+import { createUserRepository } from "../../functions/src/data/users";
 import type { Table } from "../../functions/src/ports/table";
 
 /** The runtime's defaults (functions/local/settings.ts, main.ts): the seeded table is the one it opens. */
@@ -199,4 +202,70 @@ export async function seedEventPhotos(
     },
   );
   return { links, unbibbed, failed };
+}
+
+/** Paid sales of the event through the sales repository's writes, one every 180/`count` days back from now. */
+export async function seedSales(table: Table, eventId: number, count: number, bibs: number): Promise<void> {
+  const sales = createSalesRepository(table);
+  const now = Date.now();
+  const spacingMs = (180 * 86_400_000) / count;
+  await inPool(
+    Array.from({ length: count }, (_, index) => index),
+    16,
+    async (index) => {
+      const at = new Date(now - 60_000 - index * spacingMs);
+      const id = `benchsale${String(index).padStart(6, "0")}`;
+      const sale: SaleRecord = {
+        id,
+        reference: `DOR-${id}`,
+        eventId,
+        dorsalNumber: benchBibOf(index % bibs),
+        photoIds: [`bench${String(eventId).padStart(3, "0")}${String(index).padStart(8, "0")}`],
+        amount: 15000 + (index % 4) * 5000,
+        currency: "COP",
+        customerEmail: `comprador${index}@example.co`,
+        customerName: "Comprador de Carga",
+        status: "pending",
+        tokenHash: `bench-token-${id}`,
+        maxDownloads: 3,
+        validityDays: 30,
+        createdAt: at.toISOString(),
+        checkoutExpiresAt: at.toISOString(),
+        paidAt: null,
+        expiresAt: null,
+        transactionId: null,
+        paymentMethod: null,
+        statusMessage: null,
+        updatedAt: at.toISOString(),
+      };
+      if (!(await sales.create(sale))) throw new Error(`sale ${id} already exists`);
+      const paid = await sales.markPaid(sale, {
+        transactionId: `tx-${id}`,
+        paymentMethod: "CARD",
+        statusMessage: null,
+        at,
+      });
+      if (!paid) throw new Error(`sale ${id} was not paid`);
+      await sales.countPaid(paid);
+    },
+  );
+}
+
+/** Athlete accounts as sign-up leaves them (the hash is never checked here: nobody signs in as them). */
+export async function seedUsers(table: Table, count: number): Promise<void> {
+  const users = createUserRepository(table, createIds(systemClock), systemClock);
+  await inPool(
+    Array.from({ length: count }, (_, index) => index),
+    16,
+    async (index) => {
+      const created = await users.create({
+        email: `atleta${index}@example.co`,
+        passwordHash: "bench-not-a-real-hash",
+        role: "athlete",
+        name: `Atleta ${index}`,
+        assignedEventId: null,
+      });
+      if (!created) throw new Error(`user ${index} already exists`);
+    },
+  );
 }

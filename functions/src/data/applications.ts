@@ -2,6 +2,7 @@ import type { ApplicationStatus, PhotographerApplicationDto, PhotographerApplica
 import type { Table } from "../ports/table";
 import { applicationsByStatusPartition, applicationsPartition, keys } from "./keys";
 import type { PageCursor } from "./photos";
+import { queryThenGet } from "./query-all";
 
 export type ApplicationRecord = PhotographerApplicationDto;
 
@@ -77,13 +78,14 @@ export function createApplicationRepository(table: Table) {
 
     /** A page of applications, newest first: all of them, or only those of one status. */
     async list(options: { status?: ApplicationStatus | undefined; limit: number; cursor?: PageCursor | undefined }) {
-      const page = await table.query<StoredApplication>({
-        index: options.status ? "gsi1" : "gsi2",
-        partition: options.status ? applicationsByStatusPartition(options.status) : applicationsPartition,
-        descending: true,
-        limit: options.limit,
-        ...(options.cursor ? { cursor: options.cursor } : {}),
-      });
+      const paging = { descending: true, limit: options.limit, ...(options.cursor ? { cursor: options.cursor } : {}) };
+      const page = options.status
+        ? await queryThenGet<StoredApplication>(table, {
+            index: "gsi1",
+            partition: applicationsByStatusPartition(options.status),
+            ...paging,
+          })
+        : await table.query<StoredApplication>({ index: "gsi2", partition: applicationsPartition, ...paging });
       return { applications: page.items.map(toApplicationDto), cursor: page.cursor };
     },
 

@@ -1,7 +1,7 @@
 import type { AssignmentRole } from "@dorsal/shared";
 import type { Clock } from "../ports/clock";
 import type { Ids } from "../ports/ids";
-import type { Table } from "../ports/table";
+import type { Key, Table } from "../ports/table";
 import { assignmentSortPrefix, keys, photographersOfEventPartition, userPartition } from "./keys";
 import { queryAll } from "./query-all";
 import type { UserRecord } from "./users";
@@ -81,9 +81,12 @@ export function createAssignmentRepository(table: Table, ids: Ids, clock: Clock)
 
     /** For deleting an event: its photographers are found through the index, without a scan. */
     async removeAllOfEvent(eventId: number): Promise<void> {
-      await deleteAll(
-        await queryAll<AssignmentRecord>(table, { index: "gsi1", partition: photographersOfEventPartition(eventId) }),
-      );
+      const entries = await queryAll<Key>(table, {
+        index: "gsi1",
+        partition: photographersOfEventPartition(eventId),
+        attributes: ["pk", "sk"],
+      });
+      await table.batchDelete(entries.map(({ pk, sk }) => ({ pk, sk })));
     },
   };
 }

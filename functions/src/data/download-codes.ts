@@ -1,5 +1,6 @@
 import type { Table } from "../ports/table";
 import { codesOfEventPartition, keys } from "./keys";
+import { queryThenGet } from "./query-all";
 
 /** A download code (spec §3 download_codes): one bib's photos of one event, capped and expiring. */
 export interface DownloadCodeRecord {
@@ -41,7 +42,7 @@ export function createDownloadCodeRepository(table: Table) {
 
     /** The event's codes, newest first. */
     async listForEvent(eventId: number, limit: number): Promise<DownloadCodeRecord[]> {
-      const page = await table.query<DownloadCodeRecord>({
+      const page = await queryThenGet<DownloadCodeRecord>(table, {
         index: "gsi1",
         partition: codesOfEventPartition(eventId),
         descending: true,

@@ -1,6 +1,6 @@
 import type { Item, Table } from "../ports/table";
 import { eventsIndexPartition, keys } from "./keys";
-import { queryAll } from "./query-all";
+import { queryAllThenGet } from "./query-all";
 
 export interface EventRecord {
   id: number;
@@ -127,7 +127,7 @@ export function createEventRepository(table: Table) {
     },
 
     async list(): Promise<EventRecord[]> {
-      return queryAll<EventRecord & { pk: string }>(table, {
+      return queryAllThenGet<EventRecord & { pk: string }>(table, {
         index: "gsi1",
         partition: eventsIndexPartition,
         descending: true,

@@ -2,6 +2,7 @@ import type { DetectedBib, ManualBibs } from "@dorsal/shared";
 import type { Table } from "../ports/table";
 import type { BoundingBox, TextDetection } from "../ports/vision";
 import { failedPhotosOfEventPrefix, failedPhotosPartition, keys, photosOfEventPartition } from "./keys";
+import { queryThenGet } from "./query-all";
 
 export interface PhotoRecord {
   id: string;
@@ -177,12 +178,14 @@ export function createPhotoRepository(table: Table) {
       eventId: number,
       options: { unbibbed: boolean; limit: number; cursor?: PageCursor | undefined },
     ): Promise<{ photos: PhotoRecord[]; cursor?: PageCursor }> {
-      const page = await table.query<PhotoRecord>({
-        index: options.unbibbed ? "gsi2" : "gsi1",
-        partition: options.unbibbed ? keys.unbibbedPhotosPartition(eventId) : photosOfEventPartition(eventId),
-        limit: options.limit,
-        ...(options.cursor ? { cursor: options.cursor } : {}),
-      });
+      const paging = { limit: options.limit, ...(options.cursor ? { cursor: options.cursor } : {}) };
+      const page = options.unbibbed
+        ? await table.query<PhotoRecord>({ index: "gsi2", partition: keys.unbibbedPhotosPartition(eventId), ...paging })
+        : await queryThenGet<PhotoRecord>(table, {
+            index: "gsi1",
+            partition: photosOfEventPartition(eventId),
+            ...paging,
+          });
       return { photos: page.items, ...(page.cursor ? { cursor: page.cursor } : {}) };
     },
 

@@ -2,7 +2,7 @@ import type { AdminSaleDto } from "@dorsal/shared";
 import type { Table } from "../ports/table";
 import { keys, paidSalesPartition, pendingSalesPartition, salesOfEventPartition } from "./keys";
 import type { PageCursor } from "./photos";
-import { queryAll } from "./query-all";
+import { queryAll, queryThenGet } from "./query-all";
 
 /** A sale as stored (spec §3 sales): what the admin sees, plus the token's hash. Amounts are whole COP; the gateway sees them ×100. */
 export interface SaleRecord extends Omit<AdminSaleDto, "statusMessage" | "downloadsLeft"> {
@@ -293,7 +293,7 @@ export function createSalesRepository(table: Table) {
       eventId: number,
       options: { limit: number; cursor?: PageCursor | undefined },
     ): Promise<{ sales: SaleRecord[]; cursor?: PageCursor }> {
-      const page = await table.query<SaleRecord>({
+      const page = await queryThenGet<SaleRecord>(table, {
         index: "gsi1",
         partition: salesOfEventPartition(eventId),
         limit: options.limit,

@@ -1,7 +1,7 @@
 import type { Table } from "../ports/table";
 import { keys, uploadFileSortPrefix, uploadPartition, uploadsOfUserPartition } from "./keys";
 import type { PhotoRecord } from "./photos";
-import { queryAll } from "./query-all";
+import { queryAll, queryThenGet } from "./query-all";
 
 /**
  * An upload ("subida") of the upload screen: the files chosen together and sent with one press,
@@ -49,7 +49,7 @@ export function createUploadRepository(table: Table) {
 
     /** The user's newest uploads first. */
     async listByUser(userId: string, limit: number): Promise<UploadRecord[]> {
-      const page = await table.query<UploadRecord>({
+      const page = await queryThenGet<UploadRecord>(table, {
         index: "gsi1",
         partition: uploadsOfUserPartition(userId),
         descending: true,

@@ -4,7 +4,7 @@ import type { Ids } from "../ports/ids";
 import type { Table } from "../ports/table";
 import { keys, usersIndexPartition } from "./keys";
 import type { PageCursor } from "./photos";
-import { queryAll } from "./query-all";
+import { queryAllThenGet, queryThenGet } from "./query-all";
 
 export interface UserRecord {
   id: string;
@@ -94,7 +94,7 @@ export function createUserRepository(table: Table, ids: Ids, clock: Clock) {
 
     /** Every account, oldest first: for the preflight's clean-up, never a screen (athletes sign up by thousands). */
     async list(): Promise<UserRecord[]> {
-      return queryAll<UserRecord>(table, { index: "gsi1", partition: usersIndexPartition });
+      return queryAllThenGet<UserRecord>(table, { index: "gsi1", partition: usersIndexPartition });
     },
 
     /** A page of accounts, newest first. */
@@ -102,7 +102,7 @@ export function createUserRepository(table: Table, ids: Ids, clock: Clock) {
       users: UserRecord[];
       cursor?: PageCursor;
     }> {
-      const page = await table.query<UserRecord>({
+      const page = await queryThenGet<UserRecord>(table, {
         index: "gsi1",
         partition: usersIndexPartition,
         descending: true,

@@ -10,6 +10,7 @@ import {
   QueryCommand,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
+import { type IndexKeys, servingIndexNames } from "../../data/table-schema";
 import {
   InvalidCursorError,
   type Item,
@@ -108,7 +109,15 @@ function coalescingIdenticalReads(send: DocumentSender): DocumentSender {
  * The Table port over DynamoDB's API: on AWS through the SDK (`documentClientSender`); the local
  * runtime sends the same operations to dynalite, in process.
  */
-export function createDynamoTable(sendOperation: DocumentSender, tableName: string): Table {
+/**
+ * `indexNames` says which index of the table serves each key pair: the schema's, except while a
+ * deployment is switching to a new one (docs/deploy.md).
+ */
+export function createDynamoTable(
+  sendOperation: DocumentSender,
+  tableName: string,
+  indexNames: Record<IndexKeys, string> = servingIndexNames,
+): Table {
   const send = coalescingIdenticalReads(sendOperation);
   const isConditionFailure = (error: unknown) =>
     error instanceof ConditionalCheckFailedException ||
@@ -259,7 +268,7 @@ export function createDynamoTable(sendOperation: DocumentSender, tableName: stri
       const projected = projection(input.attributes, names);
       const out = await send("Query", {
         TableName: tableName,
-        ...(input.index ? { IndexName: input.index } : {}),
+        ...(input.index ? { IndexName: indexNames[input.index] } : {}),
         KeyConditionExpression: keyCondition,
         ExpressionAttributeNames: names,
         ...projected,
