@@ -1,18 +1,17 @@
-import { Duration, RemovalPolicy, Stack, Validations } from "aws-cdk-lib";
-import * as iam from "aws-cdk-lib/aws-iam";
+import { Duration, Validations } from "aws-cdk-lib";
 import type * as lambda from "aws-cdk-lib/aws-lambda";
 import * as destinations from "aws-cdk-lib/aws-lambda-destinations";
 import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
-import * as logs from "aws-cdk-lib/aws-logs";
 import * as s3 from "aws-cdk-lib/aws-s3";
 import * as s3n from "aws-cdk-lib/aws-s3-notifications";
 import * as sqs from "aws-cdk-lib/aws-sqs";
-import * as sfn from "aws-cdk-lib/aws-stepfunctions";
+import type * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import { Construct } from "constructs";
 import { zipUploadPrefix } from "../../functions/src/app/storage-paths";
 import { buildPipelineDefinition, type PipelineTask } from "../../functions/src/pipeline/definition";
 import { capacity, queueVisibilityTimeout } from "./capacity";
 import { acknowledgeCdkSingleton } from "./nag";
+import { localTwinStateMachine } from "./state-machine";
 import { photoKeyPrefix } from "./stateful-stack";
 
 export interface PipelineProps {
@@ -44,31 +43,9 @@ export class Pipeline extends Construct {
     super(scope, id);
 
     const definition = buildPipelineDefinition((task) => props.tasks[task].functionArn);
-    this.stateMachine = new sfn.StateMachine(this, "StateMachine", {
-      stateMachineType: sfn.StateMachineType.STANDARD,
-      definitionBody: sfn.DefinitionBody.fromString(Stack.of(this).toJsonString(definition)),
-      tracingEnabled: true,
-      logs: {
-        destination: new logs.LogGroup(this, "ExecutionLogs", {
-          retention: logs.RetentionDays.ONE_MONTH,
-          removalPolicy: RemovalPolicy.DESTROY,
-        }),
-        level: sfn.LogLevel.ALL,
-        includeExecutionData: true,
-      },
-    });
-    // Unqualified ARNs only, exactly what the definition invokes (a grantInvoke would add `:*`).
-    this.stateMachine.addToRolePolicy(
-      new iam.PolicyStatement({
-        actions: ["lambda:InvokeFunction"],
-        resources: Object.values(props.tasks).map((fn) => fn.functionArn),
-      }),
-    );
-    Validations.of(this.stateMachine).acknowledge({
-      id: "AwsSolutions-IAM5[Resource::*]",
-      reason:
-        "Execution logging (logs:*LogDelivery*, DescribeLogGroups…) and X-Ray tracing support no " +
-        "resource-level scoping.",
+    this.stateMachine = localTwinStateMachine(this, definition, {
+      invokes: Object.values(props.tasks),
+      includeExecutionData: true,
     });
 
     this.deadLetterQueue = new sqs.Queue(this, "DeadLetters", {
