@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import type { PartitionWrites, TablePartition } from "../src/adapters/local/read-cached-table";
+import { servingIndexNames } from "../src/data/table-schema";
 
 /**
  * Every write dynalite's store makes, from its HTTP endpoint and from the runtime in process alike,
@@ -91,7 +92,10 @@ export function watchDynaliteWrites(store: object): DynaliteWrites {
   };
 
   const partitionId = (tableName: string, partition: TablePartition) => {
-    const subDb = partition.index ? `index-global~${tableName}~${partition.index}` : `item-${tableName}`;
+    // A query names the index by its keys (gsi1); LevelDB keeps the entries under the index's name (gsi1v2).
+    const subDb = partition.index
+      ? `index-global~${tableName}~${servingIndexNames[partition.index]}`
+      : `item-${tableName}`;
     const { hashPrefix, toRangeStr } = dynaliteKeys;
     return `${subDb}~${hashPrefix(partition.key, "S")}/${toRangeStr(partition.key, "S")}/`;
   };
