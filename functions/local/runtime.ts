@@ -1,4 +1,5 @@
 import type { EventEmitter } from "node:events";
+import { unlink, writeFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -49,6 +50,26 @@ import { ensureTable, startDynalite } from "./storage";
 import { createWompiSandbox, sandboxPrefix, type WompiSandbox } from "./wompi-sandbox";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
+
+/**
+ * Left in DATA_DIR by a stop that let every write finish (`close`), taken by the next start: only
+ * then may the start skip recounting the counters, which a kill can leave a write behind.
+ */
+const cleanStopFile = "stopped-cleanly";
+
+async function markCleanStop(dataDir: string): Promise<void> {
+  await writeFile(path.join(dataDir, cleanStopFile), new Date().toISOString());
+}
+
+async function takeCleanStopMark(dataDir: string): Promise<boolean> {
+  try {
+    await unlink(path.join(dataDir, cleanStopFile));
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw error;
+  }
+}
 
 /** Every resource's Lambda route table; the runtime binds each to its own container. */
 const httpRoutes: Record<HttpHandlerName, RouteTable> = {
@@ -164,6 +185,8 @@ export async function startRuntime(env: Record<string, string | undefined>): Pro
   }
 
   const rateLimit = settings.RATE_LIMITS === "on" ? createRateLimiter() : undefined;
+  /** The API calls running now: a clean stop waits for their writes. */
+  const apiCalls = new Set<Promise<unknown>>();
   const server = createServer(async (request, response) => {
     const url = new URL(request.url ?? "/", "http://localhost");
     try {
@@ -201,7 +224,13 @@ export async function startRuntime(env: Record<string, string | undefined>): Pro
         if (!body) return;
         const event = { ...headersOnly, body: body.toString("base64") };
         const context = lambdaContext(`dorsal-${match.route.handler}`, settings.API_TIMEOUT_SECONDS * 1000);
-        writeResult(response, await handler(event, context));
+        const answer = handler(event, context);
+        apiCalls.add(answer);
+        try {
+          writeResult(response, await answer);
+        } finally {
+          apiCalls.delete(answer);
+        }
         return;
       }
       await serveStatic(request, response, url.pathname);
@@ -236,6 +265,8 @@ export async function startRuntime(env: Record<string, string | undefined>): Pro
     });
   }
 
+  // Taken now, before anything writes: a later kill must not find it.
+  const stoppedCleanly = await takeCleanStopMark(dataDir);
   const container = await compose(
     parseConfig({
       ...env,
@@ -252,6 +283,7 @@ export async function startRuntime(env: Record<string, string | undefined>): Pro
     }),
     {
       dynamo,
+      stoppedCleanly,
       objects: (presigning) => createInProcessObjectStore({ s3rver: objectStore.s3rver, buckets, presigning }),
       // In the background, as the admin function invokes the preflight function on AWS; the probe
       // reaches this very server over loopback, whatever address the admin's browser used.
@@ -344,7 +376,11 @@ export async function startRuntime(env: Record<string, string | undefined>): Pro
         const force = setTimeout(() => server.closeAllConnections(), 5_000);
         force.unref();
         sandbox?.close();
+        // Every API call ends its writes (its answer may be past sending), then the pipeline and the
+        // background jobs theirs (container.close waits for what runs): nothing is left half-written.
+        await Promise.allSettled([...apiCalls]);
         await container.close();
+        await markCleanStop(dataDir);
         await dynamo.close();
         await closed;
         clearTimeout(force);

@@ -158,6 +158,11 @@ export interface LocalServices {
   objects?: (presigning: ObjectStore) => ObjectStore;
   /** Runs a recorded preflight in the runtime's background, as Lambda would asynchronously. */
   preflight?: PreflightLauncher;
+  /**
+   * The process before this one stopped cleanly, every write finished: no counter can be a write
+   * behind, so the start-up recount is skipped (but for counters the code added since).
+   */
+  stoppedCleanly?: boolean;
 }
 
 export async function compose(config: Config, local: LocalServices = {}): Promise<Container> {
@@ -380,14 +385,15 @@ async function composeLocal(config: LocalConfig, local: LocalServices): Promise<
   });
   // What a killed process had accepted but not finished runs again (every step is idempotent)…
   const interrupted = await localPipeline.restore();
-  // …once the counters a kill may have left one write behind are recounted from the photos
-  // (bib links only for the events it was working on: they cost a query per photo).
+  // …once the counters a kill may have left one write behind are recounted from the photos (bib
+  // links only for the events it was working on: a query per bib). After a clean stop none can be.
   const interruptedEvents = new Set(interrupted.flatMap((input) => parseOriginalKey(input.key)?.eventId ?? []));
   const events = await container.deps.events.list();
   const stats = await container.deps.events.stats(events.map((event) => event.id));
   for (const event of events) {
     // Counters added since the event's last full recount (countsGeneration) are counted once, with the links.
     const outdated = (stats.get(event.id)?.countsGeneration ?? 0) < countsGeneration;
+    if (local.stoppedCleanly && !outdated) continue;
     await recountEventStats(container.deps, event.id, { links: interruptedEvents.has(event.id) || outdated });
   }
   // A sale made paid by a process killed before it counted the sale in its month.

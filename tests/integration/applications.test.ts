@@ -8,7 +8,7 @@ import {
   type PublicUser,
 } from "@dorsal/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminToken, apiClient } from "../support/api";
+import { adminToken, allUsers, apiClient } from "../support/api";
 import { sampleApplication } from "../support/applications";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
@@ -44,8 +44,7 @@ describe("photographer applications", () => {
     admin.post<ApprovedApplicationResponse & ErrorBody>(`/api/admin/photographer-applications/${id}/approve`, {
       eventId,
     });
-  const usersWithEmail = async (email: string) =>
-    (await admin.get<PublicUser[]>("/api/users")).body.filter((user) => user.email === email);
+  const usersWithEmail = async (email: string) => (await allUsers(admin)).filter((user) => user.email === email);
 
   beforeAll(async () => {
     dorsal = await startDorsal();

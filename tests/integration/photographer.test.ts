@@ -8,7 +8,7 @@ import {
 } from "@dorsal/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
-import { adminToken, apiClient, waitFor } from "../support/api";
+import { adminToken, allUsers, apiClient, waitFor } from "../support/api";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
 /**
@@ -81,10 +81,9 @@ describe("photographer accounts", () => {
     });
     expect(noEvent.status).toBe(400);
 
-    const list = await admin.get<PublicUser[]>("/api/users");
-    expect(list.status).toBe(200);
-    expect(list.body.map((user) => user.email).sort()).toEqual([dorsal.adminEmail, "foto.grafa@dorsal.test"].sort());
-    expect(JSON.stringify(list.body)).not.toContain("scrypt");
+    const list = await allUsers(admin);
+    expect(list.map((user) => user.email).sort()).toEqual([dorsal.adminEmail, "foto.grafa@dorsal.test"].sort());
+    expect(JSON.stringify(list)).not.toContain("scrypt");
   });
 
   it("signs the photographer in through the same login", async () => {
@@ -173,7 +172,7 @@ describe("photographer accounts", () => {
   });
 
   it("never deletes an admin; deleting the photographer ends its session, and so its uploads, at once", async () => {
-    const users = (await admin.get<PublicUser[]>("/api/users")).body;
+    const users = await allUsers(admin);
     const adminUser = users.find((user) => user.role === "admin");
     const refused = await admin.delete(`/api/users/${adminUser?.id}`);
     expect(refused.status).toBe(403);

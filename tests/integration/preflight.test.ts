@@ -5,13 +5,12 @@ import {
   messages,
   type PreflightRunDto,
   type PreflightRunList,
-  type PublicUser,
   preflightCheckNames,
 } from "@dorsal/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type PreflightReport, runPreflight } from "../../functions/src/preflight/preflight";
 import { makeBibPhoto, zipOf } from "../../functions/src/preflight/probe-photo";
-import { adminToken, apiClient, waitFor } from "../support/api";
+import { adminToken, allUsers, apiClient, waitFor } from "../support/api";
 import { type RunningDorsal, sharedDorsal, startDorsal } from "../support/server";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -33,7 +32,7 @@ const runEnded = (admin: Client, runId: string, timeoutMs = 120_000) =>
   );
 
 const temporaryAdmins = async (admin: Client) =>
-  (await admin.get<PublicUser[]>("/api/users")).body.filter((user) => user.email.startsWith("preflight-"));
+  (await allUsers(admin)).filter((user) => user.email.startsWith("preflight-"));
 
 /** `npm run preflight` as ops run it: its exit code, and its last line parsed as the report. */
 function preflightCli(url: string, credentials: { email: string; password: string }) {

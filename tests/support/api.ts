@@ -1,4 +1,4 @@
-import type { EventDeletionDto, UploadTarget } from "@dorsal/shared";
+import type { EventDeletionDto, UploadTarget, UserListItem, UserListPage } from "@dorsal/shared";
 
 /** A minimal API client for tests, speaking to the running runtime exactly as the browser does. */
 export function apiClient(baseUrl: string, token?: string) {
@@ -33,6 +33,20 @@ export async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs:
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+}
+
+/** Every account of the users list (GET /api/users), through all its pages. */
+export async function allUsers(client: ReturnType<typeof apiClient>): Promise<UserListItem[]> {
+  const users: UserListItem[] = [];
+  let cursor: string | null = null;
+  do {
+    const query: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : "";
+    const page = await client.get<UserListPage>(`/api/users?limit=100${query}`);
+    if (page.status !== 200) throw new Error(`GET /api/users answered ${page.status}`);
+    users.push(...page.body.users);
+    cursor = page.body.cursor;
+  } while (cursor);
+  return users;
 }
 
 /** An event's deletion, once its background workflow has finished, as the events screen reads it. */

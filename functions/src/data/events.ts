@@ -110,6 +110,8 @@ export function createEventRepository(table: Table) {
 
     async create(event: EventRecord): Promise<void> {
       await table.put({ ...keys.event(event.id), ...keys.eventsIndex(event.id), type: "event", ...event });
+      // A new event keeps every counter of this generation from its first photo: no recount is due for them.
+      await table.update({ key: keys.eventStats(event.id), set: { eventId: event.id, countsGeneration } });
     },
 
     get: (eventId: number) => table.get<EventRecord & { pk: string }>(keys.event(eventId)),
