@@ -9,11 +9,33 @@ import { distDir, searchFirstLoadScripts } from "../support/first-load";
 const budgetBytes = 250_000;
 
 /**
- * The contract's groups whose routes /search and its dialogs call (events: the event picker; photos:
- * the bib search and an athlete's download; pricing and settings: the prices shown; codes: the
- * download code; browse: the photo pages). A group comes whole, each route's path with it.
+ * The contract's groups whose routes /search calls (events: the event picker; photos: the bib
+ * search and an athlete's download; pricing and settings: the prices shown; browse: the photo
+ * pages). A group comes whole, each route's path with it. `codes` comes with the download-code
+ * dialog, on demand.
  */
-const searchGroups = ["browse", "codes", "events", "photos", "pricing", "settings"];
+const searchGroups = ["browse", "events", "photos", "pricing", "settings"];
+
+/**
+ * Issue 20: what /search shows only after a click loads on demand, each with Chakra's dialog
+ * machinery (focus trap, dismissal, scroll lock): the photo preview and the download-code dialog.
+ */
+const onDemandSources = [
+  "src/components/ui/photo-preview-dialog.tsx",
+  "src/features/search/components/code-dialog.tsx",
+];
+
+/**
+ * Sentences only shared/src/zod-messages.ts holds: they reach the build only with the call that
+ * installs them as zod's error map, which the bundler would drop along with them were the module
+ * ever taken for side-effect free (it once was, through `sideEffects`, and /search went English).
+ */
+const zodSpanishSentences = ["Debe ser un conjunto de campos", "Este campo es obligatorio", "Debe ser una lista"];
+
+const firstLoadCode = () =>
+  searchFirstLoadScripts()
+    .map((file) => readFileSync(path.join(distDir, file), "utf8"))
+    .join("\n");
 
 describe("bundle budget", () => {
   it("keeps the JavaScript of /search's first load within 250 kB gzipped", () => {
@@ -36,9 +58,7 @@ describe("bundle budget", () => {
 
   // Issue 20: the whole contract in the index made every feature's new route cost /search bytes.
   it("holds the routes of only the contract groups /search calls", () => {
-    const code = searchFirstLoadScripts()
-      .map((file) => readFileSync(path.join(distDir, file), "utf8"))
-      .join("\n");
+    const code = firstLoadCode();
     // A path is a string literal of its own in the minified code, whatever its quotes.
     const shipped = ({ path: route }: EndpointSpec) =>
       ['"', "'", "`"].some((quote) => code.includes(`${quote}${route}${quote}`));
@@ -47,5 +67,23 @@ describe("bundle budget", () => {
       .map(([group]) => group)
       .sort();
     expect(groupsShipped).toEqual(searchGroups);
+  });
+
+  it("leaves the dialogs /search opens on a click to load on demand", () => {
+    const manifest = JSON.parse(readFileSync(path.join(distDir, ".vite", "manifest.json"), "utf8")) as Record<
+      string,
+      { file: string; isDynamicEntry?: boolean }
+    >;
+    const firstLoad = searchFirstLoadScripts();
+    for (const source of onDemandSources) {
+      // A static import anywhere would fold the module into a first-load chunk: no chunk of its own.
+      expect(manifest[source], source).toMatchObject({ isDynamicEntry: true });
+      expect(firstLoad).not.toContain(manifest[source]?.file);
+    }
+  });
+
+  it("carries the Spanish zod messages", () => {
+    const code = firstLoadCode();
+    for (const sentence of zodSpanishSentences) expect(code, sentence).toContain(sentence);
   });
 });

@@ -87,6 +87,15 @@ describe("the Chakra theme", () => {
       expect(system.getSlotRecipe(key)).toStrictEqual(defaultSystem.getSlotRecipe(key));
   });
 
+  it("has no recipe the app's components leave unused", () => {
+    const keys = recipeKeysUsed();
+    const theme = system._config.theme;
+    const unused = [...Object.keys(theme?.recipes ?? {}), ...Object.keys(theme?.slotRecipes ?? {})].filter(
+      (key) => !keys.has(key),
+    );
+    expect(unused).toEqual([]);
+  });
+
   it("is otherwise the default theme: the same tokens, conditions, global styles and preflight", () => {
     const withDefault = createSystem(defaultConfig, defineConfig({ globalCss: system._config.globalCss }));
     const withoutRecipes = ({ theme, ...config }: typeof system._config) => {
