@@ -1,7 +1,10 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { constants, gzipSync } from "node:zlib";
+import { applicationMessages } from "@dorsal/shared/applications";
 import { api, type EndpointSpec } from "@dorsal/shared/contract";
+import { eventsPublicApi } from "@dorsal/shared/contract/events-public";
+import { photosPublicApi } from "@dorsal/shared/contract/photos-public";
 import { describe, expect, it } from "vitest";
 import { distDir, searchFirstLoadScripts } from "../support/first-load";
 
@@ -32,6 +35,27 @@ const onDemandSources = [
  */
 const zodSpanishSentences = ["Debe ser un conjunto de campos", "Este campo es obligatorio", "Debe ser una lista"];
 
+/**
+ * Issue 20: of the two groups /search shares with the staff's screens, only the public part:
+ * the group's other routes (uploads, bib review, event settings…) and their schemas load with those screens.
+ */
+const publicParts = { events: eventsPublicApi, photos: photosPublicApi };
+
+/**
+ * Text only the schemas of @dorsal/shared's own subpaths hold (never its index): built on every
+ * first load were one of those modules ever imported by /search's. staff-requests.ts: the
+ * recognition settings' refusal and `uploadSessionId`'s pattern; applications.ts: its messages.
+ */
+const subpathOnlyTexts = [
+  "El mínimo de dígitos no puede superar el máximo",
+  "[A-Za-z0-9_-]{8,64}",
+  ...Object.values(applicationMessages).filter((message) => typeof message === "string"),
+];
+
+/** A route's path is a string literal of its own in the minified code, whatever its quotes. */
+const holdsPath = (code: string, route: string) =>
+  ['"', "'", "`"].some((quote) => code.includes(`${quote}${route}${quote}`));
+
 const firstLoadCode = () =>
   searchFirstLoadScripts()
     .map((file) => readFileSync(path.join(distDir, file), "utf8"))
@@ -59,9 +83,7 @@ describe("bundle budget", () => {
   // Issue 20: the whole contract in the index made every feature's new route cost /search bytes.
   it("holds the routes of only the contract groups /search calls", () => {
     const code = firstLoadCode();
-    // A path is a string literal of its own in the minified code, whatever its quotes.
-    const shipped = ({ path: route }: EndpointSpec) =>
-      ['"', "'", "`"].some((quote) => code.includes(`${quote}${route}${quote}`));
+    const shipped = ({ path: route }: EndpointSpec) => holdsPath(code, route);
     const groupsShipped = Object.entries(api)
       .filter(([, routes]) => Object.values<EndpointSpec>(routes).some(shipped))
       .map(([group]) => group)
@@ -85,5 +107,21 @@ describe("bundle budget", () => {
   it("carries the Spanish zod messages", () => {
     const code = firstLoadCode();
     for (const sentence of zodSpanishSentences) expect(code, sentence).toContain(sentence);
+  });
+
+  it("holds only the public part of the groups /search shares with the staff's screens", () => {
+    const code = firstLoadCode();
+    for (const [group, publicPart] of Object.entries(publicParts)) {
+      const paths = (routes: Record<string, EndpointSpec>) =>
+        [...new Set(Object.values(routes).map(({ path }) => path))].sort();
+      const shippedPaths = paths(api[group as keyof typeof publicParts]).filter((route) => holdsPath(code, route));
+      expect(shippedPaths, group).toEqual(paths(publicPart));
+    }
+  });
+
+  it("builds none of the schemas of @dorsal/shared's subpaths", () => {
+    const code = firstLoadCode();
+    expect(subpathOnlyTexts.length).toBeGreaterThan(10);
+    for (const text of subpathOnlyTexts) expect(code, text).not.toContain(text);
   });
 });

@@ -14,7 +14,7 @@ import {
   Text,
 } from "@chakra-ui/react";
 import { type CartPrice, formatPrice, type PhotoDto, type SearchMode } from "@dorsal/shared";
-import { photosApi } from "@dorsal/shared/contract/photos";
+import { photosPublicApi } from "@dorsal/shared/contract/photos-public";
 import { lazy, Suspense, useId, useState } from "react";
 import { useNavigate } from "react-router";
 import { LazyPhotoPreviewDialog } from "../../../components/ui/lazy-photo-preview-dialog";
@@ -112,7 +112,7 @@ function AthleteDownload({ photo }: { photo: PhotoDto }) {
   const run = async () => {
     setState("busy");
     try {
-      const { url } = await apiCall(photosApi.athleteDownload, { params: { photoId: photo.id } });
+      const { url } = await apiCall(photosPublicApi.athleteDownload, { params: { photoId: photo.id } });
       await downloadFile(url, photo.originalFilename, () => {});
       setState("done");
     } catch {
