@@ -85,7 +85,7 @@ interface StepFigures {
  */
 async function measureVariants(count: number, dataDir: string) {
   const { default: sharp } = await import("sharp");
-  const { createEventRequest } = await import("@dorsal/shared");
+  const { createEventRequest } = await import("@dorsal/shared/staff-requests");
   const { createScriptedVision } = await import("../../functions/src/adapters/memory/vision");
   const { memoryContainer } = await import("../../functions/src/testing/memory-container");
   const { createEvent } = await import("../../functions/src/app/events");

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { eventRecognitionConfig } from "./api";
 import {
   type BibFormat,
   bibExample,
@@ -14,6 +13,7 @@ import {
   normaliseBib,
 } from "./bib-format";
 import { defaultEventConfig } from "./constants";
+import { eventRecognitionConfig } from "./staff-requests";
 
 const fiveDigits = { minDigits: 5, maxDigits: 5 };
 

@@ -3,7 +3,6 @@ import "./zod-messages";
 
 export * from "./analytics";
 export * from "./api";
-export * from "./applications";
 export * from "./bib-format";
 export { wearerRegion } from "./bib-geometry";
 export * from "./bibs";
@@ -30,3 +29,7 @@ export * from "./sales";
 export * from "./start-list";
 export * from "./start-list-csv";
 export * from "./uploads";
+// Not here, each a subpath of its own: every zod schema is built where its module loads, and
+// through this index on every visitor's first load of /search, which never uses them (issue 20).
+// "@dorsal/shared/applications": photographers' applications (their form and the admins' review);
+// "@dorsal/shared/staff-requests": what sign-in, accounts and organizers send.

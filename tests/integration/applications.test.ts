@@ -1,12 +1,11 @@
+import type { EventDto, PublicUser } from "@dorsal/shared";
 import {
   type ApprovedApplicationResponse,
   applicationMessages,
-  type EventDto,
   type PhotographerApplicationCreated,
   type PhotographerApplicationDto,
   type PhotographerApplicationPage,
-  type PublicUser,
-} from "@dorsal/shared";
+} from "@dorsal/shared/applications";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminToken, allUsers, apiClient } from "../support/api";
 import { sampleApplication } from "../support/applications";

@@ -2,7 +2,6 @@ import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import {
   type AdminSaleLink,
-  type ApprovedApplicationResponse,
   type CreateSaleResponse,
   type DownloadCodeResult,
   type DownloadInfo,
@@ -10,10 +9,13 @@ import {
   mailMessages,
   type OutboxMessage,
   type OutboxPage,
-  type PhotographerApplicationCreated,
   type PublicUser,
-  type RejectedApplicationResponse,
 } from "@dorsal/shared";
+import type {
+  ApprovedApplicationResponse,
+  PhotographerApplicationCreated,
+  RejectedApplicationResponse,
+} from "@dorsal/shared/applications";
 import PostalMime from "postal-mime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WompiKeys } from "../../functions/src/adapters/payments/wompi";

@@ -1,13 +1,13 @@
+import { messages } from "@dorsal/shared";
 import {
   type ApplicationListInput,
   type ApprovedApplicationResponse,
   applicationMessages,
-  messages,
   type PhotographerApplicationCreated,
   type PhotographerApplicationInput,
   type PhotographerApplicationPage,
   type RejectedApplicationResponse,
-} from "@dorsal/shared";
+} from "@dorsal/shared/applications";
 import { mailTexts } from "@dorsal/shared/mail-texts";
 import { type ApplicationRecord, toApplicationDto } from "../data/applications";
 import type { Deps } from "./deps";

@@ -1,4 +1,5 @@
-import { assignEventRequest, createEventRequest, createUserRequest, messages } from "@dorsal/shared";
+import { messages } from "@dorsal/shared";
+import { assignEventRequest, createEventRequest, createUserRequest } from "@dorsal/shared/staff-requests";
 import { describe, expect, it } from "vitest";
 import { createManualClock, createSequentialIds } from "../adapters/memory/clock";
 import { memoryContainer } from "../testing/memory-container";

@@ -1,4 +1,4 @@
-import { createEventRequest } from "@dorsal/shared";
+import { createEventRequest } from "@dorsal/shared/staff-requests";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { createScriptedVision } from "../adapters/memory/vision";

@@ -1,12 +1,5 @@
-import {
-  type assignEventRequest,
-  type createUserRequest,
-  type EventAssignmentDto,
-  messages,
-  type PublicUser,
-  type UserListPage,
-  type updateUserRequest,
-} from "@dorsal/shared";
+import { type EventAssignmentDto, messages, type PublicUser, type UserListPage } from "@dorsal/shared";
+import type { assignEventRequest, createUserRequest, updateUserRequest } from "@dorsal/shared/staff-requests";
 import type { z } from "zod";
 import type { AssignmentRecord } from "../data/assignments";
 import type { EventRecord } from "../data/events";

@@ -1,4 +1,8 @@
-import type { ApplicationStatus, PhotographerApplicationDto, PhotographerApplicationInput } from "@dorsal/shared";
+import type {
+  ApplicationStatus,
+  PhotographerApplicationDto,
+  PhotographerApplicationInput,
+} from "@dorsal/shared/applications";
 import type { Table } from "../ports/table";
 import { applicationsByStatusPartition, applicationsPartition, keys } from "./keys";
 import type { PageCursor } from "./photos";

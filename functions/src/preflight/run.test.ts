@@ -1,4 +1,4 @@
-import { createEventRequest } from "@dorsal/shared";
+import { createEventRequest } from "@dorsal/shared/staff-requests";
 import { describe, expect, it } from "vitest";
 import { createEvent } from "../app/events";
 import { storePricingInDollars } from "../testing/legacy-pricing";

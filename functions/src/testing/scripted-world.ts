@@ -1,4 +1,5 @@
-import { createEventRequest, type EventDto } from "@dorsal/shared";
+import type { EventDto } from "@dorsal/shared";
+import { createEventRequest } from "@dorsal/shared/staff-requests";
 import sharp from "sharp";
 import { createManualClock, createSequentialIds } from "../adapters/memory/clock";
 import { createMemoryPayments } from "../adapters/memory/payments";

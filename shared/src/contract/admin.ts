@@ -1,12 +1,6 @@
 import { z } from "zod";
 import { type AnalyticsDto, analyticsQuery } from "../analytics";
-import {
-  type EventProcessingDto,
-  type FailedPhotoPage,
-  idParam,
-  type RerunFailedResponse,
-  rerunFailedRequest,
-} from "../api";
+import { type EventProcessingDto, type FailedPhotoPage, idParam, type RerunFailedResponse } from "../api";
 import { type OutboxMessage, type OutboxPage, outboxId, outboxQuery } from "../mail";
 import type {
   CacheStatsDto,
@@ -16,6 +10,7 @@ import type {
   UploadMetricsDto,
 } from "../performance";
 import { type PreflightRunDto, type PreflightRunList, preflightRunIdParam, startPreflightRequest } from "../preflight";
+import { rerunFailedRequest } from "../staff-requests";
 import { endpoint, type FileAnswer } from "./endpoint";
 
 const failedPhotosQuery = z.object({

@@ -1,14 +1,7 @@
 import { z } from "zod";
-import {
-  changePasswordRequest,
-  type LoginResponse,
-  loginRequest,
-  type PasswordChangedResponse,
-  type PublicUser,
-  setUserPasswordRequest,
-  userIdParam,
-} from "../api";
+import { type LoginResponse, type PasswordChangedResponse, type PublicUser, userIdParam } from "../api";
 import { athleteRegisterRequest } from "../sales";
+import { changePasswordRequest, loginRequest, setUserPasswordRequest } from "../staff-requests";
 import { endpoint } from "./endpoint";
 
 /** Everything that hashes or checks a password lives here, on the function sized for scrypt (the `auth` function). */

@@ -1,13 +1,10 @@
 import { z } from "zod";
 import {
-  createEventRequest,
   type DashboardStats,
-  deleteEventRequest,
   type EventConfigDto,
   type EventDeletionDto,
   type EventDto,
   type EventSalesSummary,
-  eventRecognitionConfig,
   idParam,
 } from "../api";
 import {
@@ -17,15 +14,17 @@ import {
   type StartListImportResponse,
 } from "../participants";
 import { athleteAccessRequest } from "../sales";
+import { createEventRequest, deleteEventRequest, eventRecognitionConfig } from "../staff-requests";
 import { endpoint } from "./endpoint";
+import { eventsPublicApi } from "./events-public";
 
 const eventParams = z.object({ id: idParam });
 
 /** Events, their settings and start lists, and the admin dashboard's figures (the `events` function). */
 export const eventsApi = {
-  list: endpoint<EventDto[]>()({ method: "GET", path: "/api/events", access: "public" }),
+  list: eventsPublicApi.list,
   create: endpoint<EventDto>()({ method: "POST", path: "/api/events", access: ["admin"], body: createEventRequest }),
-  get: endpoint<EventDto>()({ method: "GET", path: "/api/events/{id}", access: "public", params: eventParams }),
+  get: eventsPublicApi.get,
   // 202: the event is gone from every page at once; what it held is removed in the background.
   remove: endpoint<EventDeletionDto>()({
     method: "DELETE",

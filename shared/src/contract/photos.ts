@@ -6,23 +6,23 @@ import {
   type PhotoPage,
   type PresignResponse,
   photoIdParam,
-  presignRequest,
   type ReindexResponse,
-  type SearchResponse,
-  searchQuery,
   type UploadResponse,
   type UploadSignature,
   type UploadTarget,
-  uploadIdParam,
-  uploadSignRequest,
-  uploadTargetRequest,
   type ZipBatchCreated,
   type ZipBatchStatusResponse,
   type ZipUploadResponse,
-  zipBatchRequest,
 } from "../api";
 import { manualBibMessages } from "../bibs";
 import { acceptSuggestionRequest } from "../participants";
+import {
+  presignRequest,
+  uploadIdParam,
+  uploadSignRequest,
+  uploadTargetRequest,
+  zipBatchRequest,
+} from "../staff-requests";
 import {
   type RemoveDuplicateResponse,
   startUploadRequest,
@@ -32,6 +32,7 @@ import {
   uploadHistoryQuery,
 } from "../uploads";
 import { endpoint } from "./endpoint";
+import { photosPublicApi } from "./photos-public";
 
 const uploaders = ["admin", "photographer"] as const;
 const eventParams = z.object({ id: idParam });
@@ -123,20 +124,8 @@ export const photosApi = {
     access: uploaders,
     params: z.object({ uploadId: uploadIdParam }),
   }),
-  search: endpoint<SearchResponse>()({
-    method: "GET",
-    path: "/api/photos/search",
-    access: "public",
-    query: searchQuery,
-  }),
-  // JSON rather than a 302: a fetch carrying the Authorization header would carry it on to the
-  // signed storage URL too, and storage refuses a request signed twice.
-  athleteDownload: endpoint<{ url: string }>()({
-    method: "GET",
-    path: "/api/athlete/photos/{photoId}/download",
-    access: ["athlete"],
-    params: z.object({ photoId: photoIdParam }),
-  }),
+  search: photosPublicApi.search,
+  athleteDownload: photosPublicApi.athleteDownload,
   get: endpoint<PhotoDto>()({
     method: "GET",
     path: "/api/photos/{id}",

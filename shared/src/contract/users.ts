@@ -1,14 +1,6 @@
 import { z } from "zod";
-import {
-  assignEventRequest,
-  createUserRequest,
-  type EventAssignmentDto,
-  idParam,
-  type PublicUser,
-  type UserListPage,
-  updateUserRequest,
-  userIdParam,
-} from "../api";
+import { type EventAssignmentDto, idParam, type PublicUser, type UserListPage, userIdParam } from "../api";
+import { assignEventRequest, createUserRequest, updateUserRequest } from "../staff-requests";
 import { endpoint } from "./endpoint";
 
 const userParams = z.object({ id: userIdParam });

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
-import { defaultEventConfig, type EventRecognitionConfig, eventRecognitionConfig } from "@dorsal/shared";
+import { defaultEventConfig, type EventRecognitionConfig } from "@dorsal/shared";
+import { eventRecognitionConfig } from "@dorsal/shared/staff-requests";
 import type { Truth } from "./score";
 
 export interface PhotoSet {

@@ -1,12 +1,12 @@
 import type { EventDto } from "@dorsal/shared";
-import { eventsApi } from "@dorsal/shared/contract/events";
+import { eventsPublicApi } from "@dorsal/shared/contract/events-public";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiCall } from "../api-fetch";
 
 export const eventsQueryOptions = () =>
   queryOptions({
     queryKey: ["events"],
-    queryFn: ({ signal }) => apiCall(eventsApi.list, { signal }),
+    queryFn: ({ signal }) => apiCall(eventsPublicApi.list, { signal }),
   });
 
 export function useEvents() {
@@ -24,7 +24,7 @@ export function newestEvent(events: EventDto[]): EventDto | undefined {
 export const eventQueryOptions = (eventId: number) =>
   queryOptions({
     queryKey: ["events", eventId],
-    queryFn: ({ signal }) => apiCall(eventsApi.get, { params: { id: eventId }, signal }),
+    queryFn: ({ signal }) => apiCall(eventsPublicApi.get, { params: { id: eventId }, signal }),
   });
 
 export function useEvent(eventId: number, options: { refetchInterval?: number | false } = {}) {

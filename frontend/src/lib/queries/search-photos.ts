@@ -1,4 +1,4 @@
-import { photosApi } from "@dorsal/shared/contract/photos";
+import { photosPublicApi } from "@dorsal/shared/contract/photos-public";
 import { skipToken, useQuery } from "@tanstack/react-query";
 import { apiCall } from "../api-fetch";
 
@@ -8,7 +8,7 @@ export interface PhotoSearch {
 }
 
 export function searchPhotos({ eventId, dorsalNumber }: PhotoSearch, signal?: AbortSignal) {
-  return apiCall(photosApi.search, { query: { eventId, dorsalNumber }, signal });
+  return apiCall(photosPublicApi.search, { query: { eventId, dorsalNumber }, signal });
 }
 
 export const searchPhotosQueryKey = (search: PhotoSearch | null) => ["photos", "search", search] as const;

@@ -1,5 +1,6 @@
-import { idParam, messages, uploadSessionId } from "@dorsal/shared";
+import { idParam, messages } from "@dorsal/shared";
 import { api } from "@dorsal/shared/contract";
+import { uploadSessionId } from "@dorsal/shared/staff-requests";
 import { athleteDownload } from "../../app/athletes";
 import { acceptSuggestion, addManualBib, listEventPhotos, reindexEvent, removeBib } from "../../app/bib-index";
 import type { Deps } from "../../app/deps";

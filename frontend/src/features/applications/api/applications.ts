@@ -1,4 +1,8 @@
-import { type ApplicationStatus, applicationMessages, type PhotographerApplicationRequest } from "@dorsal/shared";
+import {
+  type ApplicationStatus,
+  applicationMessages,
+  type PhotographerApplicationRequest,
+} from "@dorsal/shared/applications";
 import { applicationsApi } from "@dorsal/shared/contract/applications";
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiCall } from "../../../lib/api-fetch";

@@ -1,4 +1,9 @@
-import type { ApplicationStatus, availabilityOptions, cameraTypes, experienceLevels } from "@dorsal/shared";
+import type {
+  ApplicationStatus,
+  availabilityOptions,
+  cameraTypes,
+  experienceLevels,
+} from "@dorsal/shared/applications";
 
 /** Spanish names of the application's stored values. */
 export const experienceLabels: Record<(typeof experienceLevels)[number], string> = {

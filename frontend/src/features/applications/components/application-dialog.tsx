@@ -12,13 +12,12 @@ import {
   Text,
   Textarea,
 } from "@chakra-ui/react";
+import { type EventDto, mailMessages } from "@dorsal/shared";
 import {
   type ApprovedApplicationResponse,
   applicationLimits,
-  type EventDto,
-  mailMessages,
   type PhotographerApplicationDto,
-} from "@dorsal/shared";
+} from "@dorsal/shared/applications";
 import { type ReactNode, useState } from "react";
 import { EventSelect } from "../../../components/ui/event-select";
 import { toaster } from "../../../components/ui/toaster";

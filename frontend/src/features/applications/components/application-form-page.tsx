@@ -18,7 +18,7 @@ import {
   experienceLevels,
   type PhotographerApplicationRequest,
   photographerApplicationRequest,
-} from "@dorsal/shared";
+} from "@dorsal/shared/applications";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { Link as RouterLink } from "react-router";
 import { ApiError } from "../../../lib/api-fetch";

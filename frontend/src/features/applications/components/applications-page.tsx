@@ -4,7 +4,7 @@ import {
   type ApprovedApplicationResponse,
   applicationStatuses,
   type PhotographerApplicationDto,
-} from "@dorsal/shared";
+} from "@dorsal/shared/applications";
 import { useState } from "react";
 import { EmptyState } from "../../../components/ui/empty-state";
 import { CameraIcon } from "../../../components/ui/icons";

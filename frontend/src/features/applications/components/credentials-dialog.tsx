@@ -1,5 +1,6 @@
 import { Alert, Button, Code, DataList, Dialog, Portal, Stack } from "@chakra-ui/react";
-import { type ApprovedApplicationResponse, mailMessages } from "@dorsal/shared";
+import { mailMessages } from "@dorsal/shared";
+import type { ApprovedApplicationResponse } from "@dorsal/shared/applications";
 import { toaster } from "../../../components/ui/toaster";
 import { copyText } from "../../../components/ui/use-copy";
 

@@ -8,8 +8,8 @@ import {
   describeBibFormat,
   type EventConfigDto,
   type EventRecognitionConfig,
-  eventRecognitionConfig,
 } from "@dorsal/shared";
+import { eventRecognitionConfig } from "@dorsal/shared/staff-requests";
 
 /** The recognition settings form: its text fields and how they become the API's numbers. */
 

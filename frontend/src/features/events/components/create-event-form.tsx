@@ -1,5 +1,6 @@
 import { Button, Card, Field, Heading, Input, NativeSelect, SimpleGrid, Stack } from "@chakra-ui/react";
-import { type CreateEventRequest, createEventRequest, eventStatuses } from "@dorsal/shared";
+import { type CreateEventRequest, eventStatuses } from "@dorsal/shared";
+import { createEventRequest } from "@dorsal/shared/staff-requests";
 import { type FormEvent, useState } from "react";
 import { toaster } from "../../../components/ui/toaster";
 import { ApiError } from "../../../lib/api-fetch";

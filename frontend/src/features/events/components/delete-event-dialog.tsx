@@ -1,5 +1,6 @@
 import { Alert, Button, CloseButton, Dialog, Field, Input, Portal, Stack, Text } from "@chakra-ui/react";
-import { deleteEventRequest, type EventDto } from "@dorsal/shared";
+import type { EventDto } from "@dorsal/shared";
+import { deleteEventRequest } from "@dorsal/shared/staff-requests";
 import { type FormEvent, useRef, useState } from "react";
 import { TrashIcon } from "../../../components/ui/icons";
 import { toaster } from "../../../components/ui/toaster";

@@ -3,9 +3,9 @@ import { idParam, type PhotoDto, pathFor } from "@dorsal/shared";
 import { browseApi } from "@dorsal/shared/contract/browse";
 import { useState } from "react";
 import { Link as RouterLink, useSearchParams } from "react-router";
+import { LazyPhotoPreviewDialog } from "../../../components/ui/lazy-photo-preview-dialog";
 import { LoadError } from "../../../components/ui/load-error";
 import { PageHeader } from "../../../components/ui/page-header";
-import { PhotoPreviewDialog } from "../../../components/ui/photo-preview-dialog";
 import { ThumbnailImage } from "../../../components/ui/thumbnail";
 import { downloadFile, pause } from "../../../lib/download-file";
 import { formatCount } from "../../../lib/format";
@@ -121,7 +121,7 @@ export function FreePhotos({ eventId, dorsal, onBrowse }: { eventId: number; dor
           +{formatCount(hidden)} más
         </Button>
       )}
-      <PhotoPreviewDialog
+      <LazyPhotoPreviewDialog
         photo={
           previewed
             ? { originalFilename: previewed.originalFilename, sources: [previewed.webUrl, previewed.thumbnailUrl] }
@@ -145,7 +145,7 @@ export function FreePhotos({ eventId, dorsal, onBrowse }: { eventId: number; dor
             {states[previewed.id] === "done" ? "Descargada" : "Descargar gratis"}
           </Button>
         )}
-      </PhotoPreviewDialog>
+      </LazyPhotoPreviewDialog>
     </Stack>
   );
 }

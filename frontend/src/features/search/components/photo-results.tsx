@@ -14,11 +14,11 @@ import {
   Text,
 } from "@chakra-ui/react";
 import { type CartPrice, formatPrice, type PhotoDto, type SearchMode } from "@dorsal/shared";
-import { photosApi } from "@dorsal/shared/contract/photos";
-import { useId, useState } from "react";
+import { photosPublicApi } from "@dorsal/shared/contract/photos-public";
+import { lazy, Suspense, useId, useState } from "react";
 import { useNavigate } from "react-router";
+import { LazyPhotoPreviewDialog } from "../../../components/ui/lazy-photo-preview-dialog";
 import { LoadError } from "../../../components/ui/load-error";
-import { PhotoPreviewDialog } from "../../../components/ui/photo-preview-dialog";
 import { ThumbnailImage } from "../../../components/ui/thumbnail";
 import { apiCall } from "../../../lib/api-fetch";
 import { downloadFile } from "../../../lib/download-file";
@@ -35,10 +35,15 @@ import {
   priceSteps,
   useBibPricing,
 } from "../api/prices";
-import { CodeDialog } from "./code-dialog";
 import { NoPhotos } from "./no-photos";
 import { ParticipantName } from "./participant-name";
 import { PaymentInstructions } from "./payment-instructions";
+
+/**
+ * Opened from a button under the results, so it loads with them, not with /search's first paint
+ * (issue 20): its code, the zip download and the code contract.
+ */
+const CodeDialog = lazy(() => import("./code-dialog").then((module) => ({ default: module.CodeDialog })));
 
 const photoCount = (count: number) => `${formatCount(count)} ${count === 1 ? "foto" : "fotos"}`;
 
@@ -107,7 +112,7 @@ function AthleteDownload({ photo }: { photo: PhotoDto }) {
   const run = async () => {
     setState("busy");
     try {
-      const { url } = await apiCall(photosApi.athleteDownload, { params: { photoId: photo.id } });
+      const { url } = await apiCall(photosPublicApi.athleteDownload, { params: { photoId: photo.id } });
       await downloadFile(url, photo.originalFilename, () => {});
       setState("done");
     } catch {
@@ -441,15 +446,17 @@ export function PhotoResults({
             onClear={() => setChosen(new Set())}
           />
           <PaymentInstructions dorsalNumber={dorsalNumber} eventName={eventName} collapsible />
-          <CodeDialog
-            eventId={search.eventId}
-            dorsalNumber={dorsalNumber}
-            open={codeOpen}
-            onClose={() => setCodeOpen(false)}
-          />
+          <Suspense fallback={null}>
+            <CodeDialog
+              eventId={search.eventId}
+              dorsalNumber={dorsalNumber}
+              open={codeOpen}
+              onClose={() => setCodeOpen(false)}
+            />
+          </Suspense>
         </>
       )}
-      <PhotoPreviewDialog
+      <LazyPhotoPreviewDialog
         photo={previewed ? { originalFilename: previewed.originalFilename, sources: [previewed.webUrl] } : null}
         onClose={() => setPreviewIndex(null)}
         position={
@@ -466,7 +473,7 @@ export function PhotoResults({
             cartCount={chosen.size}
           />
         )}
-      </PhotoPreviewDialog>
+      </LazyPhotoPreviewDialog>
     </Stack>
   );
 }

@@ -1,5 +1,6 @@
 import { Alert, Button, Card, Field, Heading, HStack, Input, NativeSelect, SimpleGrid, Stack } from "@chakra-ui/react";
-import { createUserRequest, type EventDto, messages } from "@dorsal/shared";
+import { type EventDto, messages } from "@dorsal/shared";
+import { createUserRequest } from "@dorsal/shared/staff-requests";
 import { type FormEvent, useState } from "react";
 import { toaster } from "../../../components/ui/toaster";
 import { useCreateUser } from "../api/users";

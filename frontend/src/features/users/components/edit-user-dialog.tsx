@@ -22,8 +22,8 @@ import {
   editableRoles,
   messages,
   type UserListItem,
-  updateUserRequest,
 } from "@dorsal/shared";
+import { updateUserRequest } from "@dorsal/shared/staff-requests";
 import { type FormEvent, useState } from "react";
 import { LoadError } from "../../../components/ui/load-error";
 import { toaster } from "../../../components/ui/toaster";
