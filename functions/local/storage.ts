@@ -67,7 +67,7 @@ export async function ensureTable(endpoint: string, region: string, tableName: s
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
     await createTable(client, tableName);
-    await untilActive(client, tableName);
+    await untilTableActive(client, tableName);
   } finally {
     client.destroy();
   }
@@ -77,7 +77,7 @@ export async function ensureTable(endpoint: string, region: string, tableName: s
  * A new table answers writes with ResourceNotFoundException until it is ACTIVE (DynamoDB does, and
  * dynalite too, for a moment even with no creation delay), so nothing may use it before then.
  */
-async function untilActive(client: DynamoDBClient, tableName: string): Promise<void> {
+export async function untilTableActive(client: DynamoDBClient, tableName: string): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     const { Table: table } = await client.send(new DescribeTableCommand({ TableName: tableName }));

@@ -4,7 +4,7 @@ import path from "node:path";
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { Level } from "level";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureTable, type LocalDynamo, startDynalite } from "../../functions/local/storage";
+import { ensureTable, type LocalDynamo, startDynalite, untilTableActive } from "../../functions/local/storage";
 import { createDynamoTable } from "../../functions/src/adapters/aws/dynamodb-table";
 import { createMemoryTable } from "../../functions/src/adapters/memory/table";
 import { createIds, systemClock } from "../../functions/src/adapters/system/system";
@@ -170,6 +170,7 @@ describe("a data dir made by a version whose gsi1 projected everything", () => {
         GlobalSecondaryIndexes: [pair("gsi1"), pair("gsi2")],
       }),
     );
+    await untilTableActive(client, "dorsal");
     client.destroy();
     const oldTable = createDynamoTable(old.send, "dorsal", { gsi1: "gsi1", gsi2: "gsi2" });
     written = await seed(oldTable);
