@@ -14,7 +14,7 @@ import type { TargetSpec } from "./stores";
 
 const usage = `Uso:
   npm run migrate -- --from <DATA_DIR> --to stack:<StackName> [--region <región>]
-  npm run migrate -- --from <DATA_DIR> --to endpoints --table <tabla> --originals-bucket <bucket> \\
+  npm run migrate -- --from <DATA_DIR> --to aws --table <tabla> --originals-bucket <bucket> \\
       --derived-bucket <bucket> [--dynamodb-endpoint <url>] [--s3-endpoint <url>] [--region <región>]
 
 Copia la tabla y los archivos de un Dorsal local detenido a un despliegue en AWS (el stack
@@ -49,7 +49,7 @@ function targetOf(): TargetSpec | undefined {
   }
   const originals = values["originals-bucket"];
   const derived = values["derived-bucket"];
-  if (values.to !== "endpoints" || !values.table || !originals || !derived) return undefined;
+  if (values.to !== "aws" || !values.table || !originals || !derived) return undefined;
   return {
     kind: "endpoints",
     tableName: values.table,
