@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rename, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PutObjectCommand } from "@aws-sdk/client-s3";
@@ -133,13 +133,18 @@ describe("migrating a local data dir", () => {
     await rm(dirB, { recursive: true, force: true });
   });
 
-  it("refuses a data dir the runtime is using", async () => {
+  it("refuses a data dir the runtime is using, or one whose runtime was killed", async () => {
     await withTarget(async (target) => {
       await expect(migrate({ dataDir: dirA, source: names, target })).rejects.toThrow(DataDirBusyError);
+      before = await observe(runtimeA as Runtime);
+      await runtimeA?.close();
+      runtimeA = undefined;
+      // A kill leaves no mark of a clean stop, and its counters may be one write behind.
+      const mark = path.join(dirA, "stopped-cleanly");
+      await rename(mark, `${mark}.aside`);
+      await expect(migrate({ dataDir: dirA, source: names, target })).rejects.toThrow(/no se detuvo limpiamente/);
+      await rename(`${mark}.aside`, mark);
     });
-    before = await observe(runtimeA as Runtime);
-    await runtimeA?.close();
-    runtimeA = undefined;
   });
 
   it("copies everything, goes on after an interruption without duplicating, and verifies", async () => {

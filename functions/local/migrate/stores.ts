@@ -49,19 +49,10 @@ export async function openLocalSource(
     forcePathStyle: true,
     credentials: await localStorageCredentials(dataDir),
   });
-  return {
-    label: dataDir,
-    dynamo,
-    tableName: names.tableName,
-    s3,
-    buckets: names.buckets,
-    async close() {
-      dynamo.destroy();
-      s3.destroy();
-      await objects.close();
-      await dynalite.close();
-    },
-  };
+  return storeOf(dataDir, { dynamo, s3 }, names, async () => {
+    await objects.close();
+    await dynalite.close();
+  });
 }
 
 /**
@@ -81,15 +72,28 @@ export async function openTarget(spec: TargetSpec): Promise<Store> {
   const s3 = s3Endpoint
     ? s3Client({ ...(region ? { region } : {}), endpoint: s3Endpoint, forcePathStyle: true })
     : s3Client(region ? { region } : {});
+  return storeOf(
+    spec.kind === "stack" ? `stack ${spec.stackName}` : (dynamodbEndpoint ?? "AWS"),
+    { dynamo, s3 },
+    names,
+  );
+}
+
+function storeOf(
+  label: string,
+  clients: { dynamo: DynamoDBClient; s3: S3Client },
+  names: { tableName: string; buckets: Record<BucketRole, string> },
+  release: () => Promise<void> = async () => undefined,
+): Store {
   return {
-    label: spec.kind === "stack" ? `stack ${spec.stackName}` : (dynamodbEndpoint ?? "AWS"),
-    dynamo,
+    label,
+    ...clients,
     tableName: names.tableName,
-    s3,
     buckets: names.buckets,
     async close() {
-      dynamo.destroy();
-      s3.destroy();
+      clients.dynamo.destroy();
+      clients.s3.destroy();
+      await release();
     },
   };
 }

@@ -1,5 +1,6 @@
 import { Card, DataList, Heading, List, Skeleton, Stack, Text } from "@chakra-ui/react";
 import type { StorageStatusDto } from "@dorsal/shared";
+import type { ReactNode } from "react";
 import { LoadError } from "../../../components/ui/load-error";
 import { PageHeader } from "../../../components/ui/page-header";
 import { formatBytes, formatCount } from "../../../lib/format";
@@ -86,48 +87,47 @@ function Item({ label, value }: { label: string; value: string }) {
 
 function LocalSteps({ status }: { status: StorageStatusDto }) {
   return (
-    <Card.Root as="section" aria-labelledby="move-title">
-      <Card.Header>
-        <Heading as="h2" size="lg" id="move-title">
-          Pasar este evento a AWS
-        </Heading>
-      </Card.Header>
-      <Card.Body>
-        <List.Root as="ol" gap="3" ps="5">
-          <List.Item>
-            Despliega en AWS esta misma versión de Dorsal (<code>npx cdk deploy --all</code>, docs/deploy.md).
-          </List.Item>
-          <List.Item>Detén Dorsal en este equipo (Ctrl-C): la migración no copia datos que cambian.</List.Item>
-          <List.Item>
-            Ejecuta este comando en este equipo, con tus credenciales de AWS. Copia la tabla y todos los archivos y al
-            final comprueba que todo llegó igual:
-            <Stack mt="2">
-              <MigrateCommand command={status.location.migrateCommand} />
-            </Stack>
-          </List.Item>
-          <List.Item>Si se interrumpe, vuelve a ejecutarlo: sigue donde quedó y no duplica nada.</List.Item>
-          <List.Item>Cuando diga «Verificación correcta», apunta tu dominio a AWS.</List.Item>
-        </List.Root>
-      </Card.Body>
-    </Card.Root>
+    <MoveCard title="Pasar este evento a AWS">
+      <List.Root as="ol" gap="3" ps="5">
+        <List.Item>
+          Despliega en AWS esta misma versión de Dorsal (<code>npx cdk deploy --all</code>, docs/deploy.md).
+        </List.Item>
+        <List.Item>Detén Dorsal en este equipo (Ctrl-C): la migración no copia datos que cambian.</List.Item>
+        <List.Item>
+          Ejecuta este comando en este equipo, con tus credenciales de AWS. Copia la tabla y todos los archivos y al
+          final comprueba que todo llegó igual:
+          <Stack mt="2">
+            <MigrateCommand command={status.location.migrateCommand} />
+          </Stack>
+        </List.Item>
+        <List.Item>Si se interrumpe, vuelve a ejecutarlo: sigue donde quedó y no duplica nada.</List.Item>
+        <List.Item>Cuando diga «Verificación correcta», apunta tu dominio a AWS.</List.Item>
+      </List.Root>
+    </MoveCard>
   );
 }
 
 function AwsSteps({ status }: { status: StorageStatusDto }) {
   return (
+    <MoveCard title="Traer un evento de un equipo local">
+      <Text mb="3">
+        En el equipo donde corría Dorsal, con Dorsal detenido y credenciales de AWS, ejecuta este comando desde la
+        carpeta de Dorsal (cambia <code>./.data</code> si los datos están en otra carpeta):
+      </Text>
+      <MigrateCommand command={status.location.migrateCommand} />
+    </MoveCard>
+  );
+}
+
+function MoveCard({ title, children }: { title: string; children: ReactNode }) {
+  return (
     <Card.Root as="section" aria-labelledby="move-title">
       <Card.Header>
         <Heading as="h2" size="lg" id="move-title">
-          Traer un evento de un equipo local
+          {title}
         </Heading>
       </Card.Header>
-      <Card.Body>
-        <Text mb="3">
-          En el equipo donde corría Dorsal, con Dorsal detenido y credenciales de AWS, ejecuta este comando desde la
-          carpeta de Dorsal (cambia <code>./.data</code> si los datos están en otra carpeta):
-        </Text>
-        <MigrateCommand command={status.location.migrateCommand} />
-      </Card.Body>
+      <Card.Body>{children}</Card.Body>
     </Card.Root>
   );
 }
