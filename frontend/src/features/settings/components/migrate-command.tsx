@@ -13,7 +13,6 @@ export function MigrateCommand({ command }: { command: string }) {
       <Box
         as="pre"
         data-testid="migrate-command"
-        aria-label="Comando de migración"
         fontFamily="mono"
         textStyle="sm"
         bg="bg.muted"
