@@ -10,7 +10,6 @@ export interface ItemsProgress {
   seen: number;
   written: number;
   unchanged: number;
-  skipped: number;
 }
 
 /** An object copied (or found equal) at the target: the source version it came from and its bytes' hash. */

@@ -49,7 +49,7 @@ export interface MigrationReport {
   };
 }
 
-/** Why a migration does not start: said to the operator as it is, exit code 2. */
+/** Why a migration does not start, or stopped when asked to: said to the operator as it is, exit code 2. */
 export class MigrationRefused extends Error {
   override name = "MigrationRefused";
 }
@@ -161,11 +161,10 @@ async function run(
   const total = itemTotal + units(objectBytes);
 
   // 3. Items.
-  const fresh = { cursor: null, complete: false, seen: 0, written: 0, unchanged: 0, skipped: 0 };
+  const fresh = { cursor: null, complete: false, seen: 0, written: 0, unchanged: 0 };
   let items: ItemsProgress = checkpoint.items ?? fresh;
   const writtenBefore = items.written;
   const unchangedBefore = items.unchanged;
-  const skipped: Record<string, number> = {};
   let done = items.seen;
   const report = (phase: "copia" | "verificación", detail: string) =>
     options.onProgress?.(phase, done, phase === "copia" ? total : itemTotal + objects.length, detail);
@@ -185,7 +184,6 @@ async function run(
       seen: items.seen + page.items.length,
       written: items.written + changed.length,
       unchanged: items.unchanged + kept.length - changed.length,
-      skipped: items.skipped + page.items.length - kept.length,
     };
     await checkpoint.saveItems(items);
     done = items.seen;
@@ -224,7 +222,7 @@ async function run(
 
   // 5. Verification: everything again, from the target's side.
   done = 0;
-  const verified = await verifyItems(source, target, now, skipped, () => {
+  const verified = await verifyItems(source, target, now, () => {
     done += 1;
     report("verificación", "elementos de la tabla");
   });
@@ -259,7 +257,6 @@ async function run(
       ...verified,
       written: items.written - writtenBefore,
       unchanged: items.unchanged - unchangedBefore,
-      skipped,
     },
     objects: {
       buckets,
@@ -288,15 +285,18 @@ async function countItems(store: Store): Promise<number> {
   return count;
 }
 
-/** Every item the source has to copy, read again at the target and compared by hash, counted by kind. */
+/**
+ * Every item the source has to copy, read again at the target and compared by hash, counted by
+ * kind; and the items left behind, by reason.
+ */
 async function verifyItems(
   source: Store,
   target: Store,
   now: number,
-  skipped: Record<string, number>,
   onItem: () => void,
-): Promise<{ kinds: Record<string, { source: number; same: number }>; mismatches: string[] }> {
+): Promise<Pick<MigrationReport["items"], "kinds" | "mismatches" | "skipped">> {
   const kinds: Record<string, { source: number; same: number }> = {};
+  const skipped: Record<string, number> = {};
   const mismatches: string[] = [];
   let cursor: Item | undefined;
   do {
@@ -322,7 +322,7 @@ async function verifyItems(
     }
     cursor = page.cursor;
   } while (cursor);
-  return { kinds, mismatches };
+  return { kinds, mismatches, skipped };
 }
 
 /** What is wrong with the target's copy of an object, if anything: missing, size, headers or bytes. */
