@@ -1,5 +1,5 @@
 import type { EventEmitter } from "node:events";
-import { unlink, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -31,6 +31,8 @@ import { createHttpHandler, type RouteTable } from "../src/http/handler";
 import type { HttpHandlerName } from "../src/http/routes";
 import { appSecurityHeaders } from "../src/http/security-headers";
 import { preflightFunctionTimeoutSeconds } from "../src/preflight/definition";
+import { markCleanStop, takeCleanStopMark } from "./clean-stop";
+import { lockDataDir } from "./data-dir-lock";
 import {
   jsonBodyMaxBytes,
   type LambdaHttpHandler,
@@ -50,26 +52,6 @@ import { ensureTable, startDynalite } from "./storage";
 import { createWompiSandbox, sandboxPrefix, type WompiSandbox } from "./wompi-sandbox";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
-
-/**
- * Left in DATA_DIR by a stop that let every write finish (`close`), taken by the next start: only
- * then may the start skip recounting the counters, which a kill can leave a write behind.
- */
-const cleanStopFile = "stopped-cleanly";
-
-async function markCleanStop(dataDir: string): Promise<void> {
-  await writeFile(path.join(dataDir, cleanStopFile), new Date().toISOString());
-}
-
-async function takeCleanStopMark(dataDir: string): Promise<boolean> {
-  try {
-    await unlink(path.join(dataDir, cleanStopFile));
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
-    throw error;
-  }
-}
 
 /** Every resource's Lambda route table; the runtime binds each to its own container. */
 const httpRoutes: Record<HttpHandlerName, RouteTable> = {
@@ -112,6 +94,9 @@ export async function startRuntime(env: Record<string, string | undefined>): Pro
   const region = env.AWS_REGION ?? "us-east-1";
   const buckets = { originals: settings.ORIGINALS_BUCKET, derived: settings.DERIVED_BUCKET };
 
+  await mkdir(dataDir, { recursive: true });
+  // A migration reading this data dir, or another runtime, must not see it change under it.
+  const releaseDataDir = await lockDataDir(dataDir, "runtime");
   const dynamo = await startDynalite(dataDir);
   await ensureTable(dynamo.endpoint, region, settings.TABLE_NAME);
   // Known once the server listens (PORT=0 picks any free port).
@@ -382,6 +367,7 @@ export async function startRuntime(env: Record<string, string | undefined>): Pro
         await container.close();
         await markCleanStop(dataDir);
         await dynamo.close();
+        await releaseDataDir();
         await closed;
         clearTimeout(force);
       })();

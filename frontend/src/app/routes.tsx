@@ -47,6 +47,9 @@ const UserManagementPage = lazy(() =>
 const SettingsPage = lazy(() =>
   import("../features/settings/components/settings-page").then((module) => ({ default: module.SettingsPage })),
 );
+const CloudStoragePage = lazy(() =>
+  import("../features/settings/components/cloud-storage-page").then((module) => ({ default: module.CloudStoragePage })),
+);
 const MobileTestPage = lazy(() =>
   import("../features/mobile-test/components/mobile-test-page").then((module) => ({ default: module.MobileTestPage })),
 );
@@ -98,10 +101,7 @@ const ApplicationFormPage = lazy(() =>
  * Admin screens of spec §2.1 that are not built yet, with the titles the spec gives them. No menu
  * or button leads to them (issue 17); their addresses say honestly that they are coming.
  */
-const adminComingSoon = [
-  { path: "cloud-storage-config", title: "Almacenamiento en la nube" },
-  { path: "purchase", title: "Compra de fotos" },
-] as const;
+const adminComingSoon = [{ path: "purchase", title: "Compra de fotos" }] as const;
 
 /** Spec §2.1: without a token the link cannot work, so the visitor lands on search with a notice. */
 function DownloadRoute() {
@@ -195,6 +195,7 @@ function roleRoutes(user: SessionUser | null) {
           <Route path="event-pricing" element={<PricingPage />} />
           <Route path="photographer-applications" element={<ApplicationsPage />} />
           <Route path="settings" element={<SettingsPage />} />
+          <Route path="cloud-storage-config" element={<CloudStoragePage />} />
           <Route path="user-management" element={<UserManagementPage />} />
           <Route path="admin-download-codes" element={<DownloadCodesPage />} />
           <Route path="analytics" element={<AnalyticsPage />} />
