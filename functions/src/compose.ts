@@ -41,6 +41,7 @@ import { createEventConfigRepository } from "./data/event-configs";
 import { createEventDeletionRepository } from "./data/event-deletion";
 import { countsGeneration, createEventRepository } from "./data/events";
 import { createLoginAttemptRepository } from "./data/login-attempts";
+import { createNotificationRepository } from "./data/notifications";
 import { createParticipantRepository } from "./data/participants";
 import { createPhotoRepository } from "./data/photos";
 import { createPreflightRunRepository } from "./data/preflight-runs";
@@ -577,6 +578,7 @@ async function assemble(parts: {
     events: createEventRepository(parts.table),
     eventConfigs: createEventConfigRepository(parts.table),
     startLists: createStartListRepository(parts.table),
+    notifications: createNotificationRepository(parts.table),
     eventDeletion: createEventDeletionRepository(parts.table),
     photos: createPhotoRepository(parts.table),
     bibLinks: createBibLinkRepository(parts.table),
