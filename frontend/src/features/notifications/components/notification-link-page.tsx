@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Stack, Text } from "@chakra-ui/react";
+import { Alert, Box, Button, Card, Stack, Text } from "@chakra-ui/react";
 import { notificationsApi } from "@dorsal/shared/contract/notifications";
 import { notifyMessages } from "@dorsal/shared/notifications";
 import { useState } from "react";
@@ -50,7 +50,7 @@ export function NotificationLinkPage({ action }: { action: keyof typeof pages })
   };
 
   return (
-    <Stack gap="6" maxW="2xl">
+    <Box maxW="2xl">
       <PageHeader title={page.title} />
       <Card.Root>
         <Card.Body>
@@ -83,6 +83,6 @@ export function NotificationLinkPage({ action }: { action: keyof typeof pages })
           </Stack>
         </Card.Body>
       </Card.Root>
-    </Stack>
+    </Box>
   );
 }
