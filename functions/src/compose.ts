@@ -437,6 +437,7 @@ export interface InMemoryFakes {
   vision?: Vision;
   payments?: PaymentGateway;
   urls?: UrlSigner;
+  mail?: Mailer;
 }
 
 /**
@@ -454,7 +455,7 @@ export async function composeInMemory(config: LocalConfig, fakes: InMemoryFakes 
     logger: createLogger(config.LOG_LEVEL),
     siteOrigin: requestOrigin,
     siteUrl: config.PUBLIC_URL,
-    mail: unconfiguredMail("the in-memory composition sends no mail"),
+    mail: fakes.mail ?? unconfiguredMail("the in-memory composition sends no mail"),
     ...(fakes.clock ? { clock: fakes.clock } : {}),
     ...(fakes.ids ? { ids: fakes.ids } : {}),
     table: createMemoryTable(),
