@@ -36,6 +36,11 @@ export const requestsPerAddress = 10;
 export const confirmationsPerEmail = 3;
 /** Messages one sweep sends at most; the rest wait for the next (every 5 min on AWS). */
 const sweepBatch = 200;
+/**
+ * A sweep claims no more messages after this long, so a slow SES (8 s a send at worst) never lets the
+ * function's timeout (4 min) cut one off between its claim and its send.
+ */
+const sweepBudgetMs = 120_000;
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 
@@ -208,6 +213,7 @@ export async function sendDueNotifications(deps: NotifyDeps): Promise<{ sent: nu
   const now = deps.clock.now();
   const result = { sent: 0, failed: 0 };
   for (const listed of await deps.notifications.due(now.toISOString(), sweepBatch)) {
+    if (deps.clock.now().getTime() - now.getTime() > sweepBudgetMs) break;
     const sub = await deps.notifications.get(listed.eventId, listed.bib, listed.emailKey);
     if (!sub?.sendAfter || sub.status !== "active" || new Date(sub.sendAfter) > now) continue;
     const event = await deps.events.get(sub.eventId);
