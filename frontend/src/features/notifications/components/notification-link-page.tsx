@@ -2,7 +2,7 @@ import { Alert, Box, Button, Card, Stack, Text } from "@chakra-ui/react";
 import { notificationsApi } from "@dorsal/shared/contract/notifications";
 import { notifyMessages } from "@dorsal/shared/notifications";
 import { useState } from "react";
-import { Link as RouterLink } from "react-router";
+import { Link as RouterLink, useLocation } from "react-router";
 import { PageHeader } from "../../../components/ui/page-header";
 import { apiCall } from "../../../lib/api-fetch";
 
@@ -33,8 +33,13 @@ const pages = {
  * presses the button (a POST), because mail scanners open every link of a message.
  */
 export function NotificationLinkPage({ action }: { action: keyof typeof pages }) {
+  // A link pasted over an open one changes only the fragment: the page starts over with it.
+  const token = useLocation().hash.slice(1);
+  return <LinkAction key={token} action={action} token={token} />;
+}
+
+function LinkAction({ action, token }: { action: keyof typeof pages; token: string }) {
   const page = pages[action];
-  const token = window.location.hash.slice(1);
   const [phase, setPhase] = useState<Phase>(
     token ? { name: "ready" } : { name: "failed", message: notifyMessages.linkInvalid },
   );
