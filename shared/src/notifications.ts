@@ -38,7 +38,6 @@ export const notifyRequest = z.object({
   email: customerEmail.transform((email) => email.toLowerCase()),
   consent: z.literal(true, { error: notifyMessages.consentRequired }),
 });
-export type NotifyRequest = z.input<typeof notifyRequest>;
 
 /** The token of an emailed link: the event, the bib, the subscription and a secret, apart by dots. */
 export const notifyToken = z

@@ -27,13 +27,13 @@ export type NotifyDeps = Pick<
 >;
 
 /** How long a confirmation link works; an unconfirmed request is deleted then (TTL). */
-export const confirmLinkHours = 48;
+const confirmLinkHours = 48;
 /** After a message, more photos of the bib wait at least this long for the next one. */
-export const notifyRepeatHours = 24;
+const notifyRepeatHours = 24;
 /** Requests one address may make per throttle window (7.5 min), whatever the emails. */
-export const requestsPerAddress = 10;
+const requestsPerAddress = 10;
 /** Confirmation emails one email address may receive per window, whoever asks. */
-export const confirmationsPerEmail = 3;
+const confirmationsPerEmail = 3;
 /** Messages one sweep sends at most; the rest wait for the next (every 5 min on AWS). */
 const sweepBatch = 200;
 /**
