@@ -21,6 +21,7 @@ export const preflightCheckNames = [
   "pipeline",
   "zip",
   "bibRead",
+  "faces",
   "search",
   "images",
   "counters",

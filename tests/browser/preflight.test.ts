@@ -98,12 +98,14 @@ describe("preflight screen", () => {
     await progress.waitFor();
     expect(await page.getByRole("button", { name: /Validando/ }).isDisabled()).toBe(true);
     expect(await select.isDisabled()).toBe(true);
-    await page.getByText(/\d+ de 15 verificaciones/).waitFor();
+    await page.getByText(/\d+ de 16 verificaciones/).waitFor();
     await page.screenshot({ path: path.join(screenshots, "en-curso-1366.png"), fullPage: true });
 
     const overall = page.getByTestId("preflight-overall");
-    await overall.getByText("Correcto", { exact: true }).waitFor({ timeout: runTimeoutMs });
-    await progress.waitFor({ state: "detached" });
+    // The overall status is the worst so far, "Correcto" from the first check on: the run has ended
+    // only when its progress bar goes.
+    await progress.waitFor({ state: "detached", timeout: runTimeoutMs });
+    await overall.getByText("Correcto", { exact: true }).waitFor();
     await page.getByText(`El evento «${older.name}» está listo para la carrera.`).waitFor();
     expect(await page.getByRole("button", { name: "Ejecutar validación" }).isEnabled()).toBe(true);
 
@@ -126,6 +128,12 @@ describe("preflight screen", () => {
     await bibRead.getByText(bibCheck?.detail ?? "").waitFor();
     expect(await bibRead.textContent()).toMatch(/\d+(,\d)? m?s/);
     await cards.filter({ hasText: "Importación ZIP" }).getByText("Correcto", { exact: true }).waitFor();
+    const facesCheck = finished.checks.find((check) => check.name === "faces");
+    expect(facesCheck).toMatchObject({ status: "GREEN", detail: "se encontró 1 cara en las fotos de prueba" });
+    await cards
+      .filter({ hasText: "Detección de caras" })
+      .getByText(facesCheck?.detail ?? "")
+      .waitFor();
     await page.screenshot({ path: path.join(screenshots, "correcto-1366.png"), fullPage: true });
     expect(await screenProblems(page)).toEqual([]);
 

@@ -10,6 +10,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type PreflightReport, runPreflight } from "../../functions/src/preflight/preflight";
 import { makeBibPhoto, zipOf } from "../../functions/src/preflight/probe-photo";
+import { probePortraitJpeg } from "../../functions/src/preflight/probe-portrait";
 import { adminToken, allUsers, apiClient, waitFor } from "../support/api";
 import { type RunningDorsal, sharedDorsal, startDorsal } from "../support/server";
 
@@ -65,7 +66,7 @@ describe("preflight (issue 21): a probe through every stage", () => {
       email: dorsal.adminEmail,
       password: dorsal.adminPassword,
       probeBib: "96231",
-      probeImage: await makeBibPhoto("96231"),
+      probeImage: await makeBibPhoto("96231", { portrait: probePortraitJpeg() }),
       probeZip: await zipOf("sonda.jpg", await makeBibPhoto("96233")),
       pipelineTimeoutMs: 60_000,
     });
@@ -76,6 +77,28 @@ describe("preflight (issue 21): a probe through every stage", () => {
     const probeEvent = Number(/evento (\d+)/.exec(report.checks[2]?.detail ?? "")?.[1]);
     const admin = apiClient(dorsal.url, await adminToken(dorsal));
     expect((await admin.get(`/api/events/${probeEvent}`)).status).toBe(404);
+  });
+
+  it("is RED at the face stage when the probe photo's face is not found, and still removes the probe", async () => {
+    const dorsal = sharedDorsal();
+    const report = await runPreflight({
+      url: dorsal.url,
+      email: dorsal.adminEmail,
+      password: dorsal.adminPassword,
+      probeBib: "96234",
+      // The bib alone: what the face stage returns when it finds no face.
+      probeImage: await makeBibPhoto("96234"),
+      probeZip: await zipOf("sonda.jpg", await makeBibPhoto("96235")),
+      pipelineTimeoutMs: 60_000,
+    });
+    const upToFaces = probeChecks.slice(0, probeChecks.indexOf("faces") + 1);
+    expect(report.checks.map(({ name, status }) => `${name} ${status}`)).toEqual([
+      ...upToFaces.map((name) => `${name} ${name === "faces" ? "RED" : "GREEN"}`),
+      "cleanup GREEN",
+    ]);
+    expect(report.checks.find((check) => check.name === "faces")?.detail).toBe(
+      "no se encontró la cara de la foto de prueba",
+    );
   });
 
   it("keeps its probe event out of the public lists, photos and all, while an admin still sees it", async () => {
@@ -118,7 +141,7 @@ describe("preflight (issue 21): a probe through every stage", () => {
       trigger: "manual",
       eventId: event.body.id,
       requestedBy: dorsal.adminEmail,
-      expectedChecks: 15,
+      expectedChecks: 16,
     });
     expect(again.status).toBe(409);
     expect(again.body.error).toBe(messages.preflightRunning);
@@ -135,7 +158,7 @@ describe("preflight (issue 21): a probe through every stage", () => {
     expect(await temporaryAdmins(admin)).toEqual([]);
     const next = await admin.post<PreflightRunDto>("/api/admin/preflight", {});
     expect(next.status).toBe(200);
-    expect((await runEnded(admin, next.body.id)).expectedChecks).toBe(14);
+    expect((await runEnded(admin, next.body.id)).expectedChecks).toBe(15);
   });
 
   it("refuses unknown events and runs (who may call it: the access matrix)", async () => {

@@ -88,7 +88,7 @@ describe("the preflight function (issue 21): deploys, schedules and admins' runs
     await handler({ runId: run?.id }, context);
 
     const ended = await deps.preflightRuns.get(run?.id ?? "");
-    expect(ended?.expectedChecks).toBe(15);
+    expect(ended?.expectedChecks).toBe(16);
     expect(ended?.checks.find((check) => check.name === "event")).toMatchObject({
       status: "RED",
       detail: "el evento 404 no existe",

@@ -6,6 +6,7 @@
 import { parseArgs } from "node:util";
 import { runPreflight } from "./preflight";
 import { makeBibPhoto, zipOf } from "./probe-photo";
+import { probePortraitJpeg } from "./probe-portrait";
 
 const { values } = parseArgs({
   options: { url: { type: "string", default: "http://localhost:3000" }, timeout: { type: "string", default: "120" } },
@@ -29,7 +30,7 @@ const report = await runPreflight({
   email,
   password,
   probeBib: String(probeBib),
-  probeImage: await makeBibPhoto(String(probeBib)),
+  probeImage: await makeBibPhoto(String(probeBib), { portrait: probePortraitJpeg() }),
   probeZip: await zipOf("preflight-zip.jpg", await makeBibPhoto(String(probeBib + 1))),
   pipelineTimeoutMs: timeoutSeconds * 1000,
   onCheck: ({ name, status, ms, detail }) =>

@@ -27,7 +27,7 @@ export interface PreflightOptions {
   url: string;
   email: string;
   password: string;
-  /** A JPEG whose bib is `probeBib` (probe-photo.ts makes one). */
+  /** A JPEG whose bib is `probeBib`, worn below a face (probe-photo.ts makes one). */
   probeImage: Buffer;
   probeBib: string;
   /** A ZIP holding one other JPEG (a different bib, so it is not a duplicate of the first). */
@@ -200,6 +200,16 @@ export async function runPreflight(options: PreflightOptions): Promise<Preflight
         const read = photo?.detectedDorsals ?? [];
         if (!read.map(normaliseBib).includes(bib)) throw new CheckFailed(`se leyó [${read.join(", ")}], no ${bib}`);
         return `se leyó ${bib}`;
+      },
+    ],
+    [
+      "faces",
+      async () => {
+        // The event's counters add up the faces each photo's detect step found; only the probe photo has one.
+        const figures = await call(api.admin.analytics, { query: { eventId: probeEvent().id } });
+        const found = figures.recognition.facesDetected;
+        if (found < 1) throw new CheckFailed("no se encontró la cara de la foto de prueba");
+        return `${found === 1 ? "se encontró 1 cara" : `se encontraron ${found} caras`} en las fotos de prueba`;
       },
     ],
     [

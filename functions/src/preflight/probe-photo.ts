@@ -3,11 +3,15 @@ import yazl from "yazl";
 
 /**
  * A synthetic race photo: a runner-coloured background with a white bib carrying big dark print,
- * made on the fly, so the preflight needs no photo shipped with the code and tests never depend
- * on real photos. The print is the bib as given: digits
- * ("4821") or a letter bib ("M10380").
+ * made on the fly, so tests never depend on real photos. The print is the bib as given: digits
+ * ("4821") or a letter bib ("M10380"). With `portrait`, that head-and-shoulders photo stands just
+ * above the bib, where a runner's face is, so the face stage finds a face and the bib hangs below
+ * it as the wearer rule expects.
  */
-export async function makeBibPhoto(bib: string, options: { width?: number; height?: number } = {}): Promise<Buffer> {
+export async function makeBibPhoto(
+  bib: string,
+  options: { width?: number; height?: number; portrait?: Buffer } = {},
+): Promise<Buffer> {
   const width = options.width ?? 1600;
   const height = options.height ?? 1200;
   const bibHeight = Math.round(width * 0.35 * 0.6);
@@ -23,7 +27,21 @@ export async function makeBibPhoto(bib: string, options: { width?: number; heigh
     <text x="${width / 2}" y="${y + bibHeight * 0.72}" font-family="DejaVu Sans" font-weight="bold"
       font-size="${fontSize}" text-anchor="middle" fill="#111111">${bib}</text>
   </svg>`;
-  return sharp(Buffer.from(svg)).jpeg({ quality: 90 }).toBuffer();
+  const photo = sharp(Buffer.from(svg));
+  if (options.portrait) {
+    const portraitWidth = Math.round(width * 0.3);
+    const portrait = await sharp(options.portrait)
+      .resize({ width: portraitWidth })
+      .toBuffer({ resolveWithObject: true });
+    photo.composite([
+      {
+        input: portrait.data,
+        left: Math.round((width - portraitWidth) / 2),
+        top: Math.max(0, y - portrait.info.height),
+      },
+    ]);
+  }
+  return photo.jpeg({ quality: 90 }).toBuffer();
 }
 
 /** A ZIP of one photo, as an organizer's archive would carry it, for the preflight's ZIP path. */

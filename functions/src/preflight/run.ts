@@ -14,6 +14,7 @@ import { rekognitionDefaultTps } from "../pipeline/definition";
 import type { PlatformQuotas } from "../ports/preflight";
 import { type CheckResult, runPreflight } from "./preflight";
 import { makeBibPhoto, zipOf } from "./probe-photo";
+import { probePortraitJpeg } from "./probe-portrait";
 
 /**
  * A preflight run made by the server itself (issue 21): from /preflight, on a schedule, or after
@@ -89,7 +90,7 @@ export async function executePreflightRun(
         email: admin.email,
         password: admin.password,
         probeBib: String(probeBib),
-        probeImage: await makeBibPhoto(String(probeBib)),
+        probeImage: await makeBibPhoto(String(probeBib), { portrait: probePortraitJpeg() }),
         probeZip: await zipOf("preflight-zip.jpg", await makeBibPhoto(String(probeBib + 1))),
         pipelineTimeoutMs: options.pipelineTimeoutMs,
         onCheck: (check) => record(asDto(check)),

@@ -30,6 +30,7 @@ export const checkLabels: Record<PreflightCheckName, string> = {
   pipeline: "Procesamiento",
   zip: "Importación ZIP",
   bibRead: "Lectura de dorsal",
+  faces: "Detección de caras",
   search: "Búsqueda",
   images: "URLs firmadas",
   counters: "Contadores",
