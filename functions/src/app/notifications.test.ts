@@ -126,4 +126,18 @@ describe("avísame cuando estén mis fotos", () => {
       consentVersion: null,
     });
   });
+
+  it("go with their event: its deletion's sweep of the event's partition takes them, owed ones included", async () => {
+    const { deps, clock, race, photoOf, subscription } = await world();
+    await subscribeStartList(deps, race.id, [{ bib: "101", email: "ana@correo.co" }]);
+    await photoOf("101");
+    const owed = () => deps.notifications.due(new Date(clock.now().getTime() + minutes(10)).toISOString(), 10);
+    const before = await owed();
+
+    await deps.eventDeletion.sweepEventPartition(race.id);
+
+    expect(before).toHaveLength(1);
+    expect(await subscription("101", "ana@correo.co")).toBeUndefined();
+    expect(await owed()).toEqual([]);
+  });
 });
