@@ -17,11 +17,13 @@ import { handler as authHandler } from "../src/handlers/http/auth";
 import { handler as browseHandler } from "../src/handlers/http/browse";
 import { handler as codesHandler } from "../src/handlers/http/codes";
 import { handler as eventsHandler } from "../src/handlers/http/events";
+import { handler as notificationsHandler } from "../src/handlers/http/notifications";
 import { handler as photosHandler } from "../src/handlers/http/photos";
 import { handler as pricingHandler } from "../src/handlers/http/pricing";
 import { handler as salesHandler } from "../src/handlers/http/sales";
 import { handler as settingsHandler } from "../src/handlers/http/settings";
 import { handler as usersHandler } from "../src/handlers/http/users";
+import { createNotificationsSweepHandler } from "../src/handlers/notifications-sweep";
 import { createReconcileHandler } from "../src/handlers/payments-reconcile";
 import { createStarterHandler } from "../src/handlers/pipeline/starter";
 import { createUnzipHandler } from "../src/handlers/pipeline/unzip";
@@ -66,6 +68,7 @@ const httpRoutes: Record<HttpHandlerName, RouteTable> = {
   sales: salesHandler.routes,
   codes: codesHandler.routes,
   browse: browseHandler.routes,
+  notifications: notificationsHandler.routes,
 };
 
 export interface Runtime {
@@ -322,6 +325,19 @@ export async function startRuntime(env: Record<string, string | undefined>): Pro
   }, settings.PAYMENT_RECONCILE_EVERY_SECONDS * 1000);
   reconcileTimer.unref();
 
+  // 'Avísame' messages whose quiet period is over (on AWS an EventBridge schedule calls the same
+  // handler); one sweep at a time, however long a slow mail takes.
+  const sweepNotifications = createNotificationsSweepHandler(load);
+  let notifying: Promise<unknown> | undefined;
+  const notifyTimer = setInterval(() => {
+    notifying ??= sweepNotifications()
+      .catch((error: unknown) => container.logger.error("photo notifications failed", error))
+      .finally(() => {
+        notifying = undefined;
+      });
+  }, settings.NOTIFY_SWEEP_EVERY_SECONDS * 1000);
+  notifyTimer.unref();
+
   // Download ZIPs last a day or two, as the originals bucket's lifecycle rule keeps them on AWS.
   const sweepZips = () =>
     sweepDownloadZips(container.deps).catch((error: unknown) =>
@@ -353,6 +369,7 @@ export async function startRuntime(env: Record<string, string | undefined>): Pro
       closing ??= (async () => {
         clearInterval(reconcileTimer);
         clearInterval(sweepTimer);
+        clearInterval(notifyTimer);
         clearInterval(memoryTimer);
         storeEvents.off("event", onStored);
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -363,7 +380,7 @@ export async function startRuntime(env: Record<string, string | undefined>): Pro
         sandbox?.close();
         // Every API call ends its writes (its answer may be past sending), then the pipeline and the
         // background jobs theirs (container.close waits for what runs): nothing is left half-written.
-        await Promise.allSettled([...apiCalls]);
+        await Promise.allSettled([...apiCalls, notifying]);
         await container.close();
         await markCleanStop(dataDir);
         await dynamo.close();

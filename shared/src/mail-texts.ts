@@ -127,4 +127,32 @@ export const mailTexts = {
     subject: `Tu código de descarga para las fotos de ${result.eventName}`,
     paragraphs: [codeChatMessage(result, origin), signature],
   }),
+  /** To whoever asked on /search for 'Avísame…': nothing is sent for the bib until they confirm. */
+  notifyConfirm: (request: { eventName: string; bib: string; link: string; expiresAt: string }): MailText => ({
+    subject: `Confirma tu aviso de fotos de ${request.eventName}`,
+    paragraphs: [
+      `Alguien (esperamos que tú) pidió en ${productName} que te escribamos a este correo cuando haya fotos del dorsal ${request.bib} en ${request.eventName}.`,
+      "Para confirmarlo, abre este enlace y pulsa Confirmar:",
+      request.link,
+      `El enlace vence el ${formatColombianDay(request.expiresAt)}. Si no fuiste tú, ignora este correo: no te escribiremos más y borraremos el pedido.`,
+      signature,
+    ],
+  }),
+  /** The one message of a bib's photos, after they stopped arriving for a while. */
+  notifyPhotos: (notice: {
+    eventName: string;
+    bib: string;
+    photoCount: number;
+    searchLink: string;
+    unsubscribeLink: string;
+  }): MailText => ({
+    subject: `Ya están tus fotos de ${notice.eventName}`,
+    paragraphs: [
+      "¡Hola!",
+      `Ya hay ${notice.photoCount === 1 ? "1 foto" : `${notice.photoCount} fotos`} del dorsal ${notice.bib} en ${notice.eventName}. Míralas aquí:`,
+      notice.searchLink,
+      `Si llegan más, te avisaremos como mucho una vez al día. Para no recibir más avisos de este dorsal: ${notice.unsubscribeLink}`,
+      signature,
+    ],
+  }),
 } satisfies Record<string, (...args: never[]) => MailText>;

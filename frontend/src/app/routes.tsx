@@ -91,6 +91,11 @@ const SalesPage = lazy(() =>
 const OutboxPage = lazy(() =>
   import("../features/outbox/components/outbox-page").then((module) => ({ default: module.OutboxPage })),
 );
+const NotificationLinkPage = lazy(() =>
+  import("../features/notifications/components/notification-link-page").then((module) => ({
+    default: module.NotificationLinkPage,
+  })),
+);
 const ApplicationFormPage = lazy(() =>
   import("../features/applications/components/application-form-page").then((module) => ({
     default: module.ApplicationFormPage,
@@ -287,6 +292,17 @@ export function AppRoutes() {
             }
           />
           <Route path="download" element={<DownloadRoute />} />
+          {(["confirmar", "baja"] as const).map((action) => (
+            <Route
+              key={action}
+              path={`avisos/${action}`}
+              element={
+                <Suspense fallback={null}>
+                  <NotificationLinkPage action={action} />
+                </Suspense>
+              }
+            />
+          ))}
           <Route
             path="admin-login"
             element={
