@@ -3,7 +3,7 @@ import type { AccountCode, AccountPurchasePage, AccountSentLink } from "@dorsal/
 import { accountMessages } from "@dorsal/shared/account";
 import { beforeAll, describe, expect, it } from "vitest";
 import { adminToken, apiClient } from "../support/api";
-import { chooseOnSandbox } from "../support/payment-sandbox";
+import { chooseOnSandbox, returnToken } from "../support/payment-sandbox";
 import { seedEventWithBibPhotos } from "../support/seed";
 import { sharedDorsal } from "../support/server";
 
@@ -25,7 +25,7 @@ describe("account: email verification, purchases and codes", () => {
   let ana: Client;
   let anaId: string;
   let saleId: string;
-  let returnToken: string;
+  let returnPageToken: string;
 
   /** The newest outbox message to `to` whose subject starts with `subject`, read through the admin's outbox. */
   async function lastMail(to: string, subject: string): Promise<OutboxMessage | undefined> {
@@ -59,7 +59,7 @@ describe("account: email verification, purchases and codes", () => {
     });
     expect(created.status).toBe(201);
     const paymentUrl = new URL(created.body.paymentUrl);
-    const token = new URL(paymentUrl.searchParams.get("redirect-url") ?? "").searchParams.get("token") ?? "";
+    const token = returnToken(paymentUrl);
     const back = new URL((await chooseOnSandbox(dorsal.url, paymentUrl, "APPROVED")).headers.get("location") ?? "");
     const info = await visitor.get<DownloadInfo>(`/api/sales/download/${token}?id=${back.searchParams.get("id")}`);
     expect(info.body.status).toBe("paid");
@@ -73,7 +73,7 @@ describe("account: email verification, purchases and codes", () => {
     event = seeded.event;
     const photoId = seeded.photoIdsByBib.get("7301")?.[0] ?? "";
     // Bought as a guest before any account existed, with the address in another case.
-    ({ saleId, token: returnToken } = await paidSale(photoId, anaEmail.toUpperCase()));
+    ({ saleId, token: returnPageToken } = await paidSale(photoId, anaEmail.toUpperCase()));
     // A checkout never paid: never listed.
     expect(
       (
@@ -138,7 +138,7 @@ describe("account: email verification, purchases and codes", () => {
     const token = linkIn(await lastMail(anaEmail, "Tu enlace para descargar"), /\/download\?token=(\S+)/);
     expect(token).not.toBe("");
     // The older link stops working, as with the admin's new link.
-    expect((await apiClient(dorsal.url).get(`/api/sales/download/${returnToken}`)).status).not.toBe(200);
+    expect((await apiClient(dorsal.url).get(`/api/sales/download/${returnPageToken}`)).status).not.toBe(200);
     const info = await apiClient(dorsal.url).get<DownloadInfo>(`/api/sales/download/${token}`);
     const photoId = info.body.photoIds[0] ?? "";
     const download = () =>

@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WompiKeys } from "../../functions/src/adapters/payments/wompi";
 import { adminToken, apiClient, waitFor } from "../support/api";
 import { sampleApplication } from "../support/applications";
-import { chooseOnSandbox, type SandboxTransaction, signedPaymentEvent } from "../support/payment-sandbox";
+import { chooseOnSandbox, returnToken, type SandboxTransaction, signedPaymentEvent } from "../support/payment-sandbox";
 import { seedEventWithBibPhotos } from "../support/seed";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
@@ -89,7 +89,7 @@ describe("email", () => {
     });
     expect(created.status).toBe(201);
     const paymentUrl = new URL(created.body.paymentUrl);
-    const token = new URL(paymentUrl.searchParams.get("redirect-url") ?? "").searchParams.get("token") ?? "";
+    const token = returnToken(paymentUrl);
     tokens.add(token);
     return { ...created.body, paymentUrl, token };
   };

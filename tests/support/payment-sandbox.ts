@@ -37,3 +37,7 @@ export async function chooseOnSandbox(
     redirect: "manual",
   });
 }
+
+/** The download token a checkout's payment URL brings the buyer back with (its `redirect-url`). */
+export const returnToken = (paymentUrl: URL): string =>
+  new URL(paymentUrl.searchParams.get("redirect-url") ?? "").searchParams.get("token") ?? "";
