@@ -65,8 +65,8 @@ function EmailCard({ email, verified }: { email: string; verified: boolean }) {
         {!verified && (
           <>
             <Text color="fg.muted">
-              {accountMessages.notVerified}: abre el enlace que te enviamos a este correo. Así nadie más ve lo que
-              compraste.
+              {accountMessages.notVerified}: abre el enlace que te enviamos a este correo, o pide uno nuevo. Así nadie
+              más ve lo que compraste.
             </Text>
             {resend.isSuccess ? (
               <Text role="status" color="green.700">
