@@ -44,6 +44,8 @@ export const publicUser = z.object({
   assignedEventId: z.number().nullable(),
   createdAt: z.string(),
   lastLogin: z.string().nullable(),
+  /** When the owner opened the verification link sent to this email; null until then (and after an email change). */
+  emailVerifiedAt: z.string().nullable(),
 });
 export type PublicUser = z.infer<typeof publicUser>;
 

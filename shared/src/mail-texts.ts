@@ -100,6 +100,17 @@ export const mailTexts = {
       signature,
     ],
   }),
+  /** To the buyer, when they ask for a link from 'Tu cuenta': the older ones stop working. */
+  saleLinkFromAccount: (sale: SaleMailFacts): MailText => ({
+    subject: `Tu enlace para descargar tus fotos de ${sale.eventName}`,
+    paragraphs: [
+      `Hola ${sale.customerName}:`,
+      `Pediste desde Tu cuenta un nuevo enlace para descargar ${photosOf(sale)}:`,
+      sale.link,
+      `${linkTerms(sale)} Los enlaces anteriores ya no funcionan; las descargas que hiciste siguen contando.`,
+      signature,
+    ],
+  }),
   applicationApproved: (applicant: {
     fullName: string;
     email: string;
@@ -152,6 +163,17 @@ export const mailTexts = {
       `Ya hay ${notice.photoCount === 1 ? "1 foto" : `${notice.photoCount} fotos`} del dorsal ${notice.bib} en ${notice.eventName}. Míralas aquí:`,
       notice.searchLink,
       `Si llegan más, te avisaremos como mucho una vez al día. Para no recibir más avisos de este dorsal: ${notice.unsubscribeLink}`,
+      signature,
+    ],
+  }),
+  /** To an account's owner: the link that proves the email is theirs, before 'Tu cuenta' lists purchases by it. */
+  verifyEmail: (account: { name: string | null; link: string; hours: number }): MailText => ({
+    subject: "Confirma tu correo en Dorsal",
+    paragraphs: [
+      account.name ? `Hola ${account.name}:` : "Hola:",
+      "Abre este enlace para confirmar que este correo es tuyo. Así verás en Tu cuenta las fotos que compraste y los códigos que te enviaron:",
+      account.link,
+      `El enlace funciona una sola vez y vence en ${account.hours} horas. Si no creaste una cuenta en Dorsal, ignora este correo.`,
       signature,
     ],
   }),

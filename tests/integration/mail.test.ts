@@ -2,7 +2,6 @@ import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import {
   type AdminSaleLink,
-  type CreateSaleResponse,
   type DownloadCodeResult,
   type DownloadInfo,
   type EventDto,
@@ -21,7 +20,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WompiKeys } from "../../functions/src/adapters/payments/wompi";
 import { adminToken, apiClient, waitFor } from "../support/api";
 import { sampleApplication } from "../support/applications";
-import { chooseOnSandbox, type SandboxTransaction, signedPaymentEvent } from "../support/payment-sandbox";
+import {
+  chooseOnSandbox,
+  type SandboxTransaction,
+  signedPaymentEvent,
+  startCheckout,
+} from "../support/payment-sandbox";
 import { seedEventWithBibPhotos, uploadBibPhotos } from "../support/seed";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
@@ -86,18 +90,14 @@ describe("email", () => {
   };
 
   const sale = async (customerEmail: string) => {
-    const created = await visitor.post<CreateSaleResponse>("/api/sales/create", {
+    const started = await startCheckout(dorsal.url, {
       eventId: event.id,
       dorsalNumber: "5173",
       photoIds: [photoId],
-      customerName: "Ana Gómez",
       customerEmail,
     });
-    expect(created.status).toBe(201);
-    const paymentUrl = new URL(created.body.paymentUrl);
-    const token = new URL(paymentUrl.searchParams.get("redirect-url") ?? "").searchParams.get("token") ?? "";
-    tokens.add(token);
-    return { ...created.body, paymentUrl, token };
+    tokens.add(started.token);
+    return started;
   };
   const choose = async (paymentUrl: URL, outcome: "APPROVED" | "DECLINED" | "PENDING") => {
     const response = await chooseOnSandbox(dorsal.url, paymentUrl, outcome);

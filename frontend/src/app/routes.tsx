@@ -1,4 +1,3 @@
-import { Button } from "@chakra-ui/react";
 import { lazy, Suspense } from "react";
 import { Navigate, Route, Routes, useSearchParams } from "react-router";
 import { ComingSoon } from "../components/ui/coming-soon";
@@ -10,7 +9,6 @@ import { AdminLayout } from "./layouts/admin-layout";
 import { PhotographerLayout } from "./layouts/photographer-layout";
 import { PublicLayout, PublicPage } from "./layouts/public-layout";
 import { NotFoundPage } from "./not-found-page";
-import { useLogout } from "./use-logout";
 
 /** Staff sign-in and signed-in screens load on demand, so visitors searching their photos download less. */
 const LoginPage = lazy(() =>
@@ -102,6 +100,19 @@ const ApplicationFormPage = lazy(() =>
   })),
 );
 
+const AccountPage = lazy(() =>
+  import("../features/account/components/account-page").then((module) => ({ default: module.AccountPage })),
+);
+const VerifyEmailPage = lazy(() =>
+  import("../features/account/components/verify-email-page").then((module) => ({ default: module.VerifyEmailPage })),
+);
+/** 'Tu cuenta' loads on demand: an athlete's /search never pays for it. */
+const accountPage = (
+  <Suspense fallback={null}>
+    <AccountPage />
+  </Suspense>
+);
+
 /**
  * Admin screens of spec §2.1 that are not built yet, with the titles the spec gives them. No menu
  * or button leads to them (issue 17); their addresses say honestly that they are coming.
@@ -116,21 +127,6 @@ function DownloadRoute() {
     <Suspense fallback={null}>
       <DownloadPage />
     </Suspense>
-  );
-}
-
-function UserHome() {
-  const logout = useLogout();
-  return (
-    <ComingSoon
-      title="Tu cuenta"
-      backTo="/search"
-      actions={
-        <Button variant="ghost" onClick={logout}>
-          Salir
-        </Button>
-      }
-    />
   );
 }
 
@@ -232,6 +228,7 @@ function roleRoutes(user: SessionUser | null) {
       return (
         <Route element={<PublicLayout />}>
           <Route element={<PublicPage />}>
+            <Route path="account" element={accountPage} />
             <Route path="*" element={<SearchPage />} />
           </Route>
         </Route>
@@ -239,7 +236,9 @@ function roleRoutes(user: SessionUser | null) {
     case "user":
       return (
         <Route element={<PublicLayout />}>
-          <Route path="*" element={<UserHome />} />
+          <Route element={<PublicPage />}>
+            <Route path="*" element={accountPage} />
+          </Route>
         </Route>
       );
   }
@@ -303,6 +302,14 @@ export function AppRoutes() {
               }
             />
           ))}
+          <Route
+            path="verify-email"
+            element={
+              <Suspense fallback={null}>
+                <VerifyEmailPage />
+              </Suspense>
+            }
+          />
           <Route
             path="admin-login"
             element={

@@ -233,6 +233,19 @@ export const keys = {
     gsi1sk: `${createdAt}#${code}`,
   }),
 
+  /**
+   * What was sold or sent to one buyer email (trimmed, lowercase), for 'Tu cuenta': a sale at its
+   * creation, a code when an admin emails it. Only the ids; the sale and code items stay the truth.
+   */
+  buyerSale: (email: string, createdAt: string, saleId: string) => ({
+    pk: buyerPartition(email),
+    sk: `${buyerSalePrefix}${createdAt}#${saleId}`,
+  }),
+  buyerCode: (email: string, createdAt: string, code: string) => ({
+    pk: buyerPartition(email),
+    sk: `${buyerCodePrefix}${createdAt}#${code}`,
+  }),
+
   /** The one system_settings item (spec §3): stored values over the defaults, and when sales were last reset. */
   systemSettings: () => ({ pk: "SETTINGS", sk: "SYSTEM" }),
   /** Preflight runs share one partition, newest last by id (ids start with their start time). */
@@ -264,6 +277,11 @@ export const notifySubscriptionsPrefix = (bib = "") => (bib ? `NOTIFY#${bib}#` :
 export const dueNotificationsPartition = "NOTIFY#DUE";
 /** Sort-key prefix of every import's bibs item. */
 export const startListBibsPrefix = "STARTBIBS#";
+
+/** One buyer's sales and codes; emails differing only in case or outer spaces are one buyer. */
+export const buyerPartition = (email: string) => `BUYER#${email.trim().toLowerCase()}`;
+export const buyerSalePrefix = "SALE#";
+export const buyerCodePrefix = "CODE#";
 
 export const usersIndexPartition = "USERS";
 export const userPartition = (userId: string) => `USER#${userId}`;
