@@ -26,6 +26,10 @@ export default defineConfig({
             "frontend/src/**/*.test.ts",
           ],
           environment: "node",
+          // Pure logic, with no module state a file leaves behind (stubbed globals and env are
+          // restored after each test): sharing each worker's loaded modules instead of reloading
+          // them for every file halved the project's CPU time (86 → 42 CPU-s, 2026-11-27).
+          isolate: false,
           // A timeout catches a hang, it does not measure speed (benchmarks do): the engine and image
           // tests spend seconds of CPU, and on a loaded 2-core machine vitest's 5 s default failed them.
           testTimeout: 60_000,

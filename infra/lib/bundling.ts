@@ -13,7 +13,8 @@ import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { BundlingOptions, ILocalBundling } from "aws-cdk-lib";
-import { buildSync, type Metafile, type OutputFile } from "esbuild";
+import { type BuildOptions, buildSync, type Metafile } from "esbuild";
+import { type BundleFile, cachedBundle, keepBundle } from "./bundle-cache";
 
 /**
  * Modules only the embedded local runtime loads (through dynamic import). They are left out of
@@ -74,15 +75,14 @@ export class EsbuildBundler implements ILocalBundling {
   readonly usesSharp: boolean;
   /** The packages of `filePackages` the bundle imports, copied beside it. */
   readonly filePackages: string[];
-  readonly #files: OutputFile[];
+  readonly #files: BundleFile[];
 
   constructor(entry: string) {
     this.entry = path.resolve(entry);
     if (!existsSync(this.entry)) throw new Error(`Lambda entry not found: ${this.entry}`);
-    const result = buildSync({
+    const options: BuildOptions = {
       entryPoints: { index: this.entry },
       outdir: virtualOutdir,
-      write: false,
       bundle: true,
       // Each dynamic import() becomes a chunk loaded on first use, as it would be unbundled: the
       // local-only adapters (and what they import) never load on Lambda.
@@ -100,10 +100,10 @@ export class EsbuildBundler implements ILocalBundling {
       legalComments: "none",
       banner: { js: requireShim },
       external: [...localOnlyModules, ...Object.keys(filePackages)],
-      metafile: true,
       logLevel: "error",
-    });
-    const outputs = result.metafile.outputs;
+    };
+    const { metafile, files } = cachedBundle(this.entry, options) ?? bundle(this.entry, options);
+    const outputs = metafile.outputs;
     const eager = eagerlyLoaded(outputs, this.entry);
     const offending = [...eager].flatMap((file) =>
       (outputs[file]?.imports ?? []).filter(
@@ -119,12 +119,12 @@ export class EsbuildBundler implements ILocalBundling {
     );
     this.filePackages = Object.keys(filePackages).filter((name) => imported.has(name));
     this.usesSharp = this.filePackages.includes("sharp");
-    this.#files = result.outputFiles;
+    this.#files = files;
   }
 
   tryBundle(outputDir: string, _options: BundlingOptions): boolean {
     for (const file of this.#files) {
-      const target = path.join(outputDir, path.relative(virtualOutdir, file.path));
+      const target = path.join(outputDir, file.path);
       mkdirSync(path.dirname(target), { recursive: true });
       writeFileSync(target, file.contents);
     }
@@ -132,6 +132,16 @@ export class EsbuildBundler implements ILocalBundling {
     if (packages.length > 0) copyPackages(packages, path.dirname(this.entry), path.join(outputDir, "node_modules"));
     return true;
   }
+}
+
+function bundle(entry: string, options: BuildOptions): { metafile: Metafile; files: BundleFile[] } {
+  const result = buildSync({ ...options, write: false, metafile: true } as const);
+  const files = result.outputFiles.map((file) => ({
+    path: path.relative(virtualOutdir, file.path),
+    contents: file.contents,
+  }));
+  keepBundle(entry, options, result.metafile, files);
+  return { metafile: result.metafile, files };
 }
 
 /** The entry's output file and every chunk it imports statically, directly or not. */
