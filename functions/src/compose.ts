@@ -61,6 +61,7 @@ import { createLogger, type Logger } from "./logger";
 import { memo } from "./memo";
 import type { BackgroundJobs } from "./ports/background-jobs";
 import type { Clock } from "./ports/clock";
+import type { Drive } from "./ports/drive";
 import type { Ids } from "./ports/ids";
 import type { Mailer } from "./ports/mail";
 import type { Metrics } from "./ports/metrics";
@@ -451,6 +452,7 @@ export interface InMemoryFakes {
   payments?: PaymentGateway;
   urls?: UrlSigner;
   mail?: Mailer;
+  drive?: Drive;
 }
 
 /**
@@ -488,7 +490,7 @@ export async function composeInMemory(config: LocalConfig, fakes: InMemoryFakes 
       return { ...(await exportJWK(privateKey)), kid: "memory", alg: "RS256" as const };
     }),
     payments: fakes.payments ?? unconfiguredPayments("the in-memory composition takes no payments"),
-    drive: null,
+    drive: fakes.drive ? { api: async () => fakes.drive as Drive, sealKey: memo(async () => randomBytes(32)) } : null,
     preflight: noPreflightLauncher("the in-memory composition runs no preflight"),
     quotas: localQuotas(config),
   });
