@@ -1,4 +1,4 @@
-import type { EventDto, PublicUser, SearchResponse, ZipBatchStatusResponse } from "@dorsal/shared";
+import type { EventDto, SearchResponse, ZipBatchStatusResponse } from "@dorsal/shared";
 import {
   type DriveAuthAnswer,
   type DriveFoldersAnswer,
@@ -7,7 +7,7 @@ import {
   driveMessages,
 } from "@dorsal/shared/drive";
 import { beforeAll, describe, expect, it } from "vitest";
-import { adminToken, apiClient, waitFor } from "../support/api";
+import { adminToken, apiClient, photographerClient, waitFor } from "../support/api";
 import { sharedDorsal } from "../support/server";
 
 type Client = ReturnType<typeof apiClient>;
@@ -146,19 +146,12 @@ describe("drive import", () => {
     expect(noFolder.status).toBe(400);
     expect(JSON.stringify(noFolder.body)).toContain(driveMessages.selectFolder);
 
-    const created = await admin.post<{ user: PublicUser }>("/api/users", {
+    const photographer = await photographerClient(dorsal.url, admin, {
       name: "Fotógrafo Drive",
       email: "drive.foto@dorsal.test",
       password: "secreto1",
-      role: "photographer",
-      assignedEventId: event.id,
+      eventId: event.id,
     });
-    expect(created.status).toBe(201);
-    const login = await apiClient(dorsal.url).post<{ token: string }>("/api/auth/login", {
-      email: "drive.foto@dorsal.test",
-      password: "secreto1",
-    });
-    const photographer = apiClient(dorsal.url, login.body.token);
     expect((await photographer.get("/api/drive/folders")).status).toBe(403);
     expect((await photographer.post(`/api/drive/import/${event.id}`, { folderId: arrival.id })).status).toBe(403);
 
