@@ -128,6 +128,7 @@ describe("ZIP upload card", () => {
     await drive.getByText("Completado", { exact: true }).waitFor({ timeout: 120_000 });
     await drive.getByText("Importadas: 3", { exact: true }).waitFor();
     await drive.getByText("Procesadas: 3", { exact: true }).waitFor();
+    await history.getByText(/ · Google Drive Carrera 10K - Llegada · 3 archivos$/).waitFor();
     expect((await photosOf(event.id)).map((photo) => photo.originalFilename).sort()).toEqual([
       "dorsal-4821.jpg",
       "dorsal-517.jpg",

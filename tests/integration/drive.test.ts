@@ -1,4 +1,4 @@
-import type { EventDto, SearchResponse, ZipBatchStatusResponse } from "@dorsal/shared";
+import type { EventDto, SearchResponse, UploadHistoryDto, ZipBatchStatusResponse } from "@dorsal/shared";
 import {
   type DriveAuthAnswer,
   type DriveFoldersAnswer,
@@ -132,6 +132,13 @@ describe("drive import", () => {
     const found = await admin.get<SearchResponse>(`/api/photos/search?eventId=${event.id}&dorsalNumber=4821`);
     expect(found.body.totalFound).toBe(1);
     expect(found.body.photos[0]?.originalFilename).toBe("dorsal-4821.jpg");
+    const history = (await admin.get<UploadHistoryDto>("/api/photos/my-uploads")).body.uploads;
+    expect(history.find((upload) => upload.uploadId === started.body.batchId)).toMatchObject({
+      kind: "zip",
+      fromDrive: true,
+      fileName: "Carrera 10K - Llegada",
+      extractedFiles: 3,
+    });
 
     // The same folder again: every file is known, nothing is brought twice.
     const again = await admin.post<DriveImportAnswer>(`/api/drive/import/${event.id}`, { folderId: arrival.id });

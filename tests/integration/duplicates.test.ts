@@ -191,6 +191,7 @@ describe("duplicates by content hash", () => {
     expect(history.map((item) => item.uploadId)).toEqual([batch.body.batchId, upload.uploadId]);
     expect(history[0]).toEqual({
       kind: "zip",
+      fromDrive: false,
       uploadId: batch.body.batchId,
       eventId: event.id,
       eventName: event.name,
