@@ -48,10 +48,15 @@ function announce(outcome: DriveAuthOutcome) {
   );
 }
 
+/** Where a page the callback landed on tells the upload screen that opened the popup, if their link was cut. */
+const driveChannel = "dorsal-drive";
+
 /**
  * Opens the provider's authorization in a popup and watches it every second (spec §9) until it
  * comes back to our callback, is closed, or runs out of time. A blocked popup becomes a navigation
- * of this window, which the callback brings back here with `drive_auth`.
+ * of this window, which the callback brings back here with `drive_auth`. A provider whose pages cut
+ * the popup from its opener (Cross-Origin-Opener-Policy) makes it look closed at once: the page the
+ * callback lands on then says how it ended on a broadcast channel.
  */
 function useDriveConnect(onDone: () => void) {
   const user = useSession();
@@ -60,11 +65,29 @@ function useDriveConnect(onDone: () => void) {
   const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => () => window.clearInterval(timer.current), []);
 
-  // Back in this window after a blocked popup (not inside the popup: its opener reads it there).
+  const finished = useRef(onDone);
+  finished.current = onDone;
+  useEffect(() => {
+    const channel = new BroadcastChannel(driveChannel);
+    channel.onmessage = (message: MessageEvent<DriveAuthOutcome>) => {
+      if (message.data !== "success" && message.data !== "error") return;
+      window.clearInterval(timer.current);
+      setConnecting(false);
+      announce(message.data);
+      finished.current();
+    };
+    return () => channel.close();
+  }, []);
+
+  // Landed here from the callback without a live opener (a blocked popup, or one cut from its
+  // opener): every upload screen of the site hears it, this one included (its listener above is
+  // another channel object); inside a popup whose opener is there, the opener reads the address.
   useEffect(() => {
     const outcome = driveAuthOutcome(window.location.href);
     if (!outcome || window.opener) return;
-    announce(outcome);
+    const channel = new BroadcastChannel(driveChannel);
+    channel.postMessage(outcome);
+    channel.close();
     const url = new URL(window.location.href);
     url.searchParams.delete(driveAuthParam);
     window.history.replaceState(window.history.state, "", url);
