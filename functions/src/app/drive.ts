@@ -81,7 +81,10 @@ export async function driveCallback(
     deps.logger.warn("drive authorization refused", { error: query.error ?? "missing code or state" });
     return "error";
   }
-  const { api, key } = await driveOf(deps);
+  // The popup is a page, not a fetch: a drive no longer configured is one more way to end in `error`.
+  const drive = await driveOf(deps).catch(() => undefined);
+  if (!drive) return "error";
+  const { api, key } = drive;
   const pending = await deps.drives.takeAuthorization(sha256(query.state));
   const now = deps.clock.now();
   if (!pending || pending.ttl * 1000 < now.getTime()) {
