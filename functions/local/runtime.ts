@@ -16,6 +16,7 @@ import { handler as applicationsHandler } from "../src/handlers/http/application
 import { handler as authHandler } from "../src/handlers/http/auth";
 import { handler as browseHandler } from "../src/handlers/http/browse";
 import { handler as codesHandler } from "../src/handlers/http/codes";
+import { handler as driveHandler } from "../src/handlers/http/drive";
 import { handler as eventsHandler } from "../src/handlers/http/events";
 import { handler as notificationsHandler } from "../src/handlers/http/notifications";
 import { handler as photosHandler } from "../src/handlers/http/photos";
@@ -35,6 +36,7 @@ import { appSecurityHeaders } from "../src/http/security-headers";
 import { preflightFunctionTimeoutSeconds } from "../src/preflight/definition";
 import { markCleanStop, takeCleanStopMark } from "./clean-stop";
 import { lockDataDir } from "./data-dir-lock";
+import { createDriveSandbox, type DriveSandbox, driveSandboxPrefix } from "./drive-sandbox";
 import {
   jsonBodyMaxBytes,
   type LambdaHttpHandler,
@@ -69,6 +71,7 @@ const httpRoutes: Record<HttpHandlerName, RouteTable> = {
   codes: codesHandler.routes,
   browse: browseHandler.routes,
   notifications: notificationsHandler.routes,
+  drive: driveHandler.routes,
 };
 
 export interface Runtime {
@@ -162,6 +165,8 @@ export async function startRuntime(env: Record<string, string | undefined>): Pro
 
   // Set once the port is known, unless real Wompi keys are configured.
   let sandbox: WompiSandbox | undefined;
+  // Likewise, unless a real Google OAuth client is configured.
+  let driveSandbox: DriveSandbox | undefined;
 
   let resolveReady!: (container: Container) => void;
   const ready = new Promise<Container>((resolve) => {
@@ -185,6 +190,10 @@ export async function startRuntime(env: Record<string, string | undefined>): Pro
       for (const [name, value] of Object.entries(appHeaders)) response.setHeader(name, value);
       if (sandbox && url.pathname.startsWith(`${sandboxPrefix}/`)) {
         await sandbox.handle(request, response, url);
+        return;
+      }
+      if (driveSandbox && url.pathname.startsWith(`${driveSandboxPrefix}/`)) {
+        await driveSandbox.handle(request, response, url);
         return;
       }
       if (url.pathname === "/api" || url.pathname.startsWith("/api/")) {
@@ -252,6 +261,14 @@ export async function startRuntime(env: Record<string, string | undefined>): Pro
       logger: console,
     });
   }
+  if (!env.GOOGLE_DRIVE_CLIENT_ID) {
+    driveSandbox = await createDriveSandbox({
+      dataDir,
+      folderDir: settings.DRIVE_LOCAL_DIR,
+      publicUrl,
+      localUrl: `http://127.0.0.1:${port}`,
+    });
+  }
 
   // Taken now, before anything writes: a later kill must not find it.
   const stoppedCleanly = await takeCleanStopMark(dataDir);
@@ -259,6 +276,7 @@ export async function startRuntime(env: Record<string, string | undefined>): Pro
     parseConfig({
       ...env,
       ...sandbox?.environment,
+      ...driveSandbox?.environment,
       DORSAL_RUNTIME: "local",
       AWS_REGION: region,
       TABLE_NAME: settings.TABLE_NAME,

@@ -30,6 +30,11 @@ export const localSettingsSchema = z.object({
   PAYMENT_RECONCILE_EVERY_SECONDS: z.coerce.number().int().min(1).default(60),
   /** How often 'avísame' messages whose quiet period is over are sent (AWS: every 5 minutes). */
   NOTIFY_SWEEP_EVERY_SECONDS: z.coerce.number().int().min(1).default(60),
+  /**
+   * The folder the local drive stand-in serves: each subfolder is a drive folder of its photos.
+   * Unset, a few generated race photos under DATA_DIR/drive-sandbox.
+   */
+  DRIVE_LOCAL_DIR: z.string().min(1).optional(),
 });
 export type LocalSettings = z.infer<typeof localSettingsSchema>;
 

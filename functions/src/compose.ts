@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import path from "node:path";
@@ -14,6 +15,7 @@ import { createPresignedUrlSigner } from "./adapters/aws/s3-presigned-url-signer
 import { createSfnBackgroundJobs, createSfnPipelineStarter } from "./adapters/aws/sfn-starters";
 import type { UrlCacheReport } from "./adapters/aws/signed-url-cache";
 import { createSqsPipelineQueue } from "./adapters/aws/sqs-pipeline-queue";
+import { createGoogleDrive, driveEndpoints, parseDriveSecret } from "./adapters/drive/google-drive";
 import type { LocalBackgroundJobs } from "./adapters/local/local-jobs";
 import type { LocalPipeline } from "./adapters/local/local-pipeline";
 import { type PartitionWrites, readCachedTable } from "./adapters/local/read-cached-table";
@@ -37,6 +39,7 @@ import { createBibLinkRepository } from "./data/bib-links";
 import { createCredentialRepository } from "./data/credentials";
 import { createDownloadCodeRepository } from "./data/download-codes";
 import { createDownloadCountRepository } from "./data/download-counts";
+import { createDriveRepository } from "./data/drive";
 import { createEventConfigRepository } from "./data/event-configs";
 import { createEventDeletionRepository } from "./data/event-deletion";
 import { countsGeneration, createEventRepository } from "./data/events";
@@ -58,6 +61,7 @@ import { createLogger, type Logger } from "./logger";
 import { memo } from "./memo";
 import type { BackgroundJobs } from "./ports/background-jobs";
 import type { Clock } from "./ports/clock";
+import type { Drive } from "./ports/drive";
 import type { Ids } from "./ports/ids";
 import type { Mailer } from "./ports/mail";
 import type { Metrics } from "./ports/metrics";
@@ -206,6 +210,9 @@ async function composeAws(config: AwsConfig): Promise<Container> {
   const jwtSecretArn = config.JWT_KEY_SECRET_ARN;
   const wompiSecretArn = config.WOMPI_SECRET_ARN;
   const adminSecretArn = config.ADMIN_SECRET_ARN;
+  const driveSecretArn = config.DRIVE_SECRET_ARN;
+  // Read again until it parses: ops fill in the OAuth client after the first deploy.
+  const driveSecret = driveSecretArn ? memo(async () => parseDriveSecret(await readSecret(driveSecretArn))) : undefined;
   const preflightFunction = config.PREFLIGHT_FUNCTION_NAME;
   const mailFrom = config.MAIL_FROM;
   const ses = mailFrom
@@ -260,6 +267,12 @@ async function composeAws(config: AwsConfig): Promise<Container> {
           keys: memo(async () => parseWompiKeys(await readSecret(wompiSecretArn))),
         })
       : unconfiguredPayments("WOMPI_SECRET_ARN is not set for this function"),
+    drive: driveSecret
+      ? {
+          api: async () => createGoogleDrive(await driveSecret(), driveEndpoints(config)),
+          sealKey: async () => (await driveSecret()).tokenKey,
+        }
+      : null,
     preflight: preflightFunction
       ? {
           launch: async (runId) => {
@@ -374,6 +387,7 @@ async function composeLocal(config: LocalConfig, local: LocalServices): Promise<
     vision,
     ...keyPair(() => localJwtKey(config.DATA_DIR)),
     payments: localPayments(config),
+    drive: localDrive(config),
     preflight: local.preflight ?? noPreflightLauncher("no preflight launcher: start the runtime (npm start)"),
     quotas: localQuotas(config),
   });
@@ -438,6 +452,7 @@ export interface InMemoryFakes {
   payments?: PaymentGateway;
   urls?: UrlSigner;
   mail?: Mailer;
+  drive?: Drive;
 }
 
 /**
@@ -475,6 +490,7 @@ export async function composeInMemory(config: LocalConfig, fakes: InMemoryFakes 
       return { ...(await exportJWK(privateKey)), kid: "memory", alg: "RS256" as const };
     }),
     payments: fakes.payments ?? unconfiguredPayments("the in-memory composition takes no payments"),
+    drive: fakes.drive ? { api: async () => fakes.drive as Drive, sealKey: memo(async () => randomBytes(32)) } : null,
     preflight: noPreflightLauncher("the in-memory composition runs no preflight"),
     quotas: localQuotas(config),
   });
@@ -497,6 +513,31 @@ function localPayments(config: LocalConfig): PaymentGateway {
     apiUrl: config.WOMPI_API_URL,
     keys: async () => keys,
   });
+}
+
+/** Google Drive when a client is given, else the stand-in whose client the embedded runtime fills in. */
+function localDrive(config: LocalConfig): Deps["drive"] {
+  const { GOOGLE_DRIVE_CLIENT_ID: clientId, GOOGLE_DRIVE_CLIENT_SECRET: clientSecret } = config;
+  if (!clientId || !clientSecret) return null;
+  const api = createGoogleDrive({ clientId, clientSecret }, driveEndpoints(config));
+  return { api: async () => api, sealKey: memo(() => localSecretKey(config.DATA_DIR, "drive-tokens.key")) };
+}
+
+/** A random 256-bit key generated into the data dir on first use and kept across restarts. */
+async function localSecretKey(dataDir: string, name: string): Promise<Buffer> {
+  const file = path.join(dataDir, "keys", name);
+  try {
+    return Buffer.from(await readFile(file, "utf8"), "base64");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  const key = randomBytes(32);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, key.toString("base64"), { mode: 0o600, flag: "wx" }).catch(async (error: unknown) => {
+    // Another runtime of the same data dir wrote it first: that one is the key.
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  });
+  return Buffer.from(await readFile(file, "utf8"), "base64");
 }
 
 /** One process that both signs and verifies (locally, everything runs in one). */
@@ -545,6 +586,7 @@ async function assemble(parts: {
   /** Only where tokens are issued (in AWS, the sign-in function). */
   signingKey: (() => Promise<PrivateJwk>) | undefined;
   payments: PaymentGateway;
+  drive: Deps["drive"];
   preflight: PreflightLauncher;
   quotas: QuotaReader;
 }): Promise<Container> {
@@ -592,6 +634,8 @@ async function assemble(parts: {
     downloadCodes: createDownloadCodeRepository(parts.table),
     sales: createSalesRepository(parts.table),
     payments: parts.payments,
+    drive: parts.drive,
+    drives: createDriveRepository(parts.table),
     preflightRuns: createPreflightRunRepository(parts.table, clock),
     preflight: parts.preflight,
     quotas: parts.quotas,

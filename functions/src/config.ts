@@ -55,6 +55,10 @@ const common = {
   /** Wompi's hosted checkout and API; by default Wompi's own (sandbox or production API, as the keys say). */
   WOMPI_CHECKOUT_URL: z.url().optional(),
   WOMPI_API_URL: z.url().optional(),
+  /** Google's OAuth and Drive v3 endpoints by default; the local runtime points them at its stand-in. */
+  DRIVE_AUTHORIZE_URL: z.url().optional(),
+  DRIVE_TOKEN_URL: z.url().optional(),
+  DRIVE_API_URL: z.url().optional(),
 };
 
 const awsConfig = z.object({
@@ -88,6 +92,11 @@ const awsConfig = z.object({
   VISION_ENGINE: z.enum(["rekognition", "local"]).default("rekognition"),
   /** Secrets Manager secret with the Wompi keys as JSON (sales function only; ops fill it in, docs/payments.md). */
   WOMPI_SECRET_ARN: z.string().startsWith("arn:").optional(),
+  /**
+   * Secrets Manager secret with the Google OAuth client and the tokens' sealing key as JSON
+   * (`clientId`, `clientSecret`, `tokenKey`; the drive and unzip functions only; docs/uploads.md).
+   */
+  DRIVE_SECRET_ARN: z.string().startsWith("arn:").optional(),
   /** CloudWatch namespace of the dashboard's metrics: one per stack, so two deployments never mix. */
   METRICS_NAMESPACE: z.string().min(1).default("Dorsal"),
   /** The queue of S3 notifications the starter drains: the dashboard's count of photos waiting to start. */
@@ -121,6 +130,9 @@ const localConfig = z.object({
   WOMPI_PRIVATE_KEY: z.string().min(1).optional(),
   WOMPI_INTEGRITY_SECRET: z.string().min(1).optional(),
   WOMPI_EVENTS_SECRET: z.string().min(1).optional(),
+  /** A Google OAuth client; without it the runtime fills in its drive stand-in's (functions/local/drive-sandbox.ts). */
+  GOOGLE_DRIVE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_DRIVE_CLIENT_SECRET: z.string().min(1).optional(),
   /**
    * Fault injection for the crash tests, never set otherwise: a ZIP's extraction stops for good after
    * this many entries (the photos already extracted go on being processed), so a kill lands mid-import

@@ -63,6 +63,8 @@ interface Access {
   signsUrls?: boolean;
   /** Rekognition text and face detection. */
   vision?: boolean;
+  /** Reads the Google OAuth client and the drive tokens' sealing key (DRIVE_SECRET_ARN). */
+  drive?: boolean;
   /** Reads the Wompi keys (WOMPI_SECRET_ARN). */
   payments?: boolean;
   /** Reads the account's Lambda concurrency and Rekognition's TPS quotas. */
@@ -157,6 +159,13 @@ const httpSpecs: Record<HttpHandlerName, FunctionSpec> = {
       sendsMail: true,
     },
   },
+  drive: {
+    description: "HTTP: cloud-drive connection, folders and the start of an import",
+    // Listing a big folder takes a few of Drive's pages; API Gateway gives up after 30 s.
+    timeout: Duration.seconds(29),
+    // The import's start object lands beside the uploaded ZIPs, which the unzip function picks up.
+    access: { table: true, drive: true, zips: ["s3:PutObject"] },
+  },
 };
 
 const pipelineSpecs: Record<PipelineTask, FunctionSpec> = {
@@ -198,7 +207,7 @@ const pipelineSpecs: Record<PipelineTask, FunctionSpec> = {
 };
 
 const unzipSpec: FunctionSpec = {
-  description: "Pipeline: extract an uploaded ZIP into originals",
+  description: "Pipeline: extract an uploaded ZIP, or import a drive folder, into originals",
   // Streams only (64 KB windows, a few entries at a time): memory is for inflate and CPU, not the archive.
   memorySize: 1024,
   // Lambda's maximum: 5000 photos in 2 GB take a few minutes; a timeout is retried and resumes.
@@ -207,8 +216,10 @@ const unzipSpec: FunctionSpec = {
     table: true,
     originals: ["s3:GetObject", "s3:PutObject"],
     headsOriginals: true,
-    // The ZIP is deleted once extracted.
+    // The ZIP (or a drive import's start) is deleted once extracted.
     zips: ["s3:GetObject", "s3:DeleteObject"],
+    // A drive import streams each file from Google Drive with the admin's tokens.
+    drive: true,
   },
 };
 
@@ -295,6 +306,8 @@ export class StatelessStack extends Stack {
   readonly preflightFunction: DorsalFunction;
   /** Wompi's keys as JSON; ops fill it in after the first deploy (docs/payments.md). */
   readonly wompiKeys: secretsmanager.Secret;
+  /** The Google OAuth client (filled in by ops) and the generated key the drive tokens are sealed with. */
+  readonly driveSecret: secretsmanager.Secret;
   readonly pipeline: Pipeline;
   readonly site: Site;
   readonly webAcl: WebAcl;
@@ -327,6 +340,23 @@ export class StatelessStack extends Stack {
     Validations.of(this.wompiKeys).acknowledge({
       id: "AwsSolutions-SMG4",
       reason: "Wompi issues these keys in its dashboard; they are rotated there and stored here by ops.",
+    });
+
+    // Until ops put the OAuth client in, the drive screens say Google Drive is not configured.
+    this.driveSecret = new secretsmanager.Secret(this, "DriveSecret", {
+      description:
+        'Dorsal: Google Drive as {"clientId","clientSecret","tokenKey"}; ops fill in the OAuth client, keep tokenKey',
+      generateSecretString: {
+        secretStringTemplate: JSON.stringify({ clientId: "", clientSecret: "" }),
+        generateStringKey: "tokenKey",
+        passwordLength: 64,
+        excludePunctuation: true,
+      },
+    });
+    Validations.of(this.driveSecret).acknowledge({
+      id: "AwsSolutions-SMG4",
+      reason:
+        "Google issues the OAuth client in its console; a new tokenKey would only make admins connect their drive again.",
     });
 
     this.api = new apigw.HttpApi(this, "Api", {
@@ -477,6 +507,10 @@ export class StatelessStack extends Stack {
             conditions: { StringLike: { "s3:prefix": [`${photoKeyPrefix}*`, `${zipUploadPrefix}*`] } },
           }),
         );
+      }
+      if (access.drive) {
+        this.driveSecret.grantRead(fn.fn);
+        fn.fn.addEnvironment("DRIVE_SECRET_ARN", this.driveSecret.secretArn);
       }
       if (access.payments) {
         this.wompiKeys.grantRead(fn.fn);
@@ -713,6 +747,10 @@ export class StatelessStack extends Stack {
     new CfnOutput(this, "WompiKeysSecretName", {
       description: "Secrets Manager secret where ops store the Wompi keys (docs/payments.md)",
       value: this.wompiKeys.secretName,
+    });
+    new CfnOutput(this, "DriveSecretName", {
+      description: "Secrets Manager secret where ops store Google Drive's OAuth client (docs/uploads.md)",
+      value: this.driveSecret.secretName,
     });
     new CfnOutput(this, "PreflightFunctionName", {
       description:

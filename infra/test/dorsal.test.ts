@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { slaRule } from "@dorsal/shared";
-import { App, Stack } from "aws-cdk-lib";
+import { App, type CfnResource, Stack } from "aws-cdk-lib";
 import { Annotations, Match, Template } from "aws-cdk-lib/assertions";
 import { HttpApi } from "aws-cdk-lib/aws-apigatewayv2";
 import type { CfnRole, IRole } from "aws-cdk-lib/aws-iam";
@@ -351,6 +351,33 @@ describe("functions", () => {
       expect(actionsOn("/descargas/*")).toEqual(["s3:PutObject"]);
       expect(s3Statements).toHaveLength(2);
     }
+  });
+
+  it("let the drive API and the unzip function alone read the drive secret, whose sealing key is generated", () => {
+    const secretId = stateless.getLogicalId(stateless.driveSecret.node.defaultChild as CfnResource);
+    const readers = appFunctions().filter((fn) =>
+      statementsOf(fn.role).some(
+        (st) =>
+          [st.Action].flat().includes("secretsmanager:GetSecretValue") &&
+          JSON.stringify(st.Resource) === JSON.stringify({ Ref: secretId }),
+      ),
+    );
+    expect(readers).toEqual([stateless.httpFunctions.drive, stateless.unzip]);
+    for (const fn of readers) {
+      expect((functionOf(fn).Properties.Environment as { Variables: object }).Variables).toMatchObject({
+        DRIVE_SECRET_ARN: { Ref: secretId },
+      });
+    }
+    expect(code.toJSON().Resources[secretId].Properties.GenerateSecretString).toMatchObject({
+      SecretStringTemplate: JSON.stringify({ clientId: "", clientSecret: "" }),
+      GenerateStringKey: "tokenKey",
+    });
+    // The drive API starts an import by writing its start object beside the uploaded ZIPs, nothing else.
+    const s3 = statementsOf(stateless.httpFunctions.drive.role).filter((st) =>
+      [st.Action].flat().some((a) => a.startsWith("s3:")),
+    );
+    expect(s3.flatMap((st) => [st.Action].flat())).toEqual(["s3:PutObject"]);
+    expect(JSON.stringify(s3[0]?.Resource)).toContain("/uploads/zips/*");
   });
 
   it("start changed events' recounts every hour, from the table alone", () => {

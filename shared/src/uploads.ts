@@ -64,6 +64,8 @@ export interface UploadDetailDto extends UploadSummaryDto {
 /** A ZIP sent from the upload screen, as its batch counts it (spec §4's ZIP batch). */
 export interface ZipUploadSummaryDto {
   kind: "zip";
+  /** A folder imported from the cloud drive, which the server runs as a ZIP's batch. */
+  fromDrive: boolean;
   uploadId: string;
   eventId: number;
   eventName: string | null;

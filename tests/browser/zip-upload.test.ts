@@ -15,7 +15,8 @@ import { makeZip } from "../support/zip";
  * real file input goes straight to storage (one PUT, or parts when big), then the batch is
  * followed every 2 s — its state in Spanish, its counters and the entries skipped with their
  * reason — until the photos are in the event, and the uploader's history lists it. Resuming after a dropped connection and after a
- * closed tab, bad names, cancelling, failed status checks and the phone layout too.
+ * closed tab, bad names, cancelling, failed status checks and the phone layout too. Beside it, the
+ * cloud-drive card imports a folder of the runtime's drive stand-in into the same event.
  */
 
 const { browser, pageErrors, url, admin, newEvent, signInToUpload, filesFolder } = uploadScreenSuite("2026-10-04");
@@ -110,6 +111,31 @@ describe("ZIP upload card", () => {
     expect(photos.map((photo) => photo.originalFilename).sort()).toEqual(["meta-7101.jpg", "salida-7102.jpg"]);
     expect(photos.map((photo) => photo.processingStatus)).toEqual(["successful", "successful"]);
     expect(photos.flatMap((photo) => photo.detectedDorsals).sort()).toEqual(["7101", "7102"]);
+
+    // The third source: the runtime's drive stand-in, authorized in its popup, a folder previewed
+    // (12, then '+N más') and another imported into the same event, followed like a ZIP.
+    const drive = page.getByRole("region", { name: "Importar desde Google Drive" });
+    const popup = page.waitForEvent("popup");
+    await drive.getByRole("button", { name: "Conectar Google Drive" }).click();
+    await (await popup).getByRole("button", { name: "Autorizar" }).click();
+    await page.getByText("Google Drive conectado").waitFor();
+    const folder = drive.getByRole("combobox", { name: "Carpeta" });
+    await folder.selectOption({ label: "Carrera 10K - Salida" });
+    await drive.getByText("+3 más", { exact: true }).waitFor();
+    expect(await drive.getByRole("list", { name: "Vista previa" }).getByRole("listitem").count()).toBe(12);
+    await folder.selectOption({ label: "Carrera 10K - Llegada" });
+    await drive.getByRole("button", { name: "Importar fotos" }).click();
+    await drive.getByText("Completado", { exact: true }).waitFor({ timeout: 120_000 });
+    await drive.getByText("Importadas: 3", { exact: true }).waitFor();
+    await drive.getByText("Procesadas: 3", { exact: true }).waitFor();
+    await history.getByText(/ · Google Drive Carrera 10K - Llegada · 3 archivos$/).waitFor();
+    expect((await photosOf(event.id)).map((photo) => photo.originalFilename).sort()).toEqual([
+      "dorsal-4821.jpg",
+      "dorsal-517.jpg",
+      "dorsal-93.jpg",
+      "meta-7101.jpg",
+      "salida-7102.jpg",
+    ]);
     expect(pageErrors).toEqual([]);
   });
 

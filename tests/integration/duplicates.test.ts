@@ -5,7 +5,6 @@ import {
   type PhotoDto,
   type PhotoPage,
   type PresignResponse,
-  type PublicUser,
   type SearchResponse,
   type UploadDetailDto,
   type UploadHistoryDto,
@@ -16,7 +15,7 @@ import {
 } from "@dorsal/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
-import { adminToken, apiClient, deletionFinished, waitFor } from "../support/api";
+import { adminToken, apiClient, deletionFinished, photographerClient, waitFor } from "../support/api";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
 /**
@@ -192,6 +191,7 @@ describe("duplicates by content hash", () => {
     expect(history.map((item) => item.uploadId)).toEqual([batch.body.batchId, upload.uploadId]);
     expect(history[0]).toEqual({
       kind: "zip",
+      fromDrive: false,
       uploadId: batch.body.batchId,
       eventId: event.id,
       eventName: event.name,
@@ -228,19 +228,12 @@ describe("duplicates by content hash", () => {
   });
 
   it("shows each uploader only their own uploads, and checks what they send", async () => {
-    const created = await api().post<{ user: PublicUser }>("/api/users", {
+    const photographer = await photographerClient(dorsal.url, api(), {
       name: "Fotógrafa Duplicados",
       email: "duplicados.foto@dorsal.test",
       password: "secreto1",
-      role: "photographer",
-      assignedEventId: event.id,
+      eventId: event.id,
     });
-    expect(created.status).toBe(201);
-    const login = await apiClient(dorsal.url).post<{ token: string }>("/api/auth/login", {
-      email: "duplicados.foto@dorsal.test",
-      password: "secreto1",
-    });
-    const photographer = apiClient(dorsal.url, login.body.token);
     const own = await photographer.post<UploadSummaryDto>("/api/photos/my-uploads", {
       eventId: event.id,
       fileCount: 1,

@@ -13,7 +13,7 @@ import type {
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
-import { adminToken, apiClient, waitFor } from "../support/api";
+import { adminToken, apiClient, photographerClient, waitFor } from "../support/api";
 import { makeBigBibPhoto } from "../support/big-photo";
 import { sharedDorsal } from "../support/server";
 import { makeZip } from "../support/zip";
@@ -228,19 +228,12 @@ describe("direct uploads: presigned PUT and resumable multipart", () => {
     });
     const uploadId = await createMultipart(target);
 
-    const created = await admin.post("/api/users", {
+    const intruder = await photographerClient(dorsal.url, admin, {
       name: "Fotógrafo Intruso",
       email: "intruso@dorsal.test",
       password: "clave-intrusa",
-      role: "photographer",
-      assignedEventId: event.id,
+      eventId: event.id,
     });
-    expect(created.status).toBe(201);
-    const login = await apiClient(dorsal.url).post<{ token: string }>("/api/auth/login", {
-      email: "intruso@dorsal.test",
-      password: "clave-intrusa",
-    });
-    const intruder = apiClient(dorsal.url, login.body.token);
 
     for (const request of [
       { step: "part", key: target.key, uploadId, partNumber: 1 },

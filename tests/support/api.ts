@@ -76,6 +76,26 @@ export async function adminToken(dorsal: { url: string; adminEmail: string; admi
   return login.body.token;
 }
 
+/** A new photographer assigned to one event, made by `admin` and signed in: a client with their session. */
+export async function photographerClient(
+  baseUrl: string,
+  admin: ReturnType<typeof apiClient>,
+  account: { name: string; email: string; password: string; eventId: number },
+): Promise<ReturnType<typeof apiClient>> {
+  const { name, email, password, eventId } = account;
+  const created = await admin.post("/api/users", {
+    name,
+    email,
+    password,
+    role: "photographer",
+    assignedEventId: eventId,
+  });
+  if (created.status !== 201) throw new Error(`Creating ${email} answered ${created.status}`);
+  const login = await apiClient(baseUrl).post<{ token: string }>("/api/auth/login", { email, password });
+  if (login.status !== 200) throw new Error(`${email} could not sign in: ${login.status}`);
+  return apiClient(baseUrl, login.body.token);
+}
+
 /**
  * One file of an upload, as the upload screen sends it: registered under the upload, then PUT
  * straight to storage at the URL the API signed. Returns the storage's answer status.

@@ -5,6 +5,7 @@ import type { BibLinkRepository } from "../data/bib-links";
 import type { CredentialRepository } from "../data/credentials";
 import type { DownloadCodeRepository } from "../data/download-codes";
 import type { DownloadCountRepository } from "../data/download-counts";
+import type { DriveRepository } from "../data/drive";
 import type { EventConfigRepository } from "../data/event-configs";
 import type { EventDeletionRepository } from "../data/event-deletion";
 import type { EventRepository } from "../data/events";
@@ -23,6 +24,7 @@ import type { ZipBatchRepository } from "../data/zip-batches";
 import type { Logger } from "../logger";
 import type { BackgroundJobs } from "../ports/background-jobs";
 import type { Clock } from "../ports/clock";
+import type { Drive } from "../ports/drive";
 import type { Ids } from "../ports/ids";
 import type { Mailer } from "../ports/mail";
 import type { Metrics } from "../ports/metrics";
@@ -69,6 +71,13 @@ export interface Deps {
   participants: ParticipantRepository;
   zipBatches: ZipBatchRepository;
   uploads: UploadRepository;
+  /**
+   * The cloud drive (Google Drive, or the local runtime's stand-in) and the key its tokens are
+   * sealed with; null where none is configured. Both load on first use.
+   */
+  drive: { api: () => Promise<Drive>; sealKey: () => Promise<Buffer> } | null;
+  /** Admins' drive connections and the authorizations under way. */
+  drives: DriveRepository;
   pricing: PricingRepository;
   applications: ApplicationRepository;
   downloadCounts: DownloadCountRepository;

@@ -105,7 +105,8 @@ async function assertOwnPendingKey(deps: Deps, session: SessionClaims, key: stri
 async function ownZipBatch(deps: Deps, session: SessionClaims, batchId: string) {
   const batch = await deps.zipBatches.get(batchId);
   if (!batch || batch.uploadedBy !== session.userId) throw notFound(messages.zipNotFound);
-  // Once its bytes arrived the batch is the pipeline's: nobody may overwrite the archive.
-  if (batch.status !== "uploading") throw notFound(messages.zipNotFound);
+  // Once its bytes arrived the batch is the pipeline's: nobody may overwrite the archive. A drive
+  // import's batch has no archive to send.
+  if (batch.status !== "uploading" || batch.driveFolderId) throw notFound(messages.zipNotFound);
   return batch;
 }

@@ -182,6 +182,7 @@ function summaryOf(upload: UploadRecord, eventName: string | null, files: Upload
 function zipSummaryOf(upload: UploadRecord, eventName: string | null, batch: ZipBatchRecord): ZipUploadSummaryDto {
   return {
     kind: "zip",
+    fromDrive: batch.driveFolderId !== undefined,
     uploadId: upload.uploadId,
     eventId: upload.eventId,
     eventName,

@@ -30,6 +30,17 @@ export function parseZipUploadKey(key: string): { batchId: string } | undefined 
 }
 
 /**
+ * A drive import's start: a small object beside the uploaded ZIPs, so the same storage notification
+ * and the same function (unzip) that extract a ZIP run the import in the background.
+ */
+export const driveImportKey = (batchId: string) => `${zipUploadPrefix}${batchId}.drive`;
+
+export function parseDriveImportKey(key: string): { batchId: string } | undefined {
+  const match = /^uploads\/zips\/([a-z0-9]+)\.drive$/.exec(key);
+  return match?.[1] ? { batchId: match[1] } : undefined;
+}
+
+/**
  * ZIPs of originals built for a download link or a code, in the originals bucket: served like
  * originals (signed, as attachments) and expired a day later by a lifecycle rule (locally, by the
  * runtime's sweep). The day, then a random folder that makes the key unguessable, then the name

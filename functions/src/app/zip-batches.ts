@@ -11,13 +11,14 @@ import type { PhotoRecord } from "../data/photos";
 import { newBatchFields, type ZipBatchRecord } from "../data/zip-batches";
 import type { Logger } from "../logger";
 import type { Deps } from "./deps";
+import { type DriveImportDeps, importDriveFolder } from "./drive-import";
 import { invalid, notFound, tooLarge } from "./errors";
 import { recordZipUpload } from "./my-uploads";
 import { objectsCreatedIn } from "./s3-notifications";
-import { parseZipUploadKey, zipUploadKey } from "./storage-paths";
+import { parseDriveImportKey, parseZipUploadKey, zipUploadKey } from "./storage-paths";
 import type { SessionClaims } from "./tokens";
 import { assertCanUpload } from "./uploads";
-import { importZip, type ZipExtractionDeps } from "./zip-extraction";
+import { importZip } from "./zip-extraction";
 import { countFiles, zipOptions } from "./zip-reading";
 
 /**
@@ -43,15 +44,17 @@ export async function settleZipPhoto(
   if (counted) await deps.zipBatches.completeIfSettled(counted, deps.clock.now());
 }
 
-/** The S3 object-created notification of uploaded ZIPs (S3 → Lambda in AWS, s3rver locally). */
+/** The S3 object-created notification of uploaded ZIPs and drive imports (S3 → Lambda in AWS, s3rver locally). */
 export async function importZipsFrom(
-  deps: ZipExtractionDeps,
+  deps: DriveImportDeps,
   logger: Logger,
   notification: Partial<S3Event>,
 ): Promise<void> {
   for (const { key } of objectsCreatedIn(deps.objects.bucketName("originals"), notification)) {
     const parsed = parseZipUploadKey(key);
     if (parsed) await importZip(deps, logger, parsed.batchId);
+    const drive = parseDriveImportKey(key);
+    if (drive) await importDriveFolder(deps, logger, drive.batchId);
   }
 }
 
@@ -60,7 +63,7 @@ export async function importZipsFrom(
  * still `uploading` whose ZIP did arrive (its event was lost) is extracted now, and one
  * `processing` whose photos all settled meanwhile is completed.
  */
-export async function resumeZipBatches(deps: ZipExtractionDeps, logger: Logger): Promise<number> {
+export async function resumeZipBatches(deps: DriveImportDeps, logger: Logger): Promise<number> {
   let resumed = 0;
   for (const batch of await deps.zipBatches.listActive()) {
     if (batch.status === "processing") {
@@ -69,7 +72,7 @@ export async function resumeZipBatches(deps: ZipExtractionDeps, logger: Logger):
     }
     if (batch.status === "uploading" && !(await deps.objects.head("originals", batch.key))) continue;
     logger.info("resuming ZIP batch", { batchId: batch.batchId, status: batch.status });
-    await importZip(deps, logger, batch.batchId);
+    await (batch.driveFolderId ? importDriveFolder : importZip)(deps, logger, batch.batchId);
     resumed++;
   }
   return resumed;

@@ -251,7 +251,7 @@ async function extractEntry(
  * status: a record left pending by a crash may have been failed since by the start-up sweep
  * ("La subida no se completó"); writing its original now lets the pipeline reopen it.
  */
-async function alreadyStored(deps: Pick<Deps, "objects">, photo: PhotoRecord, size: number): Promise<boolean> {
+export async function alreadyStored(deps: Pick<Deps, "objects">, photo: PhotoRecord, size: number): Promise<boolean> {
   const stored = await deps.objects.head("originals", photo.originalKey);
   return stored?.size === size;
 }

@@ -129,6 +129,14 @@ export const keys = {
     gsi2sk: `${createdAt}#${batchId}`,
   }),
 
+  /** An admin's cloud-drive connection: its tokens, sealed (AES-GCM), in the account's partition. */
+  driveConnection: (userId: string) => ({ pk: userPartition(userId), sk: "DRIVE" }),
+  /**
+   * A drive authorization under way, by the hash of its state (the state itself travels in URLs):
+   * who asked and the PKCE verifier, sealed; taken once, expired by TTL.
+   */
+  driveAuthorization: (stateHash: string) => ({ pk: `DRIVEAUTH#${stateHash}`, sk: "DRIVEAUTH" }),
+
   /** An upload ("subida") of the upload screen: the files chosen together, with their uploader and event. */
   upload: (uploadId: string) => ({ pk: uploadPartition(uploadId), sk: "UPLOAD" }),
   /**

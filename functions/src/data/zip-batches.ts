@@ -11,6 +11,8 @@ export interface ZipBatchRecord extends Omit<ZipBatchStatusResponse, "success"> 
   /** The ZIP's object key in the originals bucket. */
   key: string;
   uploadedBy: string;
+  /** A drive import's folder (functions/src/app/drive-import.ts): its files are the entries, `key` only starts it. */
+  driveFolderId?: string;
   createdAt: string;
   updatedAt: string;
 }

@@ -1,4 +1,5 @@
 export type * from "./clock";
+export type * from "./drive";
 export type * from "./ids";
 export type * from "./mail";
 export type * from "./object-store";

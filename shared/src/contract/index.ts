@@ -6,6 +6,7 @@ import { applicationsApi } from "./applications";
 import { authApi } from "./auth";
 import { browseApi } from "./browse";
 import { codesApi } from "./codes";
+import { driveApi } from "./drive";
 import { eventsApi } from "./events";
 import { notificationsApi } from "./notifications";
 import { photosApi } from "./photos";
@@ -21,6 +22,7 @@ export {
   authApi,
   browseApi,
   codesApi,
+  driveApi,
   eventsApi,
   notificationsApi,
   photosApi,
@@ -49,6 +51,7 @@ export const api = {
   codes: codesApi,
   browse: browseApi,
   notifications: notificationsApi,
+  drive: driveApi,
 };
 
 export type Api = typeof api;

@@ -77,10 +77,12 @@ function UploadRow({ upload, onTheWay }: { upload: UploadSummaryDto; onTheWay: O
   );
 }
 
-/** A ZIP, as its batch counts it: the ZIP card's figures, in one line. */
+/** A ZIP (or a drive folder, imported as one), as its batch counts it: the ZIP card's figures, in one line. */
 function ZipRow({ upload }: { upload: ZipUploadSummaryDto }) {
   const counts: [number, string][] = [
-    [upload.extractedFiles, upload.extractedFiles === 1 ? "extraída" : "extraídas"],
+    upload.fromDrive
+      ? [upload.extractedFiles, upload.extractedFiles === 1 ? "importada" : "importadas"]
+      : [upload.extractedFiles, upload.extractedFiles === 1 ? "extraída" : "extraídas"],
     [upload.processedFiles, upload.processedFiles === 1 ? "procesada" : "procesadas"],
     [upload.skippedFiles, upload.skippedFiles === 1 ? "omitida" : "omitidas"],
   ];
@@ -96,12 +98,14 @@ function ZipRow({ upload }: { upload: ZipUploadSummaryDto }) {
         </Badge>
       </HStack>
       <Text textStyle="sm" color="fg.muted" overflowWrap="anywhere">
-        {formatDateTime(upload.createdAt)} · ZIP {upload.fileName}
+        {formatDateTime(upload.createdAt)} · {upload.fromDrive ? "Google Drive" : "ZIP"} {upload.fileName}
         {upload.totalFiles > 0 ? ` · ${formatCount(upload.totalFiles)} archivos` : ""}
       </Text>
       <Text textStyle="sm">
         {shown.length === 0
-          ? "Nada extraído todavía"
+          ? upload.fromDrive
+            ? "Nada importado todavía"
+            : "Nada extraído todavía"
           : shown.map(([count, label]) => `${formatCount(count)} ${label}`).join(" · ")}
       </Text>
     </Stack>
@@ -122,7 +126,8 @@ export function MyUploadsCard({ followed, sendingId }: { followed: FollowedUploa
             Mis subidas
           </Heading>
           <Text color="fg.muted" textStyle="sm">
-            Tus últimas subidas de fotos y de archivos ZIP, y en qué van. Solo ves las que subiste tú.
+            Tus últimas subidas de fotos, archivos ZIP y carpetas de Google Drive, y en qué van. Solo ves las que
+            subiste tú.
           </Text>
         </Stack>
         {uploads.isPending ? (

@@ -14,6 +14,7 @@ import { myUploadsKey, startUpload } from "../api/my-uploads";
 import { photosLabel } from "../api/photo-label";
 import { uploadsAtOnce } from "../api/upload-settings";
 import { type UploadRun, useUploader } from "../hooks/use-uploader";
+import { DriveImportCard } from "./drive-import-card";
 import { MyUploadsCard } from "./my-uploads-card";
 import { PhotoDropZone } from "./photo-drop-zone";
 import { SelectedPhotosGrid } from "./selected-photos-grid";
@@ -331,6 +332,8 @@ export function UploadPage() {
         )}
 
         <ZipUploadCard eventId={eventId} photoRuns={photoRuns} onStart={() => setProblem(null)} />
+
+        {user?.role === "admin" && <DriveImportCard eventId={eventId} />}
 
         <MyUploadsCard followed={followed} sendingId={sendingId} />
 

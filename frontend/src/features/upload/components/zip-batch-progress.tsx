@@ -1,5 +1,6 @@
 import { Alert, Badge, Box, Button, HStack, List, Progress, Stack, Text } from "@chakra-ui/react";
 import { messages, type ZipBatchStatusResponse } from "@dorsal/shared";
+import { driveMessages } from "@dorsal/shared/drive";
 import { formatCount } from "../../../lib/format";
 import { zipBatchPercent, zipCheckFailedMessage, zipStatusLabels, zipStatusPalettes } from "../api/zip-rules";
 
@@ -31,16 +32,36 @@ interface ZipBatchProgressProps {
   batch: ZipBatchStatusResponse | null;
   checkFailed: boolean;
   onRecheck: () => void;
+  /** A drive folder's import is the same kind of batch; only its words differ. */
+  source?: "zip" | "drive";
 }
 
+const sourceTexts = {
+  zip: {
+    progress: "Progreso del ZIP",
+    brought: "Extraídas",
+    failed: messages.zipProcessingError,
+    done: "Las fotos del ZIP ya están en el evento.",
+    labels: zipStatusLabels,
+  },
+  drive: {
+    progress: "Progreso de la importación",
+    brought: "Importadas",
+    failed: driveMessages.importError,
+    done: "Las fotos de la carpeta ya están en el evento.",
+    labels: { ...zipStatusLabels, uploading: "En cola", extracting: "Importando" },
+  },
+};
+
 /** A batch being imported: its state in Spanish, its counters, its progress and what was skipped and why. */
-export function ZipBatchProgress({ batch, checkFailed, onRecheck }: ZipBatchProgressProps) {
+export function ZipBatchProgress({ batch, checkFailed, onRecheck, source = "zip" }: ZipBatchProgressProps) {
+  const texts = sourceTexts[source];
   const status = batch?.status ?? "uploading";
   const finished = status === "completed" || status === "error";
   const counts: [string, number][] = batch
     ? [
         ["Total", batch.totalFiles],
-        ["Extraídas", batch.extractedFiles],
+        [texts.brought, batch.extractedFiles],
         ["Procesadas", batch.processedFiles],
         ["Omitidas", batch.skippedFiles],
       ]
@@ -50,7 +71,7 @@ export function ZipBatchProgress({ batch, checkFailed, onRecheck }: ZipBatchProg
       <HStack gap="2" wrap="wrap">
         <Text>Estado:</Text>
         <Badge colorPalette={zipStatusPalettes[status]} size="lg">
-          {zipStatusLabels[status]}
+          {texts.labels[status]}
         </Badge>
       </HStack>
       {batch && (
@@ -61,7 +82,7 @@ export function ZipBatchProgress({ batch, checkFailed, onRecheck }: ZipBatchProg
             striped={!finished}
             animated={!finished}
           >
-            <Progress.Track aria-label="Progreso del ZIP">
+            <Progress.Track aria-label={texts.progress}>
               <Progress.Range />
             </Progress.Track>
           </Progress.Root>
@@ -87,16 +108,14 @@ export function ZipBatchProgress({ batch, checkFailed, onRecheck }: ZipBatchProg
         <Alert.Root status="error">
           <Alert.Indicator />
           <Alert.Content>
-            <Alert.Title>{messages.zipProcessingError}</Alert.Title>
-            {batch?.error && batch.error !== messages.zipProcessingError && (
-              <Alert.Description>{batch.error}</Alert.Description>
-            )}
+            <Alert.Title>{texts.failed}</Alert.Title>
+            {batch?.error && batch.error !== texts.failed && <Alert.Description>{batch.error}</Alert.Description>}
           </Alert.Content>
         </Alert.Root>
       )}
       {status === "completed" && (
         <Text color="green.700" textStyle="sm">
-          Las fotos del ZIP ya están en el evento.
+          {texts.done}
         </Text>
       )}
       {checkFailed && (
