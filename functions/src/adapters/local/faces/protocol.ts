@@ -1,4 +1,4 @@
-import type { FaceDetection } from "../../../ports/vision";
+import type { BoundingBox, FaceDetection } from "../../../ports/vision";
 import type { PhotoInput } from "../pixels";
 
 /**
@@ -14,15 +14,18 @@ export interface FaceEngineSettings {
   maxFaces: number;
 }
 
-/** Parent → worker: one photo; the worker answers in order, one photo at a time. */
-export interface FaceRequest {
-  id: number;
-  image: PhotoInput;
-}
+/**
+ * Parent → worker: find the faces of one photo, or describe the given faces of it. The worker
+ * answers in order, one request at a time.
+ */
+export type FaceRequest =
+  | { type: "detect"; id: number; image: PhotoInput }
+  | { type: "describe"; id: number; image: PhotoInput; boxes: BoundingBox[] };
 
 /** Worker → parent, once per request. */
 export type FaceReply =
-  | { type: "result"; id: number; faces: FaceDetection[] }
+  | { type: "faces"; id: number; faces: FaceDetection[] }
+  | { type: "descriptors"; id: number; descriptors: Float32Array[] }
   | { type: "error"; id: number; message: string };
 
 /** Worker → parent: "ready" once the model is loaded, then replies. */
