@@ -4,7 +4,7 @@ import { DESCRIPTOR_LENGTH } from "./face-recognition";
  * Two L2-normalised descriptors closer than this (Euclidean) are taken for the same person. Chosen
  * with `npm run bench:faces` on the RBNR race photos; see docs/selfie-search.md for the sweep.
  */
-export const SAME_PERSON_DISTANCE = 0.5;
+export const SAME_PERSON_DISTANCE = 0.275;
 
 export interface FaceMatch {
   photoId: string;

@@ -3,6 +3,7 @@ import type { BoundingBox, FaceDetection, FaceDetector } from "../../../ports/vi
 import { type PhotoInput, transferableCopy, uprightPixels } from "../pixels";
 import { FACE_MODEL_VERSION } from "./models";
 import {
+  FACE_DESCRIBE_LONG_SIDE,
   FACE_WORKING_LONG_SIDE,
   type FaceEngineSettings,
   type FaceMessage,
@@ -85,12 +86,16 @@ class FaceWorker {
   }
 
   async detect(image: PhotoInput): Promise<FaceDetection[]> {
-    const answer = await this.ask("face detection", image, (id, photo) => ({ type: "detect", id, image: photo }));
+    const answer = await this.ask("face detection", image, FACE_WORKING_LONG_SIDE, (id, photo) => ({
+      type: "detect",
+      id,
+      image: photo,
+    }));
     return answer.type === "faces" ? answer.faces : [];
   }
 
   async describe(image: PhotoInput, boxes: BoundingBox[]): Promise<Float32Array[]> {
-    const answer = await this.ask("face description", image, (id, photo) => ({
+    const answer = await this.ask("face description", image, FACE_DESCRIBE_LONG_SIDE, (id, photo) => ({
       type: "describe",
       id,
       image: photo,
@@ -102,13 +107,14 @@ class FaceWorker {
   private async ask(
     task: string,
     image: PhotoInput,
+    longSide: number,
     request: (id: number, photo: PhotoInput) => FaceRequest,
   ): Promise<Answer> {
     if (this.ended) throw this.ended;
     const id = this.nextId++;
     const failed = (error: unknown) =>
       new Error(`${task} failed: ${error instanceof Error ? error.message : String(error)}`);
-    const pixels = await uprightPixels(image, FACE_WORKING_LONG_SIDE).catch((error: unknown) => {
+    const pixels = await uprightPixels(image, longSide).catch((error: unknown) => {
       throw failed(error);
     });
     const { photo, transfer } = transferableCopy(pixels);

@@ -7,6 +7,12 @@ import type { PhotoInput } from "../pixels";
  */
 export const FACE_WORKING_LONG_SIDE = 1024;
 
+/**
+ * Descriptors are cut from more pixels than detection needs: a runner's face in a 24 MP photo is
+ * 30–60 px at 1024 px, and a blurred chip looks like anyone (bench:faces, docs/selfie-search.md).
+ */
+export const FACE_DESCRIBE_LONG_SIDE = 3000;
+
 /** Given to the worker at start. */
 export interface FaceEngineSettings {
   /** 0..100: weaker candidates are dropped. */
