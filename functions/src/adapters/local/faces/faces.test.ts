@@ -101,8 +101,10 @@ describe("local face detector", () => {
   });
 
   describe("face descriptors", () => {
-    const distance = (a: Float32Array | undefined, b: Float32Array | undefined) =>
-      Math.sqrt((a ?? []).reduce((sum, v, i) => sum + (v - (b?.[i] ?? Number.NaN)) ** 2, 0));
+    const distance = (a: Float32Array | undefined, b: Float32Array | undefined) => {
+      if (!a || !b || a.length !== b.length) throw new Error("expected two descriptors of one length");
+      return Math.hypot(...a.map((v, i) => v - (b[i] as number)));
+    };
     const only = async (photo: Buffer) => {
       const faces = await detector.detectFaces(photo);
       expect(faces).toHaveLength(1);
@@ -162,6 +164,7 @@ describe("local face detector", () => {
         (await detector.detectFaces(sample)).map((face) => face.box),
       );
 
+      expect(others).toHaveLength(FACE_CENTRES.length);
       for (const other of others) expect(distance(other, portraitDescriptor)).toBeGreaterThan(SAME_PERSON_DISTANCE);
     });
 
