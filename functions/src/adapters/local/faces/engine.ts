@@ -10,7 +10,7 @@ import {
   RECOGNITION_MEAN_RGB,
   RECOGNITION_OUTPUT,
 } from "./face-recognition";
-import { FACE_WORKING_LONG_SIDE, type FaceEngineSettings } from "./protocol";
+import { FACE_DESCRIBE_LONG_SIDE, FACE_WORKING_LONG_SIDE, type FaceEngineSettings } from "./protocol";
 import { decodeFaces, loadSsdMobilenet, SSD_BOXES, SSD_CLASSES, SSD_INPUT, SSD_INPUT_SIZE } from "./ssd-mobilenet";
 
 /**
@@ -77,7 +77,7 @@ export async function loadFaceEngine(models: FaceModelPaths, settings: FaceEngin
     async describeFaces(image, boxes) {
       if (boxes.length === 0) return [];
       const net = await recognitionSession();
-      const photo = await uprightPixels(image, FACE_WORKING_LONG_SIDE);
+      const photo = await uprightPixels(image, FACE_DESCRIBE_LONG_SIDE);
       const descriptors: Float32Array[] = [];
       for (const box of boxes) {
         const chip = await faceChip(photo, box);

@@ -91,7 +91,8 @@ class FaceWorker {
       id,
       image: photo,
     }));
-    return answer.type === "faces" ? answer.faces : [];
+    if (answer.type !== "faces") throw new Error(`face worker answered a detection with ${answer.type}`);
+    return answer.faces;
   }
 
   async describe(image: PhotoInput, boxes: BoundingBox[]): Promise<Float32Array[]> {
@@ -101,7 +102,8 @@ class FaceWorker {
       image: photo,
       boxes,
     }));
-    return answer.type === "descriptors" ? answer.descriptors : [];
+    if (answer.type !== "descriptors") throw new Error(`face worker answered a description with ${answer.type}`);
+    return answer.descriptors;
   }
 
   private async ask(
