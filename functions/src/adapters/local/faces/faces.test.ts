@@ -168,6 +168,30 @@ describe("local face detector", () => {
       for (const other of others) expect(distance(other, portraitDescriptor)).toBeGreaterThan(SAME_PERSON_DISTANCE);
     });
 
+    it("describes a face in a large photo from more pixels than detection uses", async () => {
+      // The portrait at its own size in a 4000-px frame: 200 px of it survive at 3000 px, 51 at 1024.
+      const large = await sharp(portrait)
+        .extend({ left: 1900, right: 1900, top: 1200, bottom: 1200, background: "#708090" })
+        .jpeg({ quality: 90 })
+        .toBuffer();
+      const atDetectionSize = await sharp(large).resize({ width: 1024 }).jpeg({ quality: 90 }).toBuffer();
+      // Too small for the detector at 1024 px: the portrait's own box, moved into the frame.
+      const { width = 0, height = 0 } = await sharp(portrait).metadata();
+      const [fullWidth, fullHeight] = [width + 3800, height + 2400];
+      const box = {
+        left: (1900 + portraitBox.left * width) / fullWidth,
+        top: (1200 + portraitBox.top * height) / fullHeight,
+        width: (portraitBox.width * width) / fullWidth,
+        height: (portraitBox.height * height) / fullHeight,
+      };
+
+      const [fromLarge] = await detector.describeFaces(large, [box]);
+      const [fromSmall] = await detector.describeFaces(atDetectionSize, [box]);
+
+      expect(distance(fromLarge, portraitDescriptor)).toBeLessThan(distance(fromSmall, portraitDescriptor));
+      expect(distance(fromLarge, portraitDescriptor)).toBeLessThan(SAME_PERSON_DISTANCE);
+    });
+
     it("fails only the request whose box lies outside the photo", async () => {
       await expect(
         detector.describeFaces(portrait, [{ left: 1.5, top: 1.5, width: 0.1, height: 0.1 }]),
