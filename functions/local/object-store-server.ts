@@ -1,5 +1,6 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createRequire } from "node:module";
+import type { AddressInfo } from "node:net";
 import type S3rver from "s3rver";
 import { type LocalStorageCredentials, localStorageCredentials } from "../src/adapters/local/storage-credentials";
 import { storedFileHeaders } from "../src/http/security-headers";
@@ -94,6 +95,34 @@ export async function createLocalObjectStore(options: {
       if (await multipartGaps(request, response, url)) return;
       s3rverHandler(request, response);
     },
+  };
+}
+
+/**
+ * The store on a loopback port of its own, outside the runtime: for tools and tests that use a data
+ * dir's objects through the S3 protocol while no runtime serves them (`npm run migrate`).
+ */
+export async function serveObjectStore(dataDir: string, buckets: { originals: string; derived: string }) {
+  let host: string | undefined;
+  const store = await createLocalObjectStore({
+    dataDir,
+    buckets,
+    allowedOrigins: () => [],
+    publicHost: () => host,
+    https: () => false,
+  });
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? "/", "http://localhost");
+    if (store.owns(url.pathname)) void store.handle(request, response, url);
+    else response.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  host = new URL(endpoint).host;
+  return {
+    endpoint,
+    store,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
 

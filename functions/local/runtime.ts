@@ -1,5 +1,5 @@
 import type { EventEmitter } from "node:events";
-import { unlink, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -17,11 +17,13 @@ import { handler as authHandler } from "../src/handlers/http/auth";
 import { handler as browseHandler } from "../src/handlers/http/browse";
 import { handler as codesHandler } from "../src/handlers/http/codes";
 import { handler as eventsHandler } from "../src/handlers/http/events";
+import { handler as notificationsHandler } from "../src/handlers/http/notifications";
 import { handler as photosHandler } from "../src/handlers/http/photos";
 import { handler as pricingHandler } from "../src/handlers/http/pricing";
 import { handler as salesHandler } from "../src/handlers/http/sales";
 import { handler as settingsHandler } from "../src/handlers/http/settings";
 import { handler as usersHandler } from "../src/handlers/http/users";
+import { createNotificationsSweepHandler } from "../src/handlers/notifications-sweep";
 import { createReconcileHandler } from "../src/handlers/payments-reconcile";
 import { createStarterHandler } from "../src/handlers/pipeline/starter";
 import { createUnzipHandler } from "../src/handlers/pipeline/unzip";
@@ -31,6 +33,8 @@ import { createHttpHandler, type RouteTable } from "../src/http/handler";
 import type { HttpHandlerName } from "../src/http/routes";
 import { appSecurityHeaders } from "../src/http/security-headers";
 import { preflightFunctionTimeoutSeconds } from "../src/preflight/definition";
+import { markCleanStop, takeCleanStopMark } from "./clean-stop";
+import { lockDataDir } from "./data-dir-lock";
 import {
   jsonBodyMaxBytes,
   type LambdaHttpHandler,
@@ -51,26 +55,6 @@ import { createWompiSandbox, sandboxPrefix, type WompiSandbox } from "./wompi-sa
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 
-/**
- * Left in DATA_DIR by a stop that let every write finish (`close`), taken by the next start: only
- * then may the start skip recounting the counters, which a kill can leave a write behind.
- */
-const cleanStopFile = "stopped-cleanly";
-
-async function markCleanStop(dataDir: string): Promise<void> {
-  await writeFile(path.join(dataDir, cleanStopFile), new Date().toISOString());
-}
-
-async function takeCleanStopMark(dataDir: string): Promise<boolean> {
-  try {
-    await unlink(path.join(dataDir, cleanStopFile));
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
-    throw error;
-  }
-}
-
 /** Every resource's Lambda route table; the runtime binds each to its own container. */
 const httpRoutes: Record<HttpHandlerName, RouteTable> = {
   auth: authHandler.routes,
@@ -84,6 +68,7 @@ const httpRoutes: Record<HttpHandlerName, RouteTable> = {
   sales: salesHandler.routes,
   codes: codesHandler.routes,
   browse: browseHandler.routes,
+  notifications: notificationsHandler.routes,
 };
 
 export interface Runtime {
@@ -112,6 +97,9 @@ export async function startRuntime(env: Record<string, string | undefined>): Pro
   const region = env.AWS_REGION ?? "us-east-1";
   const buckets = { originals: settings.ORIGINALS_BUCKET, derived: settings.DERIVED_BUCKET };
 
+  await mkdir(dataDir, { recursive: true });
+  // A migration reading this data dir, or another runtime, must not see it change under it.
+  const releaseDataDir = await lockDataDir(dataDir, "runtime");
   const dynamo = await startDynalite(dataDir);
   await ensureTable(dynamo.endpoint, region, settings.TABLE_NAME);
   // Known once the server listens (PORT=0 picks any free port).
@@ -337,6 +325,19 @@ export async function startRuntime(env: Record<string, string | undefined>): Pro
   }, settings.PAYMENT_RECONCILE_EVERY_SECONDS * 1000);
   reconcileTimer.unref();
 
+  // 'Avísame' messages whose quiet period is over (on AWS an EventBridge schedule calls the same
+  // handler); one sweep at a time, however long a slow mail takes.
+  const sweepNotifications = createNotificationsSweepHandler(load);
+  let notifying: Promise<unknown> | undefined;
+  const notifyTimer = setInterval(() => {
+    notifying ??= sweepNotifications()
+      .catch((error: unknown) => container.logger.error("photo notifications failed", error))
+      .finally(() => {
+        notifying = undefined;
+      });
+  }, settings.NOTIFY_SWEEP_EVERY_SECONDS * 1000);
+  notifyTimer.unref();
+
   // Download ZIPs last a day or two, as the originals bucket's lifecycle rule keeps them on AWS.
   const sweepZips = () =>
     sweepDownloadZips(container.deps).catch((error: unknown) =>
@@ -368,6 +369,7 @@ export async function startRuntime(env: Record<string, string | undefined>): Pro
       closing ??= (async () => {
         clearInterval(reconcileTimer);
         clearInterval(sweepTimer);
+        clearInterval(notifyTimer);
         clearInterval(memoryTimer);
         storeEvents.off("event", onStored);
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -378,10 +380,11 @@ export async function startRuntime(env: Record<string, string | undefined>): Pro
         sandbox?.close();
         // Every API call ends its writes (its answer may be past sending), then the pipeline and the
         // background jobs theirs (container.close waits for what runs): nothing is left half-written.
-        await Promise.allSettled([...apiCalls]);
+        await Promise.allSettled([...apiCalls, notifying]);
         await container.close();
         await markCleanStop(dataDir);
         await dynamo.close();
+        await releaseDataDir();
         await closed;
         clearTimeout(force);
       })();

@@ -28,6 +28,8 @@ export const localSettingsSchema = z.object({
   RATE_LIMITS: z.enum(["on", "off"]).default("on"),
   /** How often pending sales are reconciled with the payment gateway (docs/payments.md). */
   PAYMENT_RECONCILE_EVERY_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** How often 'avísame' messages whose quiet period is over are sent (AWS: every 5 minutes). */
+  NOTIFY_SWEEP_EVERY_SECONDS: z.coerce.number().int().min(1).default(60),
 });
 export type LocalSettings = z.infer<typeof localSettingsSchema>;
 

@@ -41,6 +41,7 @@ import { createEventConfigRepository } from "./data/event-configs";
 import { createEventDeletionRepository } from "./data/event-deletion";
 import { countsGeneration, createEventRepository } from "./data/events";
 import { createLoginAttemptRepository } from "./data/login-attempts";
+import { createNotificationRepository } from "./data/notifications";
 import { createParticipantRepository } from "./data/participants";
 import { createPhotoRepository } from "./data/photos";
 import { createPreflightRunRepository } from "./data/preflight-runs";
@@ -436,6 +437,7 @@ export interface InMemoryFakes {
   vision?: Vision;
   payments?: PaymentGateway;
   urls?: UrlSigner;
+  mail?: Mailer;
 }
 
 /**
@@ -453,7 +455,7 @@ export async function composeInMemory(config: LocalConfig, fakes: InMemoryFakes 
     logger: createLogger(config.LOG_LEVEL),
     siteOrigin: requestOrigin,
     siteUrl: config.PUBLIC_URL,
-    mail: unconfiguredMail("the in-memory composition sends no mail"),
+    mail: fakes.mail ?? unconfiguredMail("the in-memory composition sends no mail"),
     ...(fakes.clock ? { clock: fakes.clock } : {}),
     ...(fakes.ids ? { ids: fakes.ids } : {}),
     table: createMemoryTable(),
@@ -577,6 +579,7 @@ async function assemble(parts: {
     events: createEventRepository(parts.table),
     eventConfigs: createEventConfigRepository(parts.table),
     startLists: createStartListRepository(parts.table),
+    notifications: createNotificationRepository(parts.table),
     eventDeletion: createEventDeletionRepository(parts.table),
     photos: createPhotoRepository(parts.table),
     bibLinks: createBibLinkRepository(parts.table),

@@ -45,6 +45,11 @@ const common = {
     .regex(/^\d{10}$/, "debe tener 10 dígitos")
     .optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  /**
+   * 'Avísame': a bib's subscribers are emailed once no new photo of it arrived for this long
+   * (docs/features.md#avísame-cuando-estén-mis-fotos).
+   */
+  NOTIFY_QUIET_SECONDS: z.coerce.number().int().min(1).default(600),
   /** Pending sales older than this are looked up at the payment provider (docs/payments.md). */
   PAYMENT_RECONCILE_AFTER_SECONDS: z.coerce.number().int().min(1).default(600),
   /** Wompi's hosted checkout and API; by default Wompi's own (sandbox or production API, as the keys say). */

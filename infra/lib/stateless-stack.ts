@@ -132,6 +132,10 @@ const httpSpecs: Record<HttpHandlerName, FunctionSpec> = {
     description: "HTTP: public browsing by event and bib, and free photos",
     access: { table: true, signsUrls: true },
   },
+  notifications: {
+    description: "HTTP: athletes' 'avísame' requests, their confirmation and unsubscribe links",
+    access: { table: true, sendsMail: true },
+  },
   // Both build download ZIPs: originals read from S3 and written back as one ZIP within API
   // Gateway's 30 s (functions/src/app/original-zip.ts); memory buys network throughput.
   codes: {
@@ -215,6 +219,13 @@ const reconcileSpec: FunctionSpec = {
   access: { table: true, payments: true, sendsMail: true },
 };
 
+const notifySweepSpec: FunctionSpec = {
+  description: "Notifications: email the 'avísame' subscriptions whose bib's photos stopped arriving",
+  // Up to 200 messages, each an SES call given 8 s at most.
+  timeout: Duration.minutes(4),
+  access: { table: true, sendsMail: true },
+};
+
 const recountSpec: FunctionSpec = {
   description: "Counters: start the recount of events whose counters moved, recount the sales months, resume deletions",
   // A read of every event's stats and the sales months; each event's recount runs in its own workflow.
@@ -273,6 +284,7 @@ export class StatelessStack extends Stack {
   readonly unzip: DorsalFunction;
   readonly paymentsReconciler: DorsalFunction;
   readonly countersRecounter: DorsalFunction;
+  readonly notificationsSweeper: DorsalFunction;
   /** Deletes a deleted event's items and objects a time slice at a time, looped by `eventDeletion`. */
   readonly eventDeletionSlice: DorsalFunction;
   readonly eventDeletion: JobWorkflow;
@@ -588,6 +600,17 @@ export class StatelessStack extends Stack {
       schedule: events.Schedule.rate(Duration.hours(1)),
       targets: [new targets.LambdaFunction(this.countersRecounter.fn)],
     });
+    this.notificationsSweeper = appFunction(
+      "Notifications-sweep",
+      path.join(handlers, "notifications-sweep.ts"),
+      notifySweepSpec,
+    );
+    // Every 5 minutes: when idle, one query of the sparse index of owed messages.
+    new events.Rule(this, "SendPhotoNotifications", {
+      description: "Emails the athletes whose bib's photos stopped arriving (avísame)",
+      schedule: events.Schedule.rate(Duration.minutes(5)),
+      targets: [new targets.LambdaFunction(this.notificationsSweeper.fn)],
+    });
     this.pipeline = new Pipeline(this, "Pipeline", {
       tasks: byName(pipelineTasks, (task) => this.pipelineFunctions[task].fn),
       starter: this.starter.fn,
@@ -644,6 +667,7 @@ export class StatelessStack extends Stack {
         PipelineUnzip: this.unzip,
         PaymentsReconcile: this.paymentsReconciler,
         CountersRecount: this.countersRecounter,
+        NotificationsSweep: this.notificationsSweeper,
         EventDeletion: this.eventDeletionSlice,
         CountersRecountSlice: this.counterRecountSlice,
         PreflightRun: this.preflightFunction,

@@ -70,6 +70,7 @@ const appFunctions = () => [
   stateless.unzip,
   stateless.paymentsReconciler,
   stateless.countersRecounter,
+  stateless.notificationsSweeper,
   stateless.eventDeletionSlice,
   stateless.counterRecountSlice,
   stateless.preflightFunction,
@@ -380,6 +381,18 @@ describe("functions", () => {
     });
   });
 
+  it("send the 'avísame' messages every 5 minutes, from the table and SES alone", () => {
+    const fn = { "Fn::GetAtt": [logicalId(stateless, stateless.notificationsSweeper), "Arn"] };
+    code.hasResourceProperties("AWS::Events::Rule", {
+      ScheduleExpression: "rate(5 minutes)",
+      Targets: [Match.objectLike({ Arn: fn })],
+    });
+    const actions = statementsOf(stateless.notificationsSweeper.role).flatMap((statement) => [statement.Action].flat());
+    expect(actions).toEqual(expect.arrayContaining(["dynamodb:Query", "dynamodb:UpdateItem", "ses:SendEmail"]));
+    // No photos, recognition, queues, workflows or secrets: it reads subscriptions and counts links.
+    expect(actions.filter((action) => /^(s3|rekognition|sqs|states|secretsmanager|lambda):/.test(action))).toEqual([]);
+  });
+
   it("let the admin API read the dashboard's metrics and queue, and clean past download ZIPs, nothing more of them", () => {
     const admin = stateless.httpFunctions.admin;
     const statements = statementsOf(admin.role);
@@ -415,6 +428,8 @@ describe("functions", () => {
       stateless.httpFunctions.codes,
       stateless.httpFunctions.applications,
       stateless.paymentsReconciler,
+      stateless.httpFunctions.notifications,
+      stateless.notificationsSweeper,
     ];
     for (const fn of appFunctions()) {
       const ses = statementsOf(fn.role).filter((st) => [st.Action].flat().some((action) => action.startsWith("ses:")));

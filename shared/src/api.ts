@@ -44,6 +44,8 @@ export const publicUser = z.object({
   assignedEventId: z.number().nullable(),
   createdAt: z.string(),
   lastLogin: z.string().nullable(),
+  /** When the owner opened the verification link sent to this email; null until then (and after an email change). */
+  emailVerifiedAt: z.string().nullable(),
 });
 export type PublicUser = z.infer<typeof publicUser>;
 
@@ -454,4 +456,32 @@ export interface StorageStatusDto {
   credentialsType: "iam-role" | "local";
   credentialsConfigured: boolean;
   error: string | null;
+  /** Where the data lives and how a local event moves to AWS (/cloud-storage-config). */
+  location: StorageLocationDto;
+}
+
+/**
+ * Where this deployment keeps its data, and the command that copies a stopped local runtime's data
+ * to AWS (`npm run migrate`, docs/deploy.md): run on the machine that holds the data, never by the API.
+ */
+export interface StorageLocationDto {
+  runtime: "local" | "aws";
+  /** The local runtime's DATA_DIR (absolute); null on AWS. */
+  dataDir: string | null;
+  /** The AWS region; null locally. */
+  region: string | null;
+  tableName: string;
+  buckets: { originals: string; derived: string };
+  /** Web copies, thumbnails and previews, counted as the originals are (up to the same cap). */
+  derivedFiles: number;
+  derivedSize: number;
+  derivedTruncated: boolean;
+  migrateCommand: string;
+}
+
+/** POST /api/demo/migrate-to-cloud: the migration runs from the command line (spec departure), so this only says how. */
+export interface MigrateToCloudResponse {
+  migrated: false;
+  message: string;
+  migrateCommand: string;
 }

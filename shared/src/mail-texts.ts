@@ -100,6 +100,17 @@ export const mailTexts = {
       signature,
     ],
   }),
+  /** To the buyer, when they ask for a link from 'Tu cuenta': the older ones stop working. */
+  saleLinkFromAccount: (sale: SaleMailFacts): MailText => ({
+    subject: `Tu enlace para descargar tus fotos de ${sale.eventName}`,
+    paragraphs: [
+      `Hola ${sale.customerName}:`,
+      `Pediste desde Tu cuenta un nuevo enlace para descargar ${photosOf(sale)}:`,
+      sale.link,
+      `${linkTerms(sale)} Los enlaces anteriores ya no funcionan; las descargas que hiciste siguen contando.`,
+      signature,
+    ],
+  }),
   applicationApproved: (applicant: {
     fullName: string;
     email: string;
@@ -126,5 +137,44 @@ export const mailTexts = {
   downloadCode: (result: Omit<DownloadCodeResult, "mail">, origin: string): MailText => ({
     subject: `Tu código de descarga para las fotos de ${result.eventName}`,
     paragraphs: [codeChatMessage(result, origin), signature],
+  }),
+  /** To whoever asked on /search for 'Avísame…': nothing is sent for the bib until they confirm. */
+  notifyConfirm: (request: { eventName: string; bib: string; link: string; expiresAt: string }): MailText => ({
+    subject: `Confirma tu aviso de fotos de ${request.eventName}`,
+    paragraphs: [
+      `Alguien (esperamos que tú) pidió en ${productName} que te escribamos a este correo cuando haya fotos del dorsal ${request.bib} en ${request.eventName}.`,
+      "Para confirmarlo, abre este enlace y pulsa Confirmar:",
+      request.link,
+      `El enlace vence el ${formatColombianDay(request.expiresAt)}. Si no fuiste tú, ignora este correo: no te escribiremos más y borraremos el pedido.`,
+      signature,
+    ],
+  }),
+  /** The one message of a bib's photos, after they stopped arriving for a while. */
+  notifyPhotos: (notice: {
+    eventName: string;
+    bib: string;
+    photoCount: number;
+    searchLink: string;
+    unsubscribeLink: string;
+  }): MailText => ({
+    subject: `Ya están tus fotos de ${notice.eventName}`,
+    paragraphs: [
+      "¡Hola!",
+      `Ya hay ${notice.photoCount === 1 ? "1 foto" : `${notice.photoCount} fotos`} del dorsal ${notice.bib} en ${notice.eventName}. Míralas aquí:`,
+      notice.searchLink,
+      `Si llegan más, te avisaremos como mucho una vez al día. Para no recibir más avisos de este dorsal: ${notice.unsubscribeLink}`,
+      signature,
+    ],
+  }),
+  /** To an account's owner: the link that proves the email is theirs, before 'Tu cuenta' lists purchases by it. */
+  verifyEmail: (account: { name: string | null; link: string; hours: number }): MailText => ({
+    subject: "Confirma tu correo en Dorsal",
+    paragraphs: [
+      account.name ? `Hola ${account.name}:` : "Hola:",
+      "Abre este enlace para confirmar que este correo es tuyo. Así verás en Tu cuenta las fotos que compraste y los códigos que te enviaron:",
+      account.link,
+      `El enlace funciona una sola vez y vence en ${account.hours} horas. Si no creaste una cuenta en Dorsal, ignora este correo.`,
+      signature,
+    ],
   }),
 } satisfies Record<string, (...args: never[]) => MailText>;

@@ -28,7 +28,6 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { type EventDeletionDto, limits } from "@dorsal/shared";
 import { systemClock } from "../../functions/src/adapters/system/system";
 import { recountEventStats } from "../../functions/src/app/processing";
@@ -39,43 +38,26 @@ import { createPhotoRepository } from "../../functions/src/data/photos";
 import { adminToken, apiClient } from "../support/api";
 import { activeEvent } from "../support/in-process";
 import { startDorsal } from "../support/server";
+import { benchOptions } from "./options";
 import { benchBibOf, seedEventPhotos, seedSales, seedUsers, withBenchTable } from "./seed-event";
 
-const { values } = parseArgs({
-  options: {
-    photos: { type: "string", default: "100000" },
-    bibs: { type: "string", default: "20000" },
-    sales: { type: "string", default: "2000" },
-    users: { type: "string", default: "20000" },
-    "small-photos": { type: "string", default: "1000" },
-    requests: { type: "string", default: "40" },
-    concurrency: { type: "string", default: "4" },
-    repo: { type: "string" },
-    help: { type: "boolean", default: false },
-  },
-});
-if (values.help) {
-  console.log(
-    "npm run bench:scale -- [--photos 100000] [--bibs 20000] [--sales 2000] [--users 20000] [--small-photos 1000] [--requests 40] [--concurrency 4] [--repo DIR]",
-  );
-  process.exit(0);
-}
-const photoCount = Number(values.photos);
-const bibCount = Number(values.bibs);
-const saleCount = Number(values.sales);
-const userCount = Number(values.users);
-const smallPhotos = Number(values["small-photos"]);
-const requestCount = Number(values.requests);
-const concurrency = Number(values.concurrency);
-if (
-  ![photoCount, bibCount, saleCount, userCount, smallPhotos, requestCount, concurrency].every(
-    (n) => Number.isInteger(n) && n > 0,
-  ) ||
-  bibCount > photoCount ||
-  smallPhotos > photoCount
-)
-  throw new Error("every option is a positive integer, with --bibs ≤ --photos and --small-photos ≤ --photos");
-const repoRoot = values.repo ? path.resolve(values.repo) : undefined;
+const { counts, texts } = benchOptions(
+  "bench:scale",
+  { photos: 100_000, bibs: 20_000, sales: 2000, users: 20_000, "small-photos": 1000, requests: 40, concurrency: 4 },
+  { repo: "DIR" },
+);
+const {
+  photos: photoCount,
+  bibs: bibCount,
+  sales: saleCount,
+  users: userCount,
+  "small-photos": smallPhotos,
+  requests: requestCount,
+  concurrency,
+} = counts;
+if (bibCount > photoCount || smallPhotos > photoCount)
+  throw new Error("--bibs and --small-photos are at most --photos");
+const repoRoot = texts.repo ? path.resolve(texts.repo) : undefined;
 
 const eventId = 1;
 /** Each endpoint's timing stops after this long (with at least `minimumRequests`), so a slow read cannot stall the run. */

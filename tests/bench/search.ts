@@ -22,44 +22,28 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { limits } from "@dorsal/shared";
 import autocannon from "autocannon";
 import { createEventRepository } from "../../functions/src/data/events";
 import { activeEvent } from "../support/in-process";
 import { startDorsal } from "../support/server";
+import { benchOptions } from "./options";
 import { cpuSecondsOf } from "./proc";
 import { benchBibOf, seedEventPhotos, withBenchTable } from "./seed-event";
 
-const { values } = parseArgs({
-  options: {
-    photos: { type: "string", default: "5000" },
-    bibs: { type: "string", default: "1000" },
-    connections: { type: "string", default: "100" },
-    seconds: { type: "string", default: "20" },
-    baseline: { type: "string" },
-    endpoints: { type: "string" },
-    help: { type: "boolean", default: false },
-  },
-});
-if (values.help) {
-  console.log(
-    "npm run bench:search -- [--photos 5000] [--bibs 1000] [--connections 100] [--seconds 20] [--baseline DIR]",
-  );
-  process.exit(0);
-}
-const photoCount = Number(values.photos);
-const bibCount = Number(values.bibs);
-const connections = Number(values.connections);
-const seconds = Number(values.seconds);
-if (![photoCount, bibCount, connections, seconds].every((n) => Number.isInteger(n) && n > 0) || bibCount > photoCount)
-  throw new Error("--photos, --bibs, --connections and --seconds are positive integers, with --bibs ≤ --photos");
+const { counts, texts } = benchOptions(
+  "bench:search",
+  { photos: 5000, bibs: 1000, connections: 100, seconds: 20 },
+  { baseline: "DIR", endpoints: "search,bibPhotos,…" },
+);
+const { photos: photoCount, bibs: bibCount, connections, seconds } = counts;
+if (bibCount > photoCount) throw new Error("--bibs is at most --photos");
 
 /**
  * Loads only these endpoints (by name), in this order, e.g. to profile one. Order matters: the first
  * endpoint meets every bib for the first time (nothing read or signed yet), as race day does.
  */
-const onlyEndpoints = values.endpoints?.split(",");
+const onlyEndpoints = texts.endpoints?.split(",");
 
 const eventId = 1;
 
@@ -185,14 +169,14 @@ const dataDir = await mkdtemp(path.join(tmpdir(), "dorsal-bench-search-"));
 try {
   const seeded = await seed(dataDir);
   console.log(`seeding: ${(seeded.ms / 1000).toFixed(1)} s`);
-  const baseline = values.baseline
-    ? await loadAll(dataDir, seeded.bibs, "baseline", path.resolve(values.baseline))
+  const baseline = texts.baseline
+    ? await loadAll(dataDir, seeded.bibs, "baseline", path.resolve(texts.baseline))
     : undefined;
   const figures = await loadAll(dataDir, seeded.bibs, "this");
   console.log(
     `${photoCount} photos, ${bibCount} bibs; ${connections} connections × ${seconds} s per endpoint; seeding ${(seeded.ms / 1000).toFixed(1)} s`,
   );
-  if (baseline) console.log(`baseline (${values.baseline}): ${JSON.stringify(baseline)}`);
+  if (baseline) console.log(`baseline (${texts.baseline}): ${JSON.stringify(baseline)}`);
   console.log(JSON.stringify(figures));
 } finally {
   await rm(dataDir, { recursive: true, force: true });

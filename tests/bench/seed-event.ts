@@ -10,9 +10,10 @@ import { createIds, systemClock } from "../../functions/src/adapters/system/syst
 import { storagePaths } from "../../functions/src/app/storage-paths";
 import { createBibLinkRepository } from "../../functions/src/data/bib-links";
 import { createPhotoRepository, newPhotoFields, type PhotoRecord } from "../../functions/src/data/photos";
-import { createSalesRepository, type SaleRecord } from "../../functions/src/data/sales";
+import { createSalesRepository } from "../../functions/src/data/sales";
 import { createUserRepository } from "../../functions/src/data/users";
 import type { Table } from "../../functions/src/ports/table";
+import { pendingSale } from "../support/sales";
 
 /** The runtime's defaults (functions/local/settings.ts, main.ts): the seeded table is the one it opens. */
 export const benchTableName = "dorsal";
@@ -215,29 +216,15 @@ export async function seedSales(table: Table, eventId: number, count: number, bi
     async (index) => {
       const at = new Date(now - 60_000 - index * spacingMs);
       const id = `benchsale${String(index).padStart(6, "0")}`;
-      const sale: SaleRecord = {
-        id,
-        reference: `DOR-${id}`,
+      const sale = pendingSale(id, at, {
         eventId,
         dorsalNumber: benchBibOf(index % bibs),
         photoIds: [`bench${String(eventId).padStart(3, "0")}${String(index).padStart(8, "0")}`],
         amount: 15000 + (index % 4) * 5000,
-        currency: "COP",
         customerEmail: `comprador${index}@example.co`,
         customerName: "Comprador de Carga",
-        status: "pending",
         tokenHash: `bench-token-${id}`,
-        maxDownloads: 3,
-        validityDays: 30,
-        createdAt: at.toISOString(),
-        checkoutExpiresAt: at.toISOString(),
-        paidAt: null,
-        expiresAt: null,
-        transactionId: null,
-        paymentMethod: null,
-        statusMessage: null,
-        updatedAt: at.toISOString(),
-      };
+      });
       if (!(await sales.create(sale))) throw new Error(`sale ${id} already exists`);
       const paid = await sales.markPaid(sale, {
         transactionId: `tx-${id}`,

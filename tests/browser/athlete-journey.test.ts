@@ -1,11 +1,12 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import type { EventDto } from "@dorsal/shared";
+import type { EventDto, OutboxMessage, OutboxPage, PublicUser } from "@dorsal/shared";
 import type { Download, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { WompiKeys } from "../../functions/src/adapters/payments/wompi";
 import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
-import { adminToken } from "../support/api";
+import { accessibilityViolations } from "../support/accessibility";
+import { adminToken, apiClient } from "../support/api";
 import { animationsDone, createBrowserHarness, imagesLoaded, signInAsAdmin, viewports } from "../support/browser";
 import { seedEventWithBibPhotos } from "../support/seed";
 import { type RunningDorsal, startDorsal } from "../support/server";
@@ -334,6 +335,45 @@ describe("athlete journey", () => {
     await expect
       .poll(() => page.getByTestId("remaining-downloads").textContent())
       .toBe("0 de 3 descargas restantes por foto");
+    expect(browser.pageErrors).toEqual([]);
+  });
+
+  it("on a phone: 'Tu cuenta' lists Luis's paid purchase once he verifies his email, and emails him a new link", async () => {
+    const registered = await apiClient(dorsal.url).post<{ token: string; user: PublicUser }>(
+      "/api/auth/athlete-register",
+      { name: "Luis Pérez", email: "luis@example.com", password: "secreto12" },
+    );
+    expect(registered.status).toBe(201);
+    const page = await browser.openPage(viewports.phone);
+    const signedIn = JSON.stringify({ ...registered.body.user, token: registered.body.token });
+    await page.addInitScript(`window.localStorage.setItem('race_photo_user', ${JSON.stringify(signedIn)})`);
+    await page.goto(`${dorsal.url}/account`);
+    await page.getByText("Sin verificar").waitFor();
+    expect(await page.getByRole("heading", { name: "Tus compras" }).count()).toBe(0);
+
+    // The link of the email the registration sent, as Luis opens it.
+    const admin = apiClient(dorsal.url, await adminToken(dorsal));
+    const sent = await admin.get<OutboxPage>("/api/admin/outbox?limit=100");
+    const mail = sent.body.messages.find(
+      (entry) => entry.to === "luis@example.com" && entry.subject.startsWith("Confirma"),
+    );
+    const text = (await admin.get<OutboxMessage>(`/api/admin/outbox/${mail?.id}`)).body.text;
+    await page.goto(/(http\S+\/verify-email\?token=\S+)/.exec(text)?.[1] ?? "");
+    await page.getByText("Listo: tu correo está verificado.", { exact: false }).waitFor();
+    await page.getByRole("link", { name: "Ir a Tu cuenta" }).click();
+
+    // His retried payment, not the declined one.
+    const purchase = page.getByRole("article", { name: "Media Maratón de Bogotá" });
+    await purchase.getByText("Dorsal 5173 · 1 foto").waitFor();
+    await purchase.getByText("$ 15.000 COP").waitFor();
+    await purchase.getByText("3 de 3 descargas restantes por foto", { exact: false }).waitFor();
+    expect(await page.getByRole("article").count()).toBe(1);
+    await page.getByText("No tienes códigos de descarga").waitFor();
+    await purchase.getByRole("button", { name: "Enviar enlace a mi correo" }).click();
+    await purchase.getByText("Te enviamos el enlace a luis@example.com.", { exact: false }).waitFor();
+    expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(viewports.phone.width);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshots(page, "cuenta");
     expect(browser.pageErrors).toEqual([]);
   });
 });

@@ -1,8 +1,10 @@
-import { mkdir } from "node:fs/promises";
+import { mkdir, readdir, readFile } from "node:fs/promises";
+import path from "node:path";
 import { type BibPhotoPage, defaultEventPricing, type EventDto } from "@dorsal/shared";
 import type { Page } from "playwright-core";
+import PostalMime from "postal-mime";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { adminToken, apiClient } from "../support/api";
+import { adminToken, apiClient, waitFor } from "../support/api";
 import { animationsDone, createBrowserHarness, imagesLoaded, signInAsAdmin, viewports } from "../support/browser";
 import { seedEventWithBibPhotos } from "../support/seed";
 import { type RunningDorsal, startDorsal } from "../support/server";
@@ -11,7 +13,8 @@ import { type RunningDorsal, startDorsal } from "../support/server";
  * Issue 17, the athlete's first screens on /search (phone first): the event cards fit the screen,
  * the bib is checked as it is typed, an empty result says what to do next, the preview walks the
  * bib's photos and fills the cart, prices and bundles show before the purchase screen, the buy
- * action says why it waits, and a free event offers only free downloads.
+ * action says why it waits, a free event offers only free downloads, and an athlete can ask to be
+ * told when the bib's photos arrive.
  */
 
 let dorsal: RunningDorsal;
@@ -219,6 +222,33 @@ describe("search form", () => {
     await page.getByText("Las fotos de este evento son gratis").waitFor();
     await page.getByRole("button", { name: "Ver los dorsales con fotos" }).click();
     await page.getByRole("button", { name: "Dorsal 77, 1 foto" }).waitFor();
+
+    // 'Avísame cuando estén mis fotos' under the results: nothing ticked for the athlete, the box
+    // ticked by keyboard, and the emailed link's page confirms only when pressed.
+    await page.goto(`${dorsal.url}/search?eventId=${paid.id}&dorsal=9999`);
+    const notify = page.getByRole("form", { name: "Avísame cuando estén mis fotos" });
+    const consent = notify.getByRole("checkbox");
+    await notify.getByLabel("Tu correo").fill("aviso@example.com");
+    expect(await consent.isChecked()).toBe(false);
+    await consent.focus();
+    await page.keyboard.press("Space");
+    await notify.getByRole("button", { name: "Avísame" }).click();
+    await page.getByText("Revisa tu correo").waitFor();
+    expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(viewports.phone.width);
+    const confirmLink = await waitFor(
+      async () => {
+        const names = await readdir(path.join(dorsal.dataDir, "outbox")).catch(() => []);
+        const mails = await Promise.all(
+          names.map(async (name) => PostalMime.parse(await readFile(path.join(dorsal.dataDir, "outbox", name)))),
+        );
+        return mails.map((mail) => /\S+\/avisos\/confirmar#\S+/.exec(mail.text ?? "")?.[0]).find(Boolean);
+      },
+      10_000,
+      "the confirmation email",
+    );
+    await page.goto(confirmLink);
+    await page.getByRole("button", { name: "Confirmar" }).click();
+    await page.getByText("te escribiremos cuando haya fotos de tu dorsal").waitFor();
     expect(pageErrors).toEqual([]);
   });
 });

@@ -69,6 +69,19 @@ describe("settings screen", () => {
     await page.getByRole("heading", { name: "Configuración", level: 1 }).waitFor();
     sessionBeforeChange = await storedSession(page);
 
+    // The storage card gives the command that moves this data dir to AWS, copied whole, and its steps.
+    const command = `npm run migrate -- --from ${dorsal.dataDir} --to stack:DorsalStateful`;
+    expect(await page.getByTestId("migrate-command").textContent()).toBe(command);
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    await page.getByRole("button", { name: "Copiar comando" }).click();
+    await page.getByRole("button", { name: "Comando copiado" }).waitFor();
+    expect(await page.evaluate<string>("navigator.clipboard.readText()")).toBe(command);
+    await page.getByRole("link", { name: "Cómo migrar, paso a paso" }).click();
+    await page.getByRole("heading", { name: "Almacenamiento en la nube", level: 1 }).waitFor();
+    expect(await page.getByTestId("migrate-command").textContent()).toBe(command);
+    await page.goBack();
+    await page.getByRole("heading", { name: "Configuración", level: 1 }).waitFor();
+
     const current = page.getByLabel("Contraseña actual", { exact: true });
     const next = page.getByLabel("Nueva contraseña", { exact: true });
     const confirm = page.getByLabel("Confirmar nueva contraseña", { exact: true });

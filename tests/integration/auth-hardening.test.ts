@@ -77,7 +77,7 @@ describe("auth hardening: throttled sign-in, password change, settings", () => {
     expect(settings.body).toMatchObject({ photoPrice: 15000, updatedAt: body.salesResetAt });
   });
 
-  it("reports the embedded store's status to admins, counting the stored originals", async () => {
+  it("reports the embedded store's status to admins, counting the stored originals, and how to move it to AWS", async () => {
     expect((await apiClient(dorsal.url).get("/api/cloud/test")).status).toBe(401);
     expect((await photographer.get("/api/cloud/test")).status).toBe(403);
 
@@ -93,7 +93,25 @@ describe("auth hardening: throttled sign-in, password change, settings", () => {
         credentialsType: "local",
         credentialsConfigured: true,
         error: null,
+        location: {
+          runtime: "local",
+          dataDir: dorsal.dataDir,
+          region: null,
+          tableName: "dorsal",
+          buckets: { originals: "dorsal-originals", derived: "dorsal-derived" },
+          derivedFiles: 0,
+          derivedSize: 0,
+          derivedTruncated: false,
+          migrateCommand: `npm run migrate -- --from ${dorsal.dataDir} --to stack:DorsalStateful`,
+        },
       },
+    });
+    // The API never migrates (a copy of gigabytes is no API call): it says how, to admins only.
+    expect((await apiClient(dorsal.url).post("/api/demo/migrate-to-cloud")).status).toBe(401);
+    expect((await photographer.post("/api/demo/migrate-to-cloud")).status).toBe(403);
+    expect((await admin.post("/api/demo/migrate-to-cloud")).body).toMatchObject({
+      migrated: false,
+      migrateCommand: empty.body.location.migrateCommand,
     });
 
     const photo = await makeBibPhoto("512");

@@ -11,8 +11,8 @@ import {
 import { sweepDownloadZips } from "../../functions/src/app/original-zip";
 import { downloadInfo, downloadPhoto, downloadZip } from "../../functions/src/app/paid-downloads";
 import { downloadZipKey } from "../../functions/src/app/storage-paths";
-import type { SaleRecord } from "../../functions/src/data/sales";
 import { startInProcess } from "../support/in-process";
+import { pendingSale } from "../support/sales";
 
 /**
  * Download links and codes stop working the moment they expire. Their shortest validity is days,
@@ -35,30 +35,14 @@ describe("expired download links and codes", () => {
 
   it("opens a paid sale's link until its validity ends, then answers 410 for the page and every photo", async () => {
     const token = randomBytes(32).toString("base64url");
-    const created = now.toISOString();
-    const sale: SaleRecord = {
-      id: "venta-que-vence",
+    const sale = pendingSale("venta-que-vence", now, {
       reference: "DORSAL-venta-que-vence",
       eventId: running.eventId,
       dorsalNumber: "5173",
-      photoIds: ["foto-1"],
-      amount: 15000,
-      currency: "COP",
-      customerEmail: "ana@example.co",
-      customerName: "Ana Gómez",
-      status: "pending",
       // As the sale stores it: the SHA-256 of the token, never the token.
       tokenHash: createHash("sha256").update(token, "utf8").digest("hex"),
-      maxDownloads: 3,
-      validityDays: 30,
-      createdAt: created,
       checkoutExpiresAt: new Date(now.getTime() + 3600_000).toISOString(),
-      paidAt: null,
-      expiresAt: null,
-      transactionId: null,
-      paymentMethod: null,
-      updatedAt: created,
-    };
+    });
     expect(await deps.sales.create(sale)).toBe(true);
     const paid = await deps.sales.markPaid(sale, {
       transactionId: "tx-1",

@@ -2,7 +2,6 @@ import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import {
   type AdminSaleLink,
-  type CreateSaleResponse,
   type DownloadCodeResult,
   type DownloadInfo,
   type EventDto,
@@ -21,8 +20,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WompiKeys } from "../../functions/src/adapters/payments/wompi";
 import { adminToken, apiClient, waitFor } from "../support/api";
 import { sampleApplication } from "../support/applications";
-import { chooseOnSandbox, type SandboxTransaction, signedPaymentEvent } from "../support/payment-sandbox";
-import { seedEventWithBibPhotos } from "../support/seed";
+import {
+  chooseOnSandbox,
+  type SandboxTransaction,
+  signedPaymentEvent,
+  startCheckout,
+} from "../support/payment-sandbox";
+import { seedEventWithBibPhotos, uploadBibPhotos } from "../support/seed";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
 type ErrorBody = { success: false; error: string };
@@ -43,7 +47,13 @@ describe("email", () => {
   const tokens = new Set<string>();
   const outboxDir = () => path.join(dorsal.dataDir, "outbox");
   // Reconciliation looks at sales pending for 2 s, every second, instead of 10 min / 1 min.
-  const env = { PAYMENT_RECONCILE_AFTER_SECONDS: "2", PAYMENT_RECONCILE_EVERY_SECONDS: "1" };
+  // 'Avísame' messages go 3 s after a bib's last photo, looked for every second (instead of 10 min / 1 min).
+  const env = {
+    PAYMENT_RECONCILE_AFTER_SECONDS: "2",
+    PAYMENT_RECONCILE_EVERY_SECONDS: "1",
+    NOTIFY_QUIET_SECONDS: "3",
+    NOTIFY_SWEEP_EVERY_SECONDS: "1",
+  };
 
   beforeAll(async () => {
     dorsal = await startDorsal({ env });
@@ -80,18 +90,14 @@ describe("email", () => {
   };
 
   const sale = async (customerEmail: string) => {
-    const created = await visitor.post<CreateSaleResponse>("/api/sales/create", {
+    const started = await startCheckout(dorsal.url, {
       eventId: event.id,
       dorsalNumber: "5173",
       photoIds: [photoId],
-      customerName: "Ana Gómez",
       customerEmail,
     });
-    expect(created.status).toBe(201);
-    const paymentUrl = new URL(created.body.paymentUrl);
-    const token = new URL(paymentUrl.searchParams.get("redirect-url") ?? "").searchParams.get("token") ?? "";
-    tokens.add(token);
-    return { ...created.body, paymentUrl, token };
+    tokens.add(started.token);
+    return started;
   };
   const choose = async (paymentUrl: URL, outcome: "APPROVED" | "DECLINED" | "PENDING") => {
     const response = await chooseOnSandbox(dorsal.url, paymentUrl, outcome);
@@ -306,6 +312,122 @@ describe("email", () => {
     expect(unknown.status).toBe(404);
     expect(unknown.body.error).toBe(mailMessages.messageNotFound);
     expect((await admin.get<ErrorBody>("/api/admin/outbox?cursor=..%2F..")).status).toBe(400);
+  });
+
+  describe("avísame cuando estén mis fotos", () => {
+    let race: EventDto;
+    const bib = "7310";
+    let unsubscribeToken = "";
+    let racePhotoId = "";
+    const ask = (email: string, consent: unknown = true) =>
+      visitor.post<{ message: string } & ErrorBody>("/api/notifications", { eventId: race.id, bib, email, consent });
+    /** The token of a link to /avisos/{action} in the last message to `address` with it. */
+    const linkToken = async (address: string, action: "confirmar" | "baja") => {
+      const token = (await to(address))
+        .map((mail) => new RegExp(`/avisos/${action}#([\\w.-]+)`).exec(mail.text ?? "")?.[1])
+        .findLast((found) => found !== undefined);
+      if (!token) throw new Error(`no ${action} link to ${address}`);
+      tokens.add(token);
+      return token;
+    };
+    const notices = async (address: string) =>
+      (await to(address)).filter((mail) => mail.subject === `Ya están tus fotos de ${race.name}`);
+    const noticeTo = (address: string) =>
+      waitFor(async () => (await notices(address))[0], 60_000, `the photos' notice to ${address}`);
+
+    beforeAll(async () => {
+      race = (
+        await admin.post<EventDto>("/api/events", {
+          name: "Carrera de los Avisos",
+          date: "2026-12-06",
+          location: "Cali",
+        })
+      ).body;
+      const form = new FormData();
+      form.append(
+        "file",
+        new Blob([`dorsal,nombre,email\n${bib},Lucía Pérez,Lista.Inscrita@example.co\n`]),
+        "inscritos.csv",
+      );
+      expect((await admin.post(`/api/events/${race.id}/participants/import`, form)).status).toBe(200);
+    });
+
+    it("refuses a request without the ticked consent or with a bad email, in Spanish", async () => {
+      expect(await ask("ana@example.co", false)).toMatchObject({
+        status: 400,
+        body: { details: [{ path: "consent", message: "Marca la casilla para aceptar que guardemos tu correo" }] },
+      });
+      expect(await ask("ana@example.co", null)).toMatchObject({ status: 400 });
+      expect(await ask("ana.example.co")).toMatchObject({
+        status: 400,
+        body: { details: expect.arrayContaining([{ path: "email", message: "El correo debe contener el símbolo @" }]) },
+      });
+      expect(await to("ana@example.co")).toEqual([]);
+    });
+
+    it("asks to confirm, answers alike whoever asked, and tells the confirmed, the start list's, never the unconfirmed, once", async () => {
+      const asked = await ask("Atleta.Uno@example.co");
+      expect(asked).toEqual({ status: 202, body: { message: expect.stringContaining("te enviamos un mensaje") } });
+      const confirmation = (await to("atleta.uno@example.co"))[0];
+      expect(confirmation?.subject).toBe(`Confirma tu aviso de fotos de ${race.name}`);
+      expect(await ask("nunca.confirma@example.co")).toEqual(asked);
+
+      const confirm = (token: string) =>
+        visitor.post<{ message: string } & ErrorBody>("/api/notifications/confirm", { token });
+      const token = await linkToken("atleta.uno@example.co", "confirmar");
+      expect(await confirm(token)).toEqual({
+        status: 200,
+        body: { message: expect.stringContaining("te escribiremos") },
+      });
+      expect(await confirm(token)).toMatchObject({
+        status: 400,
+        body: { error: expect.stringContaining("no es válido") },
+      });
+      // Asked again once subscribed: the same answer, and no second message.
+      expect(await ask("atleta.uno@example.co")).toEqual(asked);
+      expect(await to("atleta.uno@example.co")).toHaveLength(1);
+
+      const uploaded = await uploadBibPhotos(dorsal, await adminToken(dorsal), race.id, [bib, bib]);
+      racePhotoId = uploaded.get(bib)?.[0] ?? "";
+      const notice = await noticeTo("atleta.uno@example.co");
+      const count = Number(/Ya hay (\d+) fotos? del dorsal 7310/.exec(notice.text ?? "")?.[1]);
+      expect(count).toBeGreaterThanOrEqual(1);
+      expect(notice.text).toContain(`${dorsal.url}/search?eventId=${race.id}&dorsal=${bib}`);
+      unsubscribeToken = await linkToken("atleta.uno@example.co", "baja");
+      expect(unsubscribeToken).toMatch(/^\d+\.7310\./);
+      await noticeTo("lista.inscrita@example.co");
+      expect((await to("nunca.confirma@example.co")).map((mail) => mail.subject)).toEqual([
+        `Confirma tu aviso de fotos de ${race.name}`,
+      ]);
+    });
+
+    it("unsubscribes by the message's link: no more messages, while a new subscriber still gets one", async () => {
+      const unsubscribe = () =>
+        visitor.post<{ message: string }>("/api/notifications/unsubscribe", { token: unsubscribeToken });
+      expect(await unsubscribe()).toEqual({
+        status: 200,
+        body: { message: expect.stringContaining("no te escribiremos más") },
+      });
+      expect(await unsubscribe()).toMatchObject({ status: 200 });
+      expect(await visitor.post("/api/notifications/unsubscribe", { token: "1.7310.abc.def" })).toMatchObject({
+        status: 400,
+      });
+
+      await ask("atleta.dos@example.co");
+      await visitor.post("/api/notifications/confirm", {
+        token: await linkToken("atleta.dos@example.co", "confirmar"),
+      });
+      // An organizer's manual tag links a photo as the pipeline does: the bib taken off a photo and put back.
+      const bibsOfPhoto = `/api/events/${race.id}/photos/${racePhotoId}/bibs`;
+      expect((await admin.delete(`${bibsOfPhoto}/${bib}`)).status).toBe(200);
+      expect((await admin.post(bibsOfPhoto, { dorsalNumber: bib })).status).toBe(200);
+      await noticeTo("atleta.dos@example.co");
+      // Sent in the same sweep as atleta.dos's, had they been owed one: the unsubscribed none, the
+      // start list's none more today.
+      expect(await notices("atleta.uno@example.co")).toHaveLength(1);
+      expect(await notices("lista.inscrita@example.co")).toHaveLength(1);
+      expect(await notices("nunca.confirma@example.co")).toHaveLength(0);
+    });
   });
 
   it("never breaks the action when the email cannot go: the sale is paid, the code made, the admin told", async () => {

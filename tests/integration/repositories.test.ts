@@ -24,6 +24,7 @@ import { createSalesRepository } from "../../functions/src/data/sales";
 import { createUserRepository } from "../../functions/src/data/users";
 import type { Table } from "../../functions/src/ports/table";
 import { sampleApplication } from "../support/applications";
+import { pendingSale } from "../support/sales";
 
 /**
  * The data layer's guarantees (conditional writes, atomic counters, idempotent links) checked
@@ -95,30 +96,6 @@ const backends: [string, () => Promise<TableUnderTest>][] = [
   ["dynalite in process with cached reads", () => inProcessDynaliteTable(true)],
   ["the in-memory table", async () => ({ table: createMemoryTable(), close: async () => undefined })],
 ];
-
-/** A pending sale of one photo, as checkout stores it, with the token hash named after its id. */
-const pendingSale = (id: string, at: Date, of: { eventId: number; dorsalNumber: string }) => ({
-  id,
-  reference: `DOR-${id}`,
-  ...of,
-  photoIds: ["foto-1"],
-  amount: 15000,
-  currency: "COP" as const,
-  customerEmail: "ana@example.co",
-  customerName: "Ana Gómez",
-  status: "pending" as const,
-  tokenHash: `pagina-${id}`,
-  maxDownloads: 3,
-  validityDays: 30,
-  createdAt: at.toISOString(),
-  checkoutExpiresAt: at.toISOString(),
-  paidAt: null,
-  expiresAt: null,
-  transactionId: null,
-  paymentMethod: null,
-  statusMessage: null,
-  updatedAt: at.toISOString(),
-});
 
 describe.each(backends)("repositories on %s", (_name, open) => {
   let underTest: TableUnderTest | undefined;

@@ -20,7 +20,7 @@ import type { WompiKeys } from "../../functions/src/adapters/payments/wompi";
 import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
 import { storePricingInDollars } from "../../functions/src/testing/legacy-pricing";
 import { adminToken, apiClient, waitFor } from "../support/api";
-import { chooseOnSandbox, type SandboxTransaction, signedPaymentEvent } from "../support/payment-sandbox";
+import { chooseOnSandbox, returnToken, type SandboxTransaction, signedPaymentEvent } from "../support/payment-sandbox";
 import { seedEventWithBibPhotos } from "../support/seed";
 import { type RunningDorsal, startDorsal } from "../support/server";
 import { readZip } from "../support/zip";
@@ -75,7 +75,7 @@ describe("sales", () => {
     });
     expect(created.status).toBe(201);
     const paymentUrl = new URL(created.body.paymentUrl);
-    const token = new URL(paymentUrl.searchParams.get("redirect-url") ?? "").searchParams.get("token") ?? "";
+    const token = returnToken(paymentUrl);
     return { ...created.body, paymentUrl, token };
   };
 
@@ -343,7 +343,7 @@ describe("sales", () => {
     const checkout = new URL(retried.body.paymentUrl);
     expect(checkout.searchParams.get("amount-in-cents")).toBe(String(declined.amount * 100));
     expect(checkout.searchParams.get("customer-data:email")).toBe("ana@example.co");
-    const token = new URL(checkout.searchParams.get("redirect-url") ?? "").searchParams.get("token") ?? "";
+    const token = returnToken(checkout);
     await choose(checkout, "APPROVED");
     const paid = (await info(token)).body;
     expect(paid).toMatchObject({ status: "paid", dorsalNumber: "5173", customerName: "Ana Gómez" });

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
 import { adminToken, apiClient, waitFor } from "../support/api";
 import { requestFrom } from "../support/http-from";
-import { chooseOnSandbox, type SandboxTransaction, signedPaymentEvent } from "../support/payment-sandbox";
+import { chooseOnSandbox, returnToken, type SandboxTransaction, signedPaymentEvent } from "../support/payment-sandbox";
 import { seedEventWithBibPhotos } from "../support/seed";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
@@ -474,7 +474,7 @@ describe("security probes (issue #16)", () => {
     });
     expect(created.status).toBe(201);
     const paymentUrl = new URL(created.body.paymentUrl);
-    const token = new URL(paymentUrl.searchParams.get("redirect-url") ?? "").searchParams.get("token") ?? "";
+    const token = returnToken(paymentUrl);
     return { ...created.body, paymentUrl, token };
   };
   const saleStatus = async (token: string) =>

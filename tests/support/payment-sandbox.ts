@@ -1,4 +1,6 @@
+import type { CreateSaleResponse } from "@dorsal/shared";
 import { eventChecksum } from "../../functions/src/adapters/payments/wompi";
+import { apiClient } from "./api";
 
 /** A transaction as the sandbox's API (Wompi's protocol) reports it. */
 export type SandboxTransaction = { id: string; reference: string; amount_in_cents: number; status: string };
@@ -36,4 +38,22 @@ export async function chooseOnSandbox(
     body: form,
     redirect: "manual",
   });
+}
+
+/** The download token a checkout's payment URL brings the buyer back with (its `redirect-url`). */
+export const returnToken = (paymentUrl: URL): string =>
+  new URL(paymentUrl.searchParams.get("redirect-url") ?? "").searchParams.get("token") ?? "";
+
+/** A checkout as the purchase screen starts it (`POST /api/sales/create`): its answer, payment URL and return token. */
+export async function startCheckout(
+  dorsalUrl: string,
+  cart: { eventId: number; photoIds: string[]; customerEmail: string; dorsalNumber?: string },
+) {
+  const created = await apiClient(dorsalUrl).post<CreateSaleResponse>("/api/sales/create", {
+    customerName: "Ana Gómez",
+    ...cart,
+  });
+  if (created.status !== 201) throw new Error(`checkout not created: ${created.status}`);
+  const paymentUrl = new URL(created.body.paymentUrl);
+  return { ...created.body, paymentUrl, token: returnToken(paymentUrl) };
 }

@@ -20,13 +20,35 @@ export async function seedEventWithBibPhotos(
   });
   if (created.status !== 201 && created.status !== 200) throw new Error(`event not created: ${created.status}`);
   const event = created.body;
+  const photoIdsByBib = await uploadBibPhotos(dorsal, adminToken, event.id, options.bibs);
+  if (options.freePhotos) {
+    const freed = await admin.post(`/api/events/${event.id}/enable-free-photos`);
+    if (freed.status !== 200) throw new Error(`free photos not enabled: ${freed.status}`);
+  }
+  return { event, photoIdsByBib };
+}
+
+/** Photos of known bibs uploaded to an existing event through the real upload path, once each is searchable. */
+export async function uploadBibPhotos(
+  dorsal: { url: string },
+  adminToken: string,
+  eventId: number,
+  bibs: string[],
+): Promise<Map<string, string[]>> {
+  const admin = apiClient(dorsal.url, adminToken);
+  const searchable = async (bib: string) =>
+    (await apiClient(dorsal.url).get<SearchResponse>(`/api/photos/search?eventId=${eventId}&dorsalNumber=${bib}`)).body
+      .totalFound;
+  const before = new Map(
+    await Promise.all([...new Set(bibs)].map(async (bib) => [bib, await searchable(bib)] as const)),
+  );
   const photos = await Promise.all(
-    options.bibs.map((bib, index) => makeBibPhoto(bib, { width: 1200 + index * 8, height: 900 })),
+    bibs.map((bib, index) => makeBibPhoto(bib, { width: 1200 + index * 8, height: 900 })),
   );
   const presigned = await admin.post<PresignResponse>("/api/photos/presign", {
-    eventId: event.id,
+    eventId,
     files: photos.map((photo, index) => ({
-      filename: `bib-${options.bibs[index]}-${index}.jpg`,
+      filename: `bib-${bibs[index]}-${index}.jpg`,
       contentType: "image/jpeg",
       size: photo.length,
     })),
@@ -38,25 +60,16 @@ export async function seedEventWithBibPhotos(
       const photo = photos[index] as Buffer;
       const put = await fetch(upload.url, { method: "PUT", headers: upload.headers, body: photo });
       if (put.status !== 200) throw new Error(`upload failed: ${put.status}`);
-      const bib = options.bibs[index] as string;
+      const bib = bibs[index] as string;
       photoIdsByBib.set(bib, [...(photoIdsByBib.get(bib) ?? []), upload.photoId]);
     }),
   );
   for (const [bib, ids] of photoIdsByBib) {
     await waitFor(
-      async () => {
-        const found = await apiClient(dorsal.url).get<SearchResponse>(
-          `/api/photos/search?eventId=${event.id}&dorsalNumber=${bib}`,
-        );
-        return found.body.totalFound >= ids.length ? true : undefined;
-      },
+      async () => ((await searchable(bib)) >= (before.get(bib) ?? 0) + ids.length ? true : undefined),
       120_000,
       `the ${ids.length} photo(s) of bib ${bib} to become searchable`,
     );
   }
-  if (options.freePhotos) {
-    const freed = await admin.post(`/api/events/${event.id}/enable-free-photos`);
-    if (freed.status !== 200) throw new Error(`free photos not enabled: ${freed.status}`);
-  }
-  return { event, photoIdsByBib };
+  return photoIdsByBib;
 }

@@ -1,4 +1,3 @@
-import { Button } from "@chakra-ui/react";
 import { lazy, Suspense } from "react";
 import { Navigate, Route, Routes, useSearchParams } from "react-router";
 import { ComingSoon } from "../components/ui/coming-soon";
@@ -10,7 +9,6 @@ import { AdminLayout } from "./layouts/admin-layout";
 import { PhotographerLayout } from "./layouts/photographer-layout";
 import { PublicLayout, PublicPage } from "./layouts/public-layout";
 import { NotFoundPage } from "./not-found-page";
-import { useLogout } from "./use-logout";
 
 /** Staff sign-in and signed-in screens load on demand, so visitors searching their photos download less. */
 const LoginPage = lazy(() =>
@@ -46,6 +44,9 @@ const UserManagementPage = lazy(() =>
 );
 const SettingsPage = lazy(() =>
   import("../features/settings/components/settings-page").then((module) => ({ default: module.SettingsPage })),
+);
+const CloudStoragePage = lazy(() =>
+  import("../features/settings/components/cloud-storage-page").then((module) => ({ default: module.CloudStoragePage })),
 );
 const MobileTestPage = lazy(() =>
   import("../features/mobile-test/components/mobile-test-page").then((module) => ({ default: module.MobileTestPage })),
@@ -88,20 +89,35 @@ const SalesPage = lazy(() =>
 const OutboxPage = lazy(() =>
   import("../features/outbox/components/outbox-page").then((module) => ({ default: module.OutboxPage })),
 );
+const NotificationLinkPage = lazy(() =>
+  import("../features/notifications/components/notification-link-page").then((module) => ({
+    default: module.NotificationLinkPage,
+  })),
+);
 const ApplicationFormPage = lazy(() =>
   import("../features/applications/components/application-form-page").then((module) => ({
     default: module.ApplicationFormPage,
   })),
 );
 
+const AccountPage = lazy(() =>
+  import("../features/account/components/account-page").then((module) => ({ default: module.AccountPage })),
+);
+const VerifyEmailPage = lazy(() =>
+  import("../features/account/components/verify-email-page").then((module) => ({ default: module.VerifyEmailPage })),
+);
+/** 'Tu cuenta' loads on demand: an athlete's /search never pays for it. */
+const accountPage = (
+  <Suspense fallback={null}>
+    <AccountPage />
+  </Suspense>
+);
+
 /**
  * Admin screens of spec §2.1 that are not built yet, with the titles the spec gives them. No menu
  * or button leads to them (issue 17); their addresses say honestly that they are coming.
  */
-const adminComingSoon = [
-  { path: "cloud-storage-config", title: "Almacenamiento en la nube" },
-  { path: "purchase", title: "Compra de fotos" },
-] as const;
+const adminComingSoon = [{ path: "purchase", title: "Compra de fotos" }] as const;
 
 /** Spec §2.1: without a token the link cannot work, so the visitor lands on search with a notice. */
 function DownloadRoute() {
@@ -111,21 +127,6 @@ function DownloadRoute() {
     <Suspense fallback={null}>
       <DownloadPage />
     </Suspense>
-  );
-}
-
-function UserHome() {
-  const logout = useLogout();
-  return (
-    <ComingSoon
-      title="Tu cuenta"
-      backTo="/search"
-      actions={
-        <Button variant="ghost" onClick={logout}>
-          Salir
-        </Button>
-      }
-    />
   );
 }
 
@@ -195,6 +196,7 @@ function roleRoutes(user: SessionUser | null) {
           <Route path="event-pricing" element={<PricingPage />} />
           <Route path="photographer-applications" element={<ApplicationsPage />} />
           <Route path="settings" element={<SettingsPage />} />
+          <Route path="cloud-storage-config" element={<CloudStoragePage />} />
           <Route path="user-management" element={<UserManagementPage />} />
           <Route path="admin-download-codes" element={<DownloadCodesPage />} />
           <Route path="analytics" element={<AnalyticsPage />} />
@@ -226,6 +228,7 @@ function roleRoutes(user: SessionUser | null) {
       return (
         <Route element={<PublicLayout />}>
           <Route element={<PublicPage />}>
+            <Route path="account" element={accountPage} />
             <Route path="*" element={<SearchPage />} />
           </Route>
         </Route>
@@ -233,7 +236,9 @@ function roleRoutes(user: SessionUser | null) {
     case "user":
       return (
         <Route element={<PublicLayout />}>
-          <Route path="*" element={<UserHome />} />
+          <Route element={<PublicPage />}>
+            <Route path="*" element={accountPage} />
+          </Route>
         </Route>
       );
   }
@@ -286,6 +291,25 @@ export function AppRoutes() {
             }
           />
           <Route path="download" element={<DownloadRoute />} />
+          {(["confirmar", "baja"] as const).map((action) => (
+            <Route
+              key={action}
+              path={`avisos/${action}`}
+              element={
+                <Suspense fallback={null}>
+                  <NotificationLinkPage action={action} />
+                </Suspense>
+              }
+            />
+          ))}
+          <Route
+            path="verify-email"
+            element={
+              <Suspense fallback={null}>
+                <VerifyEmailPage />
+              </Suspense>
+            }
+          />
           <Route
             path="admin-login"
             element={

@@ -9,6 +9,7 @@ const user = {
   assignedEventId: null,
   createdAt: "2025-01-01T00:00:00.000Z",
   lastLogin: null,
+  emailVerifiedAt: null,
 };
 
 describe("toSessionUser", () => {

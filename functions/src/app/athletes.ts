@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { passwordVersionOf } from "../data/credentials";
 import type { EventRecord } from "../data/events";
 import { toPublicUser } from "../data/users";
+import { sendVerificationEmail } from "./account";
 import type { Deps } from "./deps";
 import { conflict, forbidden, notFound } from "./errors";
 import { signedOriginalUrl } from "./original-download";
@@ -13,7 +14,8 @@ type RegisterInput = z.output<typeof athleteRegisterRequest>;
 
 /**
  * 'Crear cuenta' on /athlete-login: an account with role athlete, signed in at once. The email is
- * claimed with a conditional write, so two sign-ups with one email make one account.
+ * claimed with a conditional write, so two sign-ups with one email make one account; the address
+ * gets the link that verifies it.
  */
 export async function registerAthlete(deps: Deps, input: RegisterInput): Promise<{ token: string; user: PublicUser }> {
   const user = await deps.users.create({
@@ -24,6 +26,8 @@ export async function registerAthlete(deps: Deps, input: RegisterInput): Promise
     assignedEventId: null,
   });
   if (!user) throw conflict(messages.emailTaken);
+  // Until its owner opens this email's link, 'Tu cuenta' lists nothing bought with the address.
+  await sendVerificationEmail(deps, user);
   const token = await deps.tokens.issue({
     userId: user.id,
     email: user.email,

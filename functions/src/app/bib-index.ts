@@ -18,6 +18,7 @@ import type { PhotoRecord } from "../data/photos";
 import type { FaceDetection, TextDetection } from "../ports/vision";
 import type { Deps } from "./deps";
 import { conflict, invalid, notFound } from "./errors";
+import { noticeBibPhoto } from "./notifications";
 import { decodeCursor, encodeCursor } from "./page-cursor";
 import { toDuplicateDto, toPhotoDto } from "./photo-view";
 
@@ -124,7 +125,8 @@ async function reconcileLinks(deps: Deps, photo: PhotoRecord): Promise<void> {
   const linked = new Set(await deps.bibLinks.linkedBibs(photo.id));
   const wanted = new Set(photo.detectedDorsals);
   for (const bib of wanted) {
-    if (!linked.has(bib)) await deps.bibLinks.linkBib(photo.eventId, bib, photo.id, photo.uploadedAt);
+    if (!linked.has(bib) && (await deps.bibLinks.linkBib(photo.eventId, bib, photo.id, photo.uploadedAt)))
+      await noticeBibPhoto(deps, photo.eventId, bib);
   }
   for (const bib of linked) {
     if (!wanted.has(bib)) await deps.bibLinks.unlinkBib(photo.eventId, bib, photo.id);

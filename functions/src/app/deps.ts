@@ -9,6 +9,7 @@ import type { EventConfigRepository } from "../data/event-configs";
 import type { EventDeletionRepository } from "../data/event-deletion";
 import type { EventRepository } from "../data/events";
 import type { LoginAttemptRepository } from "../data/login-attempts";
+import type { NotificationRepository } from "../data/notifications";
 import type { ParticipantRepository } from "../data/participants";
 import type { PhotoRepository } from "../data/photos";
 import type { PreflightRunRepository } from "../data/preflight-runs";
@@ -60,6 +61,8 @@ export interface Deps {
   events: EventRepository;
   eventConfigs: EventConfigRepository;
   startLists: StartListRepository;
+  /** 'Avísame' subscriptions to bibs. */
+  notifications: NotificationRepository;
   eventDeletion: EventDeletionRepository;
   photos: PhotoRepository;
   bibLinks: BibLinkRepository;

@@ -70,8 +70,12 @@ export async function generateDownloadCode(
     downloadCount: 0,
   };
   for (let attempt = 0; attempt < 5; attempt++) {
-    const record: DownloadCodeRecord = { ...base, code: drawCode() };
+    const code = drawCode();
+    const record: DownloadCodeRecord = input.email
+      ? { ...base, code, sentTo: input.email.trim().toLowerCase() }
+      : { ...base, code };
     if (await deps.downloadCodes.create(record)) {
+      if (record.sentTo) await deps.downloadCodes.recordSentTo(record.sentTo, record);
       const issued = {
         code: record.code,
         dorsalNumber: record.dorsalNumber,
@@ -98,32 +102,33 @@ export async function generateDownloadCode(
  */
 export async function listDownloadCodes(deps: Deps, eventId: number): Promise<IssuedDownloadCode[]> {
   const codes = await deps.downloadCodes.listForEvent(eventId, 200);
-  return Promise.all(
-    codes.map(async (code): Promise<IssuedDownloadCode> => {
-      const photos = await photosOfBib(deps, code.eventId, code.dorsalNumber);
-      const counts = await deps.downloadCounts.counts(
-        codeDownloadGrant(code.code),
-        photos.map((photo) => photo.id),
-      );
-      const downloaded = photos.map((photo) => counts.get(photo.id) ?? 0);
-      const mostDownloaded = Math.max(0, ...downloaded);
-      const leastDownloaded = downloaded.length ? Math.min(...downloaded) : 0;
-      return {
-        code: code.code,
-        eventId,
-        dorsalNumber: code.dorsalNumber,
-        downloadCount: code.downloadCount,
-        maxDownloads: code.maxDownloads,
-        remainingDownloads: Math.max(0, code.maxDownloads - mostDownloaded),
-        mostRemainingDownloads: Math.max(0, code.maxDownloads - leastDownloaded),
-        photoCount: photos.length,
-        expiresAt: code.expiresAt,
-        createdAt: code.createdAt,
-        isUsed: code.isUsed,
-        usedAt: code.usedAt,
-      };
-    }),
+  return Promise.all(codes.map((code) => codeInUse(deps, code)));
+}
+
+/** A code with its use counted as the athlete's validation counts it (per photo, over the bib's photos now). */
+export async function codeInUse(deps: Deps, code: DownloadCodeRecord): Promise<IssuedDownloadCode> {
+  const photos = await photosOfBib(deps, code.eventId, code.dorsalNumber);
+  const counts = await deps.downloadCounts.counts(
+    codeDownloadGrant(code.code),
+    photos.map((photo) => photo.id),
   );
+  const downloaded = photos.map((photo) => counts.get(photo.id) ?? 0);
+  const mostDownloaded = Math.max(0, ...downloaded);
+  const leastDownloaded = downloaded.length ? Math.min(...downloaded) : 0;
+  return {
+    code: code.code,
+    eventId: code.eventId,
+    dorsalNumber: code.dorsalNumber,
+    downloadCount: code.downloadCount,
+    maxDownloads: code.maxDownloads,
+    remainingDownloads: Math.max(0, code.maxDownloads - mostDownloaded),
+    mostRemainingDownloads: Math.max(0, code.maxDownloads - leastDownloaded),
+    photoCount: photos.length,
+    expiresAt: code.expiresAt,
+    createdAt: code.createdAt,
+    isUsed: code.isUsed,
+    usedAt: code.usedAt,
+  };
 }
 
 /** The bib's processed photos in the event, oldest first: what a code for it opens. */

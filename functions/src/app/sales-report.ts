@@ -12,7 +12,7 @@ import { downloadLink, type SaleMailDeps, saleMailFacts } from "./sale-mail";
 type ReportDeps = Pick<Deps, "sales" | "downloadCounts">;
 
 /** The fewest downloads left over a paid sale's photos (the allowance counts per photo). */
-async function downloadsLeft(deps: ReportDeps, sale: SaleRecord): Promise<number | null> {
+export async function downloadsLeft(deps: ReportDeps, sale: SaleRecord): Promise<number | null> {
   if (sale.paidAt === null) return null;
   const counts = await deps.downloadCounts.counts(saleDownloadGrant(sale.id), sale.photoIds);
   return Math.max(0, Math.min(...sale.photoIds.map((photoId) => sale.maxDownloads - (counts.get(photoId) ?? 0))));

@@ -13,6 +13,7 @@ import type { MultipartForm } from "../http/multipart";
 import type { Deps } from "./deps";
 import { conflict, invalid, notFound, tooLarge } from "./errors";
 import { getEvent } from "./events";
+import { subscribeStartList } from "./notifications";
 import { decodeCursor, encodeCursor } from "./page-cursor";
 
 /**
@@ -47,6 +48,7 @@ export async function importStartList(
 
   const record = await deps.startLists.replace(eventId, deps.ids.newId(), rows, importedBy, deps.clock.now());
   if (!record) throw conflict(startListMessages.switchedMeanwhile);
+  await subscribeStartList(deps, eventId, rows);
   return { imported: record.count, importedAt: record.importedAt, processedPhotos: event.photoCount };
 }
 
@@ -80,7 +82,9 @@ export async function listParticipants(
 /** Removes the event's start list: from then on every read is published again (after a re-index for processed photos). */
 export async function deleteStartList(deps: Deps, eventId: number): Promise<StartListDeleteResponse> {
   const event = await getEvent(deps, eventId);
-  return { deleted: await deps.startLists.remove(eventId), processedPhotos: event.photoCount };
+  const deleted = await deps.startLists.remove(eventId);
+  await subscribeStartList(deps, eventId, []);
+  return { deleted, processedPhotos: event.photoCount };
 }
 
 /** The name the event's start list gives a bib, shown to the athlete beside their photos; null without one. */

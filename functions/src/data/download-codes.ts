@@ -1,5 +1,5 @@
 import type { Table } from "../ports/table";
-import { codesOfEventPartition, keys } from "./keys";
+import { buyerCodePrefix, buyerPartition, codesOfEventPartition, keys } from "./keys";
 import { queryThenGet } from "./query-all";
 
 /** A download code (spec §3 download_codes): one bib's photos of one event, capped and expiring. */
@@ -16,6 +16,8 @@ export interface DownloadCodeRecord {
   usedAt: string | null;
   /** Downloads counted over all its photos (each photo is capped on its own counter). */
   downloadCount: number;
+  /** The address an admin emailed it to (codes made before this was recorded have none). */
+  sentTo?: string;
 }
 
 /** The partition a code's per-photo download counters live in (data/download-counts.ts). */
@@ -34,6 +36,28 @@ export function createDownloadCodeRepository(table: Table) {
         },
         { ifAbsent: true },
       );
+    },
+
+    /** Files an emailed code under its address, for that account's 'Tu cuenta'. */
+    async recordSentTo(email: string, record: Pick<DownloadCodeRecord, "code" | "createdAt">): Promise<void> {
+      await table.put({
+        ...keys.buyerCode(email, record.createdAt, record.code),
+        type: "buyerCode",
+        code: record.code,
+      });
+    },
+
+    /** The codes emailed to an address, newest first. */
+    async listSentTo(email: string, limit: number): Promise<DownloadCodeRecord[]> {
+      const page = await table.query<{ code: string }>({
+        partition: buyerPartition(email),
+        sortPrefix: buyerCodePrefix,
+        descending: true,
+        limit,
+      });
+      const codes = await table.batchGet<DownloadCodeRecord>(page.items.map((item) => keys.downloadCode(item.code)));
+      const byCode = new Map(codes.map((code) => [code.code, code]));
+      return page.items.flatMap((item) => byCode.get(item.code) ?? []);
     },
 
     get(code: string): Promise<DownloadCodeRecord | undefined> {

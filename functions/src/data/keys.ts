@@ -164,6 +164,20 @@ export const keys = {
     sk: `${startListEntriesPrefix(importId)}${bibSortKey(bib)}`,
   }),
 
+  /**
+   * An athlete's 'avísame' subscription to a bib, in the event's partition (deleted with it); the
+   * email is keyed by its hash's first 32 hex digits, so no address sits in a key.
+   */
+  notifySubscription: (eventId: number, bib: string, emailKey: string) => ({
+    pk: `EVENT#${eventId}`,
+    sk: `${notifySubscriptionsPrefix(bib)}${emailKey}`,
+  }),
+  /** Sparse index: only subscriptions owed a message carry it, by when it may go. */
+  dueNotificationIndex: (sendAfter: string, eventId: number, bib: string, emailKey: string) => ({
+    gsi2pk: dueNotificationsPartition,
+    gsi2sk: `${sendAfter}#${eventId}#${bib}#${emailKey}`,
+  }),
+
   /** The participant (bib) of an event with its photo count; the event partition lists them in bib order. */
   participant: (eventId: number, bib: string) => ({ pk: `EVENT#${eventId}`, sk: `BIB#${bibSortKey(bib)}` }),
   /**
@@ -219,6 +233,19 @@ export const keys = {
     gsi1sk: `${createdAt}#${code}`,
   }),
 
+  /**
+   * What was sold or sent to one buyer email (trimmed, lowercase), for 'Tu cuenta': a sale at its
+   * creation, a code when an admin emails it. Only the ids; the sale and code items stay the truth.
+   */
+  buyerSale: (email: string, createdAt: string, saleId: string) => ({
+    pk: buyerPartition(email),
+    sk: `${buyerSalePrefix}${createdAt}#${saleId}`,
+  }),
+  buyerCode: (email: string, createdAt: string, code: string) => ({
+    pk: buyerPartition(email),
+    sk: `${buyerCodePrefix}${createdAt}#${code}`,
+  }),
+
   /** The one system_settings item (spec §3): stored values over the defaults, and when sales were last reset. */
   systemSettings: () => ({ pk: "SETTINGS", sk: "SYSTEM" }),
   /** Preflight runs share one partition, newest last by id (ids start with their start time). */
@@ -244,8 +271,17 @@ export function loginPartition(subject: string): string {
 
 /** Sort-key prefix of one import's rows (see keys.startListEntry); without the id, every import's. */
 export const startListEntriesPrefix = (importId = "") => (importId ? `STARTLIST#${importId}#` : "STARTLIST#");
+/** Sort-key prefix of a bib's 'avísame' subscriptions; without a bib, every one of the event. */
+export const notifySubscriptionsPrefix = (bib = "") => (bib ? `NOTIFY#${bib}#` : "NOTIFY#");
+/** Partition of the sparse index of subscriptions owed a message. */
+export const dueNotificationsPartition = "NOTIFY#DUE";
 /** Sort-key prefix of every import's bibs item. */
 export const startListBibsPrefix = "STARTBIBS#";
+
+/** One buyer's sales and codes; emails differing only in case or outer spaces are one buyer. */
+export const buyerPartition = (email: string) => `BUYER#${email.trim().toLowerCase()}`;
+export const buyerSalePrefix = "SALE#";
+export const buyerCodePrefix = "CODE#";
 
 export const usersIndexPartition = "USERS";
 export const userPartition = (userId: string) => `USER#${userId}`;

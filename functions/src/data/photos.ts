@@ -3,6 +3,7 @@ import type { Table } from "../ports/table";
 import type { BoundingBox, TextDetection } from "../ports/vision";
 import { failedPhotosOfEventPrefix, failedPhotosPartition, keys, photosOfEventPartition } from "./keys";
 import { queryThenGet } from "./query-all";
+import { countedPhotoAttributes } from "./table-schema";
 
 export interface PhotoRecord {
   id: string;
@@ -116,23 +117,9 @@ export const photoViewAttributes = [
 
 export type PhotoView = Pick<PhotoRecord, (typeof photoViewAttributes)[number]>;
 
-/** What the counter recount reads of each photo: a small part of a processed photo's item. */
-const countedAttributes = [
-  "id",
-  "eventId",
-  "processingStatus",
-  "countedInTotal",
-  "removedAt",
-  "recognition",
-  "faces",
-  "detectedDorsals",
-  "gsi2pk",
-] as const;
-
-export type CountedPhoto = Pick<
-  PhotoRecord,
-  "id" | "eventId" | "processingStatus" | "countedInTotal" | "removedAt" | "recognition" | "faces" | "detectedDorsals"
-> & { gsi2pk?: string };
+export type CountedPhoto = Pick<PhotoRecord, Exclude<(typeof countedPhotoAttributes)[number], "gsi2pk">> & {
+  gsi2pk?: string;
+};
 
 // gsi2 also lists failed photos: only the "Sin dorsal" partition counts here.
 const isListedAsUnbibbed = (photo: Pick<PhotoRecord, "eventId"> & { gsi2pk?: unknown }) =>
@@ -448,7 +435,7 @@ export function createPhotoRepository(table: Table) {
       const page = await table.query<CountedPhoto>({
         index: "gsi1",
         partition: photosOfEventPartition(eventId),
-        attributes: countedAttributes,
+        attributes: countedPhotoAttributes,
         limit: options.limit,
         ...(options.cursor ? { cursor: options.cursor } : {}),
       });

@@ -1,6 +1,13 @@
 import type { AdminSaleDto } from "@dorsal/shared";
 import type { Table } from "../ports/table";
-import { keys, paidSalesPartition, pendingSalesPartition, salesOfEventPartition } from "./keys";
+import {
+  buyerPartition,
+  buyerSalePrefix,
+  keys,
+  paidSalesPartition,
+  pendingSalesPartition,
+  salesOfEventPartition,
+} from "./keys";
 import type { PageCursor } from "./photos";
 import { queryAll, queryThenGet } from "./query-all";
 
@@ -72,6 +79,12 @@ export function createSalesRepository(table: Table) {
         { ifAbsent: true },
       );
       if (!guarded) return false;
+      // The buyer's entry first: one whose sale never got written points at nothing and is skipped.
+      await table.put({
+        ...keys.buyerSale(sale.customerEmail, sale.createdAt, sale.id),
+        type: "buyerSale",
+        saleId: sale.id,
+      });
       return table.put(
         {
           ...keys.sale(sale.id),
@@ -85,6 +98,31 @@ export function createSalesRepository(table: Table) {
     },
 
     get: (saleId: string) => table.get<SaleRecord>(keys.sale(saleId)),
+
+    /**
+     * A buyer email's sales, newest first, whatever their state (the caller keeps the paid ones):
+     * only those created since the buyer entries exist (docs/features.md, 'Tu cuenta').
+     */
+    async listForBuyer(
+      email: string,
+      options: { limit: number; cursor?: PageCursor | undefined },
+    ): Promise<{ sales: SaleRecord[]; cursor?: PageCursor }> {
+      const page = await table.query<{ saleId: string }>({
+        partition: buyerPartition(email),
+        sortPrefix: buyerSalePrefix,
+        descending: true,
+        limit: options.limit,
+        ...(options.cursor ? { cursor: options.cursor } : {}),
+      });
+      const byId = new Map(
+        (await table.batchGet<SaleRecord>(page.items.map((item) => keys.sale(item.saleId)))).map((sale) => [
+          sale.id,
+          sale,
+        ]),
+      );
+      const sales = page.items.flatMap((item) => byId.get(item.saleId) ?? []);
+      return { sales, ...(page.cursor ? { cursor: page.cursor } : {}) };
+    },
 
     async byTokenHash(tokenHash: string): Promise<SaleRecord | undefined> {
       const guard = await table.get<{ saleId: string }>(keys.downloadToken(tokenHash));

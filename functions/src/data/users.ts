@@ -15,6 +15,12 @@ export interface UserRecord {
   assignedEventId: number | null;
   createdAt: string;
   lastLogin: string | null;
+  /** Absent on accounts made before verification existed: unverified, like null. */
+  emailVerifiedAt?: string | null;
+  /** SHA-256 (hex) of the one verification link that works now; each new email replaces it. */
+  verificationTokenHash?: string;
+  verificationExpiresAt?: string;
+  verificationSentAt?: string;
 }
 
 export const toPublicUser = (user: UserRecord): PublicUser => ({
@@ -25,6 +31,7 @@ export const toPublicUser = (user: UserRecord): PublicUser => ({
   assignedEventId: user.assignedEventId,
   createdAt: user.createdAt,
   lastLogin: user.lastLogin,
+  emailVerifiedAt: user.emailVerifiedAt ?? null,
 });
 
 export function createUserRepository(table: Table, ids: Ids, clock: Clock) {
@@ -80,6 +87,8 @@ export function createUserRepository(table: Table, ids: Ids, clock: Clock) {
       const updated = await table.update<UserRecord & { pk: string; sk: string }>({
         key: keys.user(user.id),
         set: { name: changes.name, email, role: changes.role },
+        // A new address is unproven: its owner must open a link sent to it before 'Tu cuenta' lists by it.
+        ...(moving ? { remove: ["emailVerifiedAt", "verificationTokenHash", "verificationExpiresAt"] } : {}),
         conditions: [{ attribute: "email", op: "=", value: user.email }],
       });
       if (!updated) {
@@ -120,6 +129,53 @@ export function createUserRepository(table: Table, ids: Ids, clock: Clock) {
       const deleted = await table.delete(keys.user(user.id));
       await table.delete(keys.userEmail(user.email));
       return deleted;
+    },
+
+    /**
+     * Arms a new verification link (the previous one stops working) unless one went out less than
+     * `minGapMs` ago; the condition on the last send time makes two clicks at once send one email.
+     */
+    async armVerification(
+      user: UserRecord,
+      link: { tokenHash: string; expiresAt: Date },
+      minGapMs: number,
+    ): Promise<"armed" | "too_soon"> {
+      const now = clock.now();
+      const last = user.verificationSentAt;
+      if (last && now.getTime() - Date.parse(last) < minGapMs) return "too_soon";
+      const armed = await table.update({
+        key: keys.user(user.id),
+        set: {
+          verificationTokenHash: link.tokenHash,
+          verificationExpiresAt: link.expiresAt.toISOString(),
+          verificationSentAt: now.toISOString(),
+        },
+        conditions: [
+          { attribute: "email", op: "=", value: user.email },
+          last
+            ? { attribute: "verificationSentAt", op: "=", value: last }
+            : { attribute: "verificationSentAt", op: "not_exists" },
+        ],
+      });
+      return armed ? "armed" : "too_soon";
+    },
+
+    /**
+     * Spends the verification link: only the current one, unexpired, for the email it was sent to.
+     * Removing the hash in the same conditional write makes it single-use.
+     */
+    async verifyEmail(user: UserRecord, tokenHash: string): Promise<boolean> {
+      const now = clock.now().toISOString();
+      const verified = await table.update({
+        key: keys.user(user.id),
+        set: { emailVerifiedAt: now },
+        remove: ["verificationTokenHash", "verificationExpiresAt"],
+        conditions: [
+          { attribute: "email", op: "=", value: user.email },
+          { attribute: "verificationTokenHash", op: "=", value: tokenHash },
+        ],
+      });
+      return verified !== undefined;
     },
 
     async recordLogin(userId: string): Promise<void> {

@@ -18,8 +18,16 @@ export const perAddressLimits = {
   secretsPerAddress: 60,
 } as const;
 
-/** Where a password or a code is tried: what a guesser calls (downloads with a valid code are not counted). */
-export const secretPaths = ["/api/auth/login", "/api/auth/athlete-register", "/api/download-codes/validate"] as const;
+/**
+ * Where a password or a code is tried: what a guesser calls (downloads with a valid code are not
+ * counted); and 'avísame', which sends email to whatever address is typed and takes emailed tokens.
+ */
+export const secretPaths = [
+  "/api/auth/login",
+  "/api/auth/athlete-register",
+  "/api/download-codes/validate",
+  "/api/notifications",
+] as const;
 
 export const isSecretPath = (path: string) => secretPaths.some((secret) => path.startsWith(secret));
 
@@ -48,6 +56,7 @@ export const routeThrottles: Record<string, { rate: number; burst: number }> = {
   "POST /api/auth/login": { rate: 20, burst: 40 },
   "POST /api/auth/athlete-register": { rate: 20, burst: 40 },
   "POST /api/download-codes/validate": { rate: 20, burst: 40 },
+  "POST /api/notifications": { rate: 20, burst: 40 },
   "GET /api/photos/search": { rate: 100, burst: 200 },
   "GET /api/events/{id}/photos/{dorsal}/all": { rate: 100, burst: 200 },
 };

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { type LoginResponse, type PasswordChangedResponse, type PublicUser, userIdParam } from "../api";
 import { athleteRegisterRequest } from "../sales";
 import { changePasswordRequest, loginRequest, setUserPasswordRequest } from "../staff-requests";
+import { accountAuthApi } from "./account";
 import { endpoint } from "./endpoint";
 
 /** Everything that hashes or checks a password lives here, on the function sized for scrypt (the `auth` function). */
@@ -31,4 +32,5 @@ export const authApi = {
     params: z.object({ id: userIdParam }),
     body: setUserPasswordRequest,
   }),
+  ...accountAuthApi,
 };

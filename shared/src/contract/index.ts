@@ -7,6 +7,7 @@ import { authApi } from "./auth";
 import { browseApi } from "./browse";
 import { codesApi } from "./codes";
 import { eventsApi } from "./events";
+import { notificationsApi } from "./notifications";
 import { photosApi } from "./photos";
 import { pricingApi } from "./pricing";
 import { salesApi } from "./sales";
@@ -21,6 +22,7 @@ export {
   browseApi,
   codesApi,
   eventsApi,
+  notificationsApi,
   photosApi,
   pricingApi,
   salesApi,
@@ -46,6 +48,7 @@ export const api = {
   sales: salesApi,
   codes: codesApi,
   browse: browseApi,
+  notifications: notificationsApi,
 };
 
 export type Api = typeof api;

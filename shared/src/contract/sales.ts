@@ -13,6 +13,7 @@ import {
   newSaleLinkRequest,
   retrySaleRequest,
 } from "../sales";
+import { accountSalesApi } from "./account";
 import { endpoint } from "./endpoint";
 
 const tokenParams = z.object({ token: z.string().min(1).max(200) });
@@ -84,4 +85,5 @@ export const salesApi = {
     params: saleParams,
     body: newSaleLinkRequest,
   }),
+  ...accountSalesApi,
 };

@@ -2,7 +2,7 @@ import { Box, Container, SkipNavContent, SkipNavLink } from "@chakra-ui/react";
 import { Suspense } from "react";
 import { Outlet } from "react-router";
 import { PageSpinner } from "../../components/ui/page-spinner";
-import { useLogout } from "../use-logout";
+import { useLogout } from "../../lib/use-logout";
 import { AdminHeader } from "./admin-header";
 
 export function AdminLayout() {

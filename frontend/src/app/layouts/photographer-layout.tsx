@@ -1,7 +1,7 @@
 import { Badge, Box, Button, Container, HStack, SkipNavContent, SkipNavLink, Text } from "@chakra-ui/react";
 import { type ReactNode, Suspense } from "react";
 import { PageSpinner } from "../../components/ui/page-spinner";
-import { useLogout } from "../use-logout";
+import { useLogout } from "../../lib/use-logout";
 import { Brand } from "./brand";
 
 /**

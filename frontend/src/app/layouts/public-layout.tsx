@@ -1,8 +1,10 @@
 import { Box, Button, Container, HStack, Link, SkipNavContent, SkipNavLink, Text } from "@chakra-ui/react";
 import { Outlet, Link as RouterLink } from "react-router";
+import { useSession } from "../../lib/session";
 import { Brand } from "./brand";
 
 export function PublicLayout() {
+  const role = useSession()?.role;
   return (
     <Box minH="100dvh" display="flex" flexDirection="column">
       <SkipNavLink>Saltar al contenido</SkipNavLink>
@@ -17,6 +19,11 @@ export function PublicLayout() {
               <Button asChild variant="ghost" size="sm" hideBelow="sm">
                 <RouterLink to="/free-photos">Fotos gratis</RouterLink>
               </Button>
+              {(role === "athlete" || role === "user") && (
+                <Button asChild variant="ghost" size="sm">
+                  <RouterLink to="/account">Tu cuenta</RouterLink>
+                </Button>
+              )}
             </HStack>
           </HStack>
         </Container>

@@ -1,12 +1,11 @@
 import { Badge, Button, Heading, HStack, Text, VStack } from "@chakra-ui/react";
-import type { ReactNode } from "react";
 import { Link as RouterLink } from "react-router";
 
 /**
  * Placeholder for routes of spec §2 whose screens are not built yet: it says so plainly instead
  * of showing invented content.
  */
-export function ComingSoon({ title, backTo = "/", actions }: { title: string; backTo?: string; actions?: ReactNode }) {
+export function ComingSoon({ title, backTo = "/" }: { title: string; backTo?: string }) {
   return (
     <VStack as="section" gap="4" py={{ base: "12", md: "20" }} px="4" textAlign="center" aria-labelledby="coming-soon">
       <Badge colorPalette="orange" size="lg">
@@ -22,7 +21,6 @@ export function ComingSoon({ title, backTo = "/", actions }: { title: string; ba
         <Button asChild variant="outline">
           <RouterLink to={backTo}>Volver</RouterLink>
         </Button>
-        {actions}
       </HStack>
     </VStack>
   );

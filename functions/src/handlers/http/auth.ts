@@ -1,4 +1,5 @@
 import { api } from "@dorsal/shared/contract";
+import { resendVerification, verifyEmail } from "../../app/account";
 import { registerAthlete } from "../../app/athletes";
 import { changePassword, currentUser, login, setUserPassword } from "../../app/auth";
 import { getContainer } from "../../compose";
@@ -16,6 +17,8 @@ export const handler = createHttpHandler(
     me: async ({ deps, session }) => ({ user: await currentUser(deps, session) }),
     changePassword: ({ deps, session, body, client }) => changePassword(deps, session, body, client),
     setUserPassword: ({ deps, session, params, body }) => setUserPassword(deps, session, params.id, body.newPassword),
+    sendVerification: ({ deps, session }) => resendVerification(deps, session),
+    verifyEmail: ({ deps, body }) => verifyEmail(deps, body.token),
   },
   getContainer,
 );

@@ -1,4 +1,5 @@
 import { api } from "@dorsal/shared/contract";
+import { accountCodes, accountPurchases, sendPurchaseLink } from "../../app/account";
 import { createSale, quoteCart, retrySale } from "../../app/checkout";
 import { decodeCursor } from "../../app/page-cursor";
 import { downloadInfo, downloadPhoto, downloadZip } from "../../app/paid-downloads";
@@ -23,6 +24,9 @@ export const handler = createHttpHandler(
       listEventSales(deps, query.eventId, { limit: query.limit, cursor: decodeCursor(query.cursor), query: query.q }),
     newLink: ({ deps, params, body, event }) =>
       newSaleLink(deps, params.saleId, { origin: deps.siteOrigin(event.headers), sendEmail: body.sendEmail }),
+    purchases: ({ deps, session, query }) => accountPurchases(deps, session, decodeCursor(query.cursor)),
+    purchaseLink: ({ deps, session, params }) => sendPurchaseLink(deps, session, params.saleId),
+    codes: ({ deps, session }) => accountCodes(deps, session),
   },
   getContainer,
 );

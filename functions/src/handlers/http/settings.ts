@@ -1,5 +1,5 @@
 import { api } from "@dorsal/shared/contract";
-import { getSettings, resetSales, storageStatus } from "../../app/settings";
+import { getSettings, migrateToCloud, resetSales, storageStatus } from "../../app/settings";
 import { getContainer } from "../../compose";
 import { createHttpHandler } from "../../http/handler";
 
@@ -9,6 +9,7 @@ export const handler = createHttpHandler(
     get: ({ deps }) => getSettings(deps),
     resetSales: ({ deps }) => resetSales(deps),
     storageStatus: ({ deps }) => storageStatus(deps),
+    migrateToCloud: async ({ deps }) => migrateToCloud(deps),
   },
   getContainer,
 );

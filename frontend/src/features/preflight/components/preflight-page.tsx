@@ -183,8 +183,8 @@ export function PreflightPage() {
               </Button>
             </Stack>
             <Text textStyle="sm" color="fg.muted" mt="3">
-              Crea un evento de prueba oculto, sube una foto con una cara y un dorsal y la sigue hasta la búsqueda; al terminar lo
-              borra. Con un evento elegido, revisa también su configuración.
+              Crea un evento de prueba oculto, sube una foto con una cara y un dorsal y la sigue hasta la búsqueda; al
+              terminar lo borra. Con un evento elegido, revisa también su configuración.
             </Text>
           </Card.Body>
         </Card.Root>

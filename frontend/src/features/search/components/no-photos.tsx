@@ -15,7 +15,7 @@ function EventState({ event }: { event: EventDto }) {
   const pending = inProgress(event);
   return (
     <List.Item>
-      Este evento tiene {photos(event.photoCount)} publicadas.{" "}
+      Este evento tiene {photos(event.photoCount)} {event.photoCount === 1 ? "publicada" : "publicadas"}.{" "}
       {pending > 0
         ? `Hay ${photos(pending)} más en proceso: vuelve a buscar en unos minutos.`
         : "Si la carrera fue hace poco, puede que aún estén llegando fotos: vuelve a buscar más tarde."}

@@ -38,6 +38,9 @@ function bibProblem(typed: string): string | null {
   return bibTextMessage;
 }
 
+/** Asked for after a search only, so the first load carries neither it nor its schemas. */
+const NotifyMe = lazy(() => import("./notify-me").then((module) => ({ default: module.NotifyMe })));
+
 /** Only admins see it, so visitors' first load does not carry it. */
 const SearchModeSwitch = lazy(() =>
   import("./search-mode-switch").then((module) => ({ default: module.SearchModeSwitch })),
@@ -205,6 +208,16 @@ export function SearchPage() {
               onBrowse={() => browseEvent(search.eventId)}
             />
           ))}
+        {search && mode === "participant" && (
+          <Suspense fallback={null}>
+            <NotifyMe
+              key={`${search.eventId}:${search.dorsalNumber}`}
+              eventId={search.eventId}
+              eventName={searchedEvent?.name ?? ""}
+              dorsal={search.dorsalNumber}
+            />
+          </Suspense>
+        )}
       </Stack>
     </Box>
   );

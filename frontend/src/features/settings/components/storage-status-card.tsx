@@ -1,12 +1,14 @@
-import { Badge, Card, DataList, Heading, HStack, Skeleton, Text } from "@chakra-ui/react";
+import { Badge, Button, Card, DataList, Heading, HStack, Skeleton, Stack, Text } from "@chakra-ui/react";
+import { Link as RouterLink } from "react-router";
 import { LoadError } from "../../../components/ui/load-error";
 import { formatBytes, formatCount } from "../../../lib/format";
 import { useStorageStatus } from "../api/storage-status";
+import { MigrateCommand } from "./migrate-command";
 
 /**
- * Spec §2.7/§4 storage status, in the organizer's words: whether photos can be stored, and how many
- * are. The bucket, the credentials and the store's own error text are technical details for the ops
- * screens (issue 17; the API still answers them for issue 21).
+ * Spec §2.7/§4 storage status, in the organizer's words: whether photos can be stored, how many are,
+ * where, and the command that moves a local installation to AWS (its steps: /cloud-storage-config).
+ * The credentials and the store's own error text are technical details for the ops screens (issue 17).
  */
 export function StorageStatusCard() {
   const status = useStorageStatus();
@@ -49,6 +51,19 @@ export function StorageStatusCard() {
           <Text color="red.700">
             No se pueden guardar ni mostrar fotos hasta que vuelva la conexión. Se comprueba de nuevo cada 30 segundos.
           </Text>
+        )}
+        {data && (
+          <Stack gap="3" mt="4">
+            <Text data-testid="storage-where" textStyle="sm" overflowWrap="anywhere">
+              {data.location.dataDir
+                ? `Los datos están en este equipo, en ${data.location.dataDir}. Para pasarlos a AWS:`
+                : `Los datos están en AWS (${data.location.region}). Para traer un evento de un equipo local:`}
+            </Text>
+            <MigrateCommand command={data.location.migrateCommand} />
+            <Button asChild variant="outline" alignSelf="flex-start">
+              <RouterLink to="/cloud-storage-config">Cómo migrar, paso a paso</RouterLink>
+            </Button>
+          </Stack>
         )}
       </Card.Body>
     </Card.Root>

@@ -1,6 +1,6 @@
 import { useCallback } from "react";
 import { useNavigate } from "react-router";
-import { session } from "../lib/session";
+import { session } from "./session";
 
 export function useLogout() {
   const navigate = useNavigate();
