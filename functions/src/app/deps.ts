@@ -23,6 +23,7 @@ import type { ZipBatchRepository } from "../data/zip-batches";
 import type { Logger } from "../logger";
 import type { BackgroundJobs } from "../ports/background-jobs";
 import type { Clock } from "../ports/clock";
+import type { FaceSearch } from "../ports/face-search";
 import type { Ids } from "../ports/ids";
 import type { Mailer } from "../ports/mail";
 import type { Metrics } from "../ports/metrics";
@@ -52,6 +53,8 @@ export interface Deps {
   pipelineQueue: PipelineQueue;
   /** Loaded on first use: HTTP functions never pay for recognition engines. */
   vision: () => Promise<Vision>;
+  /** Selfie search's engine (issue 23); its clients and models load on first use. */
+  faceSearch: FaceSearch;
   tokens: TokenService;
   users: UserRepository;
   credentials: CredentialRepository;

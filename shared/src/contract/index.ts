@@ -7,6 +7,7 @@ import { authApi } from "./auth";
 import { browseApi } from "./browse";
 import { codesApi } from "./codes";
 import { eventsApi } from "./events";
+import { facesApi } from "./faces";
 import { notificationsApi } from "./notifications";
 import { photosApi } from "./photos";
 import { pricingApi } from "./pricing";
@@ -22,6 +23,7 @@ export {
   browseApi,
   codesApi,
   eventsApi,
+  facesApi,
   notificationsApi,
   photosApi,
   pricingApi,
@@ -49,6 +51,7 @@ export const api = {
   codes: codesApi,
   browse: browseApi,
   notifications: notificationsApi,
+  faces: facesApi,
 };
 
 export type Api = typeof api;
