@@ -10,7 +10,7 @@ import * as logs from "aws-cdk-lib/aws-logs";
 import * as s3 from "aws-cdk-lib/aws-s3";
 import * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import { Construct } from "constructs";
-import { downloadZipPrefix, zipUploadPrefix } from "../../functions/src/app/storage-paths";
+import { downloadZipPrefix, faceCollectionPrefix, zipUploadPrefix } from "../../functions/src/app/storage-paths";
 import { routeThrottles, stageThrottle } from "../../functions/src/http/abuse-limits";
 import { type HttpHandlerName, httpHandlers, httpRoutes } from "../../functions/src/http/routes";
 import { jobSliceMs } from "../../functions/src/jobs/definitions";
@@ -63,6 +63,10 @@ interface Access {
   signsUrls?: boolean;
   /** Rekognition text and face detection. */
   vision?: boolean;
+  /** Rekognition face detection alone (the selfie's faces counted before a search). */
+  detectsFaces?: boolean;
+  /** Rekognition actions on the deployment's face collections (`{table}-faces-*`, one per event with selfie search). */
+  faceCollections?: string[];
   /** Reads the Wompi keys (WOMPI_SECRET_ARN). */
   payments?: boolean;
   /** Reads the account's Lambda concurrency and Rekognition's TPS quotas. */
@@ -84,7 +88,11 @@ const httpSpecs: Record<HttpHandlerName, FunctionSpec> = {
   // Password hashing is CPU-bound, and Lambda hands out CPU in proportion to memory.
   auth: { description: "HTTP: login and session", memorySize: 1024, access: { table: true, signsSessions: true } },
   // Deleting an event only removes its item and starts the deletion workflow (eventDeletionSpec).
-  events: { description: "HTTP: events and dashboard", access: { table: true } },
+  // Switching selfie search off deletes the event's face collection.
+  events: {
+    description: "HTTP: events and dashboard",
+    access: { table: true, faceCollections: ["rekognition:DeleteCollection"] },
+  },
   photos: {
     description: "HTTP: uploads, search and photo pages",
     memorySize: 1024,
@@ -136,6 +144,18 @@ const httpSpecs: Record<HttpHandlerName, FunctionSpec> = {
     description: "HTTP: athletes' 'avísame' requests, their confirmation and unsubscribe links",
     access: { table: true, sendsMail: true },
   },
+  faces: {
+    description: "HTTP: selfie search and an athlete's deletion of their face results",
+    // A selfie of a few MB is decoded (HEIC too) and re-encoded for Rekognition: memory buys CPU.
+    memorySize: 1024,
+    timeout: Duration.seconds(29),
+    access: {
+      table: true,
+      signsUrls: true,
+      detectsFaces: true,
+      faceCollections: ["rekognition:SearchFacesByImage", "rekognition:DeleteFaces"],
+    },
+  },
   // Both build download ZIPs: originals read from S3 and written back as one ZIP within API
   // Gateway's 30 s (functions/src/app/original-zip.ts); memory buys network throughput.
   codes: {
@@ -181,7 +201,15 @@ const pipelineSpecs: Record<PipelineTask, FunctionSpec> = {
     // Sized so Lambda can never call Rekognition faster than its TPS quota (docs/capacity.md).
     reservedConcurrentExecutions: capacity.detectReservedConcurrency,
     // The table holds the event's recognition settings.
-    access: { table: true, originals: ["s3:GetObject"], derived: ["s3:GetObject"], vision: true },
+    access: {
+      table: true,
+      originals: ["s3:GetObject"],
+      derived: ["s3:GetObject"],
+      vision: true,
+      // Selfie search (events that have it on): the photo's faces into the event's collection, made on
+      // the first; deleted again if the event was switched off meanwhile.
+      faceCollections: ["rekognition:IndexFaces", "rekognition:CreateCollection", "rekognition:DeleteCollection"],
+    },
   },
   record: {
     description: "Pipeline: photo, bib links and stats",
@@ -250,6 +278,7 @@ const eventDeletionSpec: FunctionSpec = {
     derived: ["s3:DeleteObject"],
     zips: ["s3:DeleteObject"],
     listsPhotos: true,
+    faceCollections: ["rekognition:DeleteCollection"],
   },
 };
 
@@ -490,6 +519,26 @@ export class StatelessStack extends Stack {
           id: "AwsSolutions-IAM5[Resource::*]",
           reason: "Rekognition DetectText and DetectFaces (like X-Ray) have no resource-level permissions.",
         });
+      }
+      if (access.detectsFaces) {
+        fn.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ["rekognition:DetectFaces"], resources: ["*"] }));
+        Validations.of(fn.role).acknowledge({
+          id: "AwsSolutions-IAM5[Resource::*]",
+          reason: "Rekognition DetectFaces has no resource-level permissions.",
+        });
+      }
+      if (access.faceCollections) {
+        const collections = this.formatArn({
+          service: "rekognition",
+          resource: "collection",
+          resourceName: `${faceCollectionPrefix(table.tableName)}*`,
+        });
+        fn.fn.addToRolePolicy(new iam.PolicyStatement({ actions: access.faceCollections, resources: [collections] }));
+        acknowledgeWildcardResource(
+          fn,
+          collections,
+          "One Rekognition collection per event with selfie search, named {table}-faces-{eventId}.",
+        );
       }
       if (access.cleansDownloadZips) {
         const downloadZips = originals.arnForObjects(`${downloadZipPrefix}*`);

@@ -465,6 +465,38 @@ describe("functions", () => {
     );
     expect(withRekognition).toEqual([stateless.pipelineFunctions.detect]);
   });
+
+  it("grant selfie search's Rekognition actions on the deployment's face collections only, each to who needs it", () => {
+    const collectionActions = (fn: DorsalFunction) =>
+      statementsOf(fn.role)
+        .filter((st) => [st.Action].flat().some((action) => action.startsWith("rekognition:")))
+        .filter((st) => JSON.stringify(st.Resource).includes(":collection/"))
+        .map((st) => ({ actions: [st.Action].flat().sort(), resource: JSON.stringify(st.Resource) }));
+    const granted = new Map(
+      appFunctions()
+        .map((fn) => [fn, collectionActions(fn)] as const)
+        .filter(([, statements]) => statements.length > 0),
+    );
+    expect(new Map([...granted].map(([fn, statements]) => [fn, statements.flatMap((st) => st.actions)]))).toEqual(
+      new Map([
+        [stateless.httpFunctions.events, ["rekognition:DeleteCollection"]],
+        [stateless.httpFunctions.faces, ["rekognition:DeleteFaces", "rekognition:SearchFacesByImage"]],
+        [
+          stateless.pipelineFunctions.detect,
+          ["rekognition:CreateCollection", "rekognition:DeleteCollection", "rekognition:IndexFaces"],
+        ],
+        [stateless.eventDeletionSlice, ["rekognition:DeleteCollection"]],
+      ]),
+    );
+    for (const statements of granted.values()) {
+      // arn:…:rekognition:{region}:{account}:collection/{table}-faces-*: this deployment's collections.
+      expect(statements[0]?.resource).toMatch(/:rekognition:.*AWS::Region.*AWS::AccountId.*:collection\/".*-faces-\*"/);
+    }
+    // The selfie's faces are counted first: DetectFaces (no resource-level permission), not DetectText.
+    const faces = statementsOf(stateless.httpFunctions.faces.role).flatMap((st) => [st.Action].flat());
+    expect(faces).toContain("rekognition:DetectFaces");
+    expect(faces).not.toContain("rekognition:DetectText");
+  });
 });
 
 const pipelineMachineId = () => stateless.getLogicalId(stateless.pipeline.stateMachine.node.defaultChild as never);
