@@ -390,6 +390,16 @@ export function PhotoResults({
     setPreviewIndex(index);
   };
   const previewed = previewIndex === null ? undefined : photos[previewIndex];
+  /** The preview's cart button, for a photo of the bib or one the selfie found. */
+  const previewCart = (photo: { id: string } | null | undefined) =>
+    photo && !nothingToBuy ? (
+      <PreviewCart
+        inCart={chosen.has(photo.id)}
+        onToggle={() => toggle(photo.id)}
+        priceOf={priceOf}
+        cartCount={chosen.size}
+      />
+    ) : null;
   const bibPhotoIds = new Set(photos.map((photo) => photo.id));
   const selfieOnly = (faceMatches ?? []).filter((photo) => !bibPhotoIds.has(photo.id));
 
@@ -471,14 +481,7 @@ export function PhotoResults({
         photo={selfiePreview ? { originalFilename: selfiePreview.filename, sources: [selfiePreview.webUrl] } : null}
         onClose={() => setSelfiePreview(null)}
       >
-        {selfiePreview && !nothingToBuy && (
-          <PreviewCart
-            inCart={chosen.has(selfiePreview.id)}
-            onToggle={() => toggle(selfiePreview.id)}
-            priceOf={priceOf}
-            cartCount={chosen.size}
-          />
-        )}
+        {previewCart(selfiePreview)}
       </LazyPhotoPreviewDialog>
       {!nothingToBuy && (
         <>
@@ -508,14 +511,7 @@ export function PhotoResults({
             : { index: previewIndex, total: totalFound, onMove: (index) => void movePreview(index) }
         }
       >
-        {previewed && !nothingToBuy && (
-          <PreviewCart
-            inCart={chosen.has(previewed.id)}
-            onToggle={() => toggle(previewed.id)}
-            priceOf={priceOf}
-            cartCount={chosen.size}
-          />
-        )}
+        {previewCart(previewed)}
       </LazyPhotoPreviewDialog>
     </Stack>
   );

@@ -65,8 +65,8 @@ export function SelfieSearch({
             <strong>Tu selfie no se guarda:</strong> se analiza y se descarta en la misma búsqueda.
           </List.Item>
           <List.Item>
-            <strong>Tus derechos:</strong> puedes consultar, corregir y borrar tus datos escribiendo al organizador
-            del evento, y quitar tú mismo, con tu selfie, tus fotos de los resultados por selfie de este evento (abajo).
+            <strong>Tus derechos:</strong> puedes consultar, corregir y borrar tus datos escribiendo al organizador del
+            evento, y quitar tú mismo, con tu selfie, tus fotos de los resultados por selfie de este evento (abajo).
           </List.Item>
         </List.Root>
         <Text color="fg.muted">Si prefieres no usar tu cara, busca con tu número de dorsal.</Text>
