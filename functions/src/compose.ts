@@ -25,6 +25,7 @@ import { createWompiGateway, parseWompiKeys } from "./adapters/payments/wompi";
 import { createIds, systemClock } from "./adapters/system/system";
 import type { Deps } from "./app/deps";
 import { deleteEventSlice, resumeEventDeletions } from "./app/event-deletion";
+import { faceIndexingSlice } from "./app/face-search";
 import { createPipelineTasks, type PipelineTasks } from "./app/pipeline";
 import { recountEventStats, recountSlice, sweepUnstartedUploads } from "./app/processing";
 import { recountSalesMonths } from "./app/sales-report";
@@ -40,6 +41,7 @@ import { createDownloadCountRepository } from "./data/download-counts";
 import { createEventConfigRepository } from "./data/event-configs";
 import { createEventDeletionRepository } from "./data/event-deletion";
 import { countsGeneration, createEventRepository } from "./data/events";
+import { createFaceIndexingRepository } from "./data/face-indexing";
 import { createLoginAttemptRepository } from "./data/login-attempts";
 import { createNotificationRepository } from "./data/notifications";
 import { createParticipantRepository } from "./data/participants";
@@ -198,6 +200,7 @@ async function composeAws(config: AwsConfig): Promise<Container> {
   const jobs = createSfnBackgroundJobs(sfn, {
     eventDeletion: config.DELETION_STATE_MACHINE_ARN,
     counterRecount: config.RECOUNT_STATE_MACHINE_ARN,
+    faceIndexing: config.FACE_INDEXING_STATE_MACHINE_ARN,
   });
   const vision = memo(async (): Promise<Vision> => {
     const { RekognitionClient } = await import("@aws-sdk/client-rekognition");
@@ -421,6 +424,7 @@ async function composeLocal(config: LocalConfig, local: LocalServices): Promise<
     slices: {
       eventDeletion: (input) => deleteEventSlice(container.deps, input, jobSliceMs.local),
       counterRecount: (input) => recountSlice(container.deps, input, jobSliceMs.local),
+      faceIndexing: (input) => faceIndexingSlice(container.deps, input, jobSliceMs.local),
     },
     logger,
   });
@@ -587,6 +591,7 @@ async function assemble(parts: {
     pipelineQueue: parts.pipelineQueue,
     vision: parts.vision,
     faceSearch: parts.faceSearch(createPhotoFacesRepository(parts.table)),
+    faceIndexing: createFaceIndexingRepository(parts.table),
     tokens: createTokenService({
       publicJwk: parts.verificationKey,
       privateJwk: parts.signingKey && memo(parts.signingKey),

@@ -268,6 +268,18 @@ const recountSliceSpec: FunctionSpec = {
   access: { table: true },
 };
 
+const faceIndexingSliceSpec: FunctionSpec = {
+  description: "Selfie search: index a time slice's worth of an event's existing photos' faces, from its progress",
+  // Twice the slice it works for; originals of up to 50 MB are read and re-encoded for Rekognition.
+  timeout: Duration.millis(jobSliceMs.lambda * 2),
+  memorySize: 1024,
+  access: {
+    table: true,
+    originals: ["s3:GetObject"],
+    faceCollections: ["rekognition:IndexFaces", "rekognition:CreateCollection", "rekognition:DeleteCollection"],
+  },
+};
+
 const eventDeletionSpec: FunctionSpec = {
   description: "Event deletion: removes a time slice's worth of a deleted event's items and objects",
   // Twice the slice it works for: a slow last page still ends inside the timeout.
@@ -320,6 +332,9 @@ export class StatelessStack extends Stack {
   /** Recounts an event's counters a time slice at a time, looped by `counterRecount`. */
   readonly counterRecountSlice: DorsalFunction;
   readonly counterRecount: JobWorkflow;
+  /** Indexes the faces of an event's existing photos when selfie search is switched on, looped by `faceIndexing`. */
+  readonly faceIndexingSlice: DorsalFunction;
+  readonly faceIndexing: JobWorkflow;
   /** The preflight's function (functions/src/handlers/preflight.ts); see `preflight`. */
   readonly preflightFunction: DorsalFunction;
   /** Wompi's keys as JSON; ops fill it in after the first deploy (docs/payments.md). */
@@ -702,6 +717,21 @@ export class StatelessStack extends Stack {
       starter.fn.addEnvironment("DELETION_STATE_MACHINE_ARN", this.eventDeletion.stateMachine.stateMachineArn);
       this.eventDeletion.stateMachine.grantStartExecution(starter.fn);
     }
+    this.faceIndexingSlice = appFunction(
+      "Face-indexing-slice",
+      path.join(handlers, "jobs", "face-indexing-slice.ts"),
+      faceIndexingSliceSpec,
+    );
+    this.faceIndexing = new JobWorkflow(this, "FaceIndexing", {
+      job: "faceIndexing",
+      slice: this.faceIndexingSlice.fn,
+    });
+    // Switching selfie search on (the events API) starts it.
+    this.httpFunctions.events.fn.addEnvironment(
+      "FACE_INDEXING_STATE_MACHINE_ARN",
+      this.faceIndexing.stateMachine.stateMachineArn,
+    );
+    this.faceIndexing.stateMachine.grantStartExecution(this.httpFunctions.events.fn);
     this.preflightFunction = appFunction("Preflight-run", path.join(handlers, "preflight.ts"), preflightSpec);
 
     this.alarms = new Alarms(this, "Alarms", {
@@ -719,6 +749,7 @@ export class StatelessStack extends Stack {
         NotificationsSweep: this.notificationsSweeper,
         EventDeletion: this.eventDeletionSlice,
         CountersRecountSlice: this.counterRecountSlice,
+        FaceIndexingSlice: this.faceIndexingSlice,
         PreflightRun: this.preflightFunction,
       },
       api: this.api,

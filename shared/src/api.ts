@@ -193,6 +193,11 @@ export interface EventRecognitionSettings extends Omit<EventRecognitionConfig, "
 export interface EventConfigDto extends EventRecognitionSettings {
   /** 'Búsqueda por selfie': switched apart (PUT /api/events/{id}/face-search), as it creates or deletes data. */
   faceSearch: boolean;
+  /**
+   * With the switch on: how many of the photos the event had when it was switched on have been
+   * looked at for faces (`done` of `total`), in the background; null when it had none.
+   */
+  faceIndexing: { done: number; total: number; finished: boolean } | null;
 }
 
 export interface ReindexResponse {

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { EventConfigDto, EventDto, PresignResponse, SearchResponse } from "@dorsal/shared";
-import { type FaceSearchResponse, faceSearchMessages } from "@dorsal/shared/face-search";
+import { type FaceForgetResponse, type FaceSearchResponse, faceSearchMessages } from "@dorsal/shared/face-search";
 import sharp from "sharp";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
@@ -67,12 +67,17 @@ describe("selfie search", () => {
     return presigned.body.uploads.map((target) => target.photoId);
   };
 
-  const searchByFace = (fields: Record<string, string>, image?: Buffer) => {
+  const selfieForm = (fields: Record<string, string>, image?: Buffer) => {
     const form = new FormData();
     for (const [name, value] of Object.entries(fields)) form.append(name, value);
     if (image) form.append("selfie", new Blob([new Uint8Array(image)], { type: "image/jpeg" }), "selfie.jpg");
-    return apiClient(dorsal.url).post<FaceSearchResponse & { error?: string }>("/api/photos/search-by-face", form);
+    return form;
   };
+  const searchByFace = (fields: Record<string, string>, image?: Buffer) =>
+    apiClient(dorsal.url).post<FaceSearchResponse & { error?: string }>(
+      "/api/photos/search-by-face",
+      selfieForm(fields, image),
+    );
 
   /** What the table and storage hold of the event's faces: descriptor items, and objects not a photo's copies. */
   const biometricsOf = async (eventId: number) => {
@@ -100,18 +105,33 @@ describe("selfie search", () => {
       .toBuffer();
   });
 
-  it("is off by default, computes and keeps nothing then, and answers 404", async () => {
+  it("is off by default, computes and keeps nothing then, and answers 404; switched on, indexes the photos it had", async () => {
     const event = await createEvent("Selfie apagada", false);
     expect((await admin().get<EventConfigDto>(`/api/events/${event.id}/config`)).body.faceSearch).toBe(false);
     expect((await apiClient(dorsal.url).get<EventDto>(`/api/events/${event.id}`)).body.faceSearch).toBe(false);
 
-    await upload(event.id, [withBib]);
+    const [photoId] = await upload(event.id, [withBib]);
 
     expect(await biometricsOf(event.id)).toEqual({ items: [], objects: [] });
     expect(await searchByFace({ eventId: String(event.id), consent: "true" }, selfie)).toEqual({
       status: 404,
       body: expect.objectContaining({ error: faceSearchMessages.off }),
     });
+
+    // Switched on later: the photo it already had is described in the background, with progress.
+    const on = await admin().put<EventConfigDto>(`/api/events/${event.id}/face-search`, { enabled: true });
+    expect(on.body.faceIndexing).toMatchObject({ total: 1 });
+    const progress = await waitFor(
+      async () => {
+        const config = (await admin().get<EventConfigDto>(`/api/events/${event.id}/config`)).body;
+        return config.faceIndexing?.finished ? config.faceIndexing : undefined;
+      },
+      60_000,
+      "the event's existing photos to be indexed",
+    );
+    expect(progress).toEqual({ done: 1, total: 1, finished: true });
+    const found = await searchByFace({ eventId: String(event.id), consent: "true" }, selfie);
+    expect(found.body.photos.map((photo) => photo.id)).toEqual([photoId]);
   });
 
   describe("switched on", () => {
@@ -127,12 +147,12 @@ describe("selfie search", () => {
       const { items, objects } = await biometricsOf(event.id);
       expect(objects).toEqual([]);
       // The portrait's two photos and the three strangers; the bib-only photo has no face to keep.
-      expect(items.map((item) => [item.photoId, item.count])).toEqual(
-        expect.arrayContaining([
+      expect(items.map((item) => [item.photoId, item.count]).sort()).toEqual(
+        [
           [ids[0], 1],
           [ids[1], 1],
           [ids[2], 3],
-        ]),
+        ].sort(),
       );
     });
 
@@ -171,6 +191,19 @@ describe("selfie search", () => {
         status: 400,
         body: { error: faceSearchMessages.severalFaces },
       });
+    });
+
+    it("takes the photos an athlete's selfie finds out of the event's face results, at their request", async () => {
+      const fields = { eventId: String(event.id), consent: "true" };
+      const forgotten = await apiClient(dorsal.url).post<FaceForgetResponse>(
+        "/api/photos/search-by-face/forget",
+        selfieForm(fields, selfie),
+      );
+
+      expect(forgotten).toEqual({ status: 200, body: { removedPhotos: 2 } });
+      expect((await searchByFace(fields, selfie)).body.photos).toEqual([]);
+      // The strangers' photo still answers their faces.
+      expect((await biometricsOf(event.id)).items.map((item) => item.photoId)).toEqual([ids[2]]);
     });
 
     it("deletes the event's faces with the event", async () => {

@@ -8,6 +8,7 @@ import type { DownloadCountRepository } from "../data/download-counts";
 import type { EventConfigRepository } from "../data/event-configs";
 import type { EventDeletionRepository } from "../data/event-deletion";
 import type { EventRepository } from "../data/events";
+import type { FaceIndexingRepository } from "../data/face-indexing";
 import type { LoginAttemptRepository } from "../data/login-attempts";
 import type { NotificationRepository } from "../data/notifications";
 import type { ParticipantRepository } from "../data/participants";
@@ -55,6 +56,8 @@ export interface Deps {
   vision: () => Promise<Vision>;
   /** Selfie search's engine (issue 23); its clients and models load on first use. */
   faceSearch: FaceSearch;
+  /** Where the indexing of an event's existing photos for selfie search has got. */
+  faceIndexing: FaceIndexingRepository;
   tokens: TokenService;
   users: UserRepository;
   credentials: CredentialRepository;

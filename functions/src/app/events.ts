@@ -160,7 +160,20 @@ export async function eventSalesSummary(deps: Deps, eventId: number): Promise<Ev
 export async function getEventConfig(deps: Deps, eventId: number): Promise<EventConfigDto> {
   const event = await deps.events.get(eventId);
   if (!event) throw notFound(messages.eventNotFound);
-  return { ...(await deps.eventConfigs.get(eventId)), faceSearch: event.faceSearch === true };
+  return { ...(await deps.eventConfigs.get(eventId)), ...(await faceSearchSetting(deps, event)) };
+}
+
+/** The switch, and how far the indexing of the photos it found has got (null when none ran). */
+async function faceSearchSetting(
+  deps: Deps,
+  event: EventRecord,
+): Promise<Pick<EventConfigDto, "faceSearch" | "faceIndexing">> {
+  if (event.faceSearch !== true) return { faceSearch: false, faceIndexing: null };
+  const run = await deps.faceIndexing.get(event.id);
+  return {
+    faceSearch: true,
+    faceIndexing: run ? { done: Math.min(run.done, run.total), total: run.total, finished: run.finished } : null,
+  };
 }
 
 /** Saves the recognition settings; photos already processed change only when the organizer re-indexes. */
@@ -173,7 +186,7 @@ export async function updateEventConfig(
   if (!event) throw notFound(messages.eventNotFound);
   return {
     ...(await deps.eventConfigs.update(eventId, changes, deps.clock.now())),
-    faceSearch: event.faceSearch === true,
+    ...(await faceSearchSetting(deps, event)),
   };
 }
 

@@ -8,6 +8,7 @@ import {
 } from "@dorsal/shared/face-search";
 import type { EventRecord } from "../data/events";
 import type { MultipartForm } from "../http/multipart";
+import type { EventJobInput } from "../jobs/definitions";
 import type { BoundingBox, FaceDetection } from "../ports/vision";
 import type { Deps } from "./deps";
 import { AppError, invalid, notFound, tooLarge, unsupported } from "./errors";
@@ -31,13 +32,70 @@ const ambiguousFaceShare = 0.6;
 export async function setFaceSearch(deps: Deps, eventId: number, enabled: boolean): Promise<EventConfigDto> {
   const event = await deps.events.get(eventId);
   if (!event) throw notFound(messages.eventNotFound);
-  if ((event.faceSearch === true) !== enabled) {
+  const switched = (event.faceSearch === true) !== enabled;
+  if (switched) {
     if (!(await deps.events.update(eventId, { faceSearch: enabled, updatedAt: deps.clock.now().toISOString() }))) {
       throw notFound(messages.eventNotFound);
     }
   }
   if (!enabled) await deps.faceSearch.removeEvent(eventId);
+  // Photos processed before: described in the background, their progress in the configuration.
+  const photos = (await deps.events.stats([eventId])).get(eventId)?.totalPhotos ?? 0;
+  if (switched && enabled && photos > 0) {
+    const run = await deps.faceIndexing.begin(eventId, photos);
+    await deps.jobs.start("faceIndexing", { eventId, attempt: run.attempt });
+  }
   return getEventConfig(deps, eventId);
+}
+
+/** Photos one page of the indexing reads: each is an original to read and describe. */
+const indexingPageSize = 10;
+
+/**
+ * One task of the face-indexing workflow (jobs/definitions.ts), started by switching selfie search
+ * on for an event that already has photos: a page of the event's photos at a time, each processed
+ * photo's faces (the boxes detect stored) described from its original and kept, until the slice's
+ * time is up or the photos end, recording where it got to after every page. A run stops once the
+ * search is switched off (whose faces it deletes again, in case a page raced the switch) or a newer
+ * run has begun.
+ */
+export async function faceIndexingSlice(
+  deps: Deps,
+  { eventId, attempt }: EventJobInput,
+  sliceMs: number,
+): Promise<{ done: boolean }> {
+  const endsAt = deps.clock.now().getTime() + sliceMs;
+  const run = await deps.faceIndexing.get(eventId);
+  if (!run || run.attempt !== attempt || run.finished) return { done: true };
+  let { done, cursor } = run;
+  do {
+    if ((await deps.events.get(eventId))?.faceSearch !== true) {
+      await deps.faceSearch.removeEvent(eventId);
+      return { done: true };
+    }
+    const page = await deps.photos.listByEvent(eventId, {
+      unbibbed: false,
+      limit: indexingPageSize,
+      cursor: cursor ?? undefined,
+    });
+    for (const photo of page.photos) {
+      if (photo.processingStatus !== "successful" || photo.faces.length === 0) continue;
+      const original = await deps.objects.getBuffer("originals", photo.originalKey);
+      const image = sniffImageType(original) === "heic" ? await heicAsJpeg(original) : original;
+      await deps.faceSearch.indexPhoto(
+        eventId,
+        photo.id,
+        image,
+        photo.faces.map((face) => face.box),
+      );
+    }
+    done += page.photos.length;
+    cursor = page.cursor ?? null;
+    if (!(await deps.faceIndexing.progress(eventId, attempt, { done, cursor, finished: cursor === null }))) {
+      return { done: true };
+    }
+  } while (cursor && deps.clock.now().getTime() < endsAt);
+  return { done: cursor === null };
 }
 
 /**

@@ -107,6 +107,8 @@ export const keys = {
    * query loads the event's search index, and the event's deletion sweeps them with the rest.
    */
   photoFaces: (eventId: number, photoId: string) => ({ pk: `EVENT#${eventId}`, sk: `${photoFacesPrefix}${photoId}` }),
+  /** How far selfie search's indexing of the event's existing photos has got (switched on with photos). */
+  faceIndexing: (eventId: number) => ({ pk: `EVENT#${eventId}`, sk: "FACEINDEX" }),
   /** The event's configuration (spec §3 event_configs), absent until first changed. */
   eventConfig: (eventId: number) => ({ pk: `EVENT#${eventId}`, sk: "CONFIG" }),
   /** The event's pricing (spec §3 event_pricing), absent until an admin first saves it. */

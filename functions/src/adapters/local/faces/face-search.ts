@@ -41,7 +41,9 @@ export function createLocalFaceSearch(options: {
   return {
     async indexPhoto(eventId, photoId, image, faces) {
       const descriptors = faces.length > 0 ? await (await options.describer()).describeFaces(image, faces) : [];
-      await photoFaces.put(eventId, photoId, descriptors);
+      // A photo without faces keeps nothing (and loses what an earlier run of it kept).
+      if (descriptors.length > 0) await photoFaces.put(eventId, photoId, descriptors);
+      else await photoFaces.remove(eventId, [photoId]);
       indexes.delete(eventId);
       return descriptors.length;
     },
