@@ -437,6 +437,7 @@ describe("athlete journey", () => {
     await page.getByRole("heading", { name: "1 foto más encontrada con tu selfie" }).waitFor();
     await page.getByRole("checkbox", { name: "Elegir meta-1.jpg" }).check({ force: true });
     await screenshots(page, "selfie");
+    expect(await accessibilityViolations(page)).toEqual([]);
     await page.getByRole("button", { name: "Comprar fotos" }).click();
     await page.getByRole("heading", { name: "Fotos elegidas (1)" }).waitFor();
     await expect.poll(() => page.getByTestId("cart-total").textContent()).toBe("$ 15.000 COP");
