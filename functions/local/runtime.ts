@@ -18,6 +18,7 @@ import { handler as browseHandler } from "../src/handlers/http/browse";
 import { handler as codesHandler } from "../src/handlers/http/codes";
 import { handler as driveHandler } from "../src/handlers/http/drive";
 import { handler as eventsHandler } from "../src/handlers/http/events";
+import { handler as facesHandler } from "../src/handlers/http/faces";
 import { handler as notificationsHandler } from "../src/handlers/http/notifications";
 import { handler as photosHandler } from "../src/handlers/http/photos";
 import { handler as pricingHandler } from "../src/handlers/http/pricing";
@@ -72,6 +73,7 @@ const httpRoutes: Record<HttpHandlerName, RouteTable> = {
   browse: browseHandler.routes,
   notifications: notificationsHandler.routes,
   drive: driveHandler.routes,
+  faces: facesHandler.routes,
 };
 
 export interface Runtime {
@@ -79,6 +81,8 @@ export interface Runtime {
   url: string;
   port: number;
   dataDir: string;
+  /** dynalite's own HTTP endpoint, for tools and tests that read the table as it runs. */
+  tableEndpoint: string;
   container: Container;
   admin: { email: string; created: boolean; generatedPassword?: string };
   /** Where the payment sandbox's checkout lives, when no real Wompi keys are configured. */
@@ -380,6 +384,7 @@ export async function startRuntime(env: Record<string, string | undefined>): Pro
     url: publicUrl,
     port,
     dataDir,
+    tableEndpoint: dynamo.endpoint,
     container,
     admin: { email: settings.ADMIN_EMAIL, ...admin },
     ...(sandbox ? { paymentSandboxUrl: `${publicUrl}${sandboxPrefix}/p/` } : {}),

@@ -27,10 +27,11 @@ import { createWompiGateway, parseWompiKeys } from "./adapters/payments/wompi";
 import { createIds, systemClock } from "./adapters/system/system";
 import type { Deps } from "./app/deps";
 import { deleteEventSlice, resumeEventDeletions } from "./app/event-deletion";
+import { faceIndexingSlice } from "./app/face-search";
 import { createPipelineTasks, type PipelineTasks } from "./app/pipeline";
 import { recountEventStats, recountSlice, sweepUnstartedUploads } from "./app/processing";
 import { recountSalesMonths } from "./app/sales-report";
-import { parseOriginalKey } from "./app/storage-paths";
+import { faceCollectionPrefix, parseOriginalKey } from "./app/storage-paths";
 import { createTokenService, type PrivateJwk, type PublicJwk, publicJwkOf } from "./app/tokens";
 import { type AwsConfig, type Config, type LocalConfig, parseConfig } from "./config";
 import { createApplicationRepository } from "./data/applications";
@@ -43,9 +44,11 @@ import { createDriveRepository } from "./data/drive";
 import { createEventConfigRepository } from "./data/event-configs";
 import { createEventDeletionRepository } from "./data/event-deletion";
 import { countsGeneration, createEventRepository } from "./data/events";
+import { createFaceIndexingRepository } from "./data/face-indexing";
 import { createLoginAttemptRepository } from "./data/login-attempts";
 import { createNotificationRepository } from "./data/notifications";
 import { createParticipantRepository } from "./data/participants";
+import { createPhotoFacesRepository, type PhotoFacesRepository } from "./data/photo-faces";
 import { createPhotoRepository } from "./data/photos";
 import { createPreflightRunRepository } from "./data/preflight-runs";
 import { createPricingRepository } from "./data/pricing";
@@ -62,6 +65,7 @@ import { memo } from "./memo";
 import type { BackgroundJobs } from "./ports/background-jobs";
 import type { Clock } from "./ports/clock";
 import type { Drive } from "./ports/drive";
+import type { FaceSearch } from "./ports/face-search";
 import type { Ids } from "./ports/ids";
 import type { Mailer } from "./ports/mail";
 import type { Metrics } from "./ports/metrics";
@@ -200,6 +204,7 @@ async function composeAws(config: AwsConfig): Promise<Container> {
   const jobs = createSfnBackgroundJobs(sfn, {
     eventDeletion: config.DELETION_STATE_MACHINE_ARN,
     counterRecount: config.RECOUNT_STATE_MACHINE_ARN,
+    faceIndexing: config.FACE_INDEXING_STATE_MACHINE_ARN,
   });
   const vision = memo(async (): Promise<Vision> => {
     const { RekognitionClient } = await import("@aws-sdk/client-rekognition");
@@ -207,6 +212,7 @@ async function composeAws(config: AwsConfig): Promise<Container> {
     const client = new RekognitionClient({ region });
     return { ...createRekognitionVision(client), close: async () => client.destroy() };
   });
+  const faceSearch = rekognitionFaceSearch(region, config.TABLE_NAME);
   const jwtSecretArn = config.JWT_KEY_SECRET_ARN;
   const wompiSecretArn = config.WOMPI_SECRET_ARN;
   const adminSecretArn = config.ADMIN_SECRET_ARN;
@@ -257,6 +263,7 @@ async function composeAws(config: AwsConfig): Promise<Container> {
         )
       : unknownQueue,
     vision,
+    faceSearch,
     verificationKey: async () => config.JWT_PUBLIC_JWK,
     signingKey: jwtSecretArn ? async () => JSON.parse(await readSecret(jwtSecretArn)) as PrivateJwk : undefined,
     payments: wompiSecretArn
@@ -322,6 +329,9 @@ async function composeLocal(config: LocalConfig, local: LocalServices): Promise<
     forcePathStyle: true,
     ...s3ChecksumSettings,
   });
+  const localVision = memo(async () =>
+    (await import("./adapters/local/local-vision")).createLocalVision({ workers: config.OCR_WORKERS }),
+  );
   const vision = memo(async (): Promise<Vision> => {
     if (config.VISION_ENGINE === "rekognition") {
       const { RekognitionClient } = await import("@aws-sdk/client-rekognition");
@@ -329,9 +339,12 @@ async function composeLocal(config: LocalConfig, local: LocalServices): Promise<
       const client = new RekognitionClient({ region });
       return { ...createRekognitionVision(client), close: async () => client.destroy() };
     }
-    const { createLocalVision } = await import("./adapters/local/local-vision");
-    return createLocalVision({ workers: config.OCR_WORKERS });
+    return localVision();
   });
+  const faceSearch =
+    config.VISION_ENGINE === "rekognition"
+      ? rekognitionFaceSearch(region, config.TABLE_NAME)
+      : localFaceSearch(async () => (await localVision()).faces);
   let localPipeline: LocalPipeline | undefined;
   const pipeline: PipelineStarter = { start: (input) => requireLocalPipeline().start(input) };
   const requireLocalPipeline = () => {
@@ -385,6 +398,7 @@ async function composeLocal(config: LocalConfig, local: LocalServices): Promise<
       },
     },
     vision,
+    faceSearch,
     ...keyPair(() => localJwtKey(config.DATA_DIR)),
     payments: localPayments(config),
     drive: localDrive(config),
@@ -424,6 +438,7 @@ async function composeLocal(config: LocalConfig, local: LocalServices): Promise<
     slices: {
       eventDeletion: (input) => deleteEventSlice(container.deps, input, jobSliceMs.local),
       counterRecount: (input) => recountSlice(container.deps, input, jobSliceMs.local),
+      faceIndexing: (input) => faceIndexingSlice(container.deps, input, jobSliceMs.local),
     },
     logger,
   });
@@ -449,6 +464,7 @@ export interface InMemoryFakes {
   clock?: Clock;
   ids?: Ids;
   vision?: Vision;
+  faceSearch?: (photoFaces: PhotoFacesRepository) => FaceSearch;
   payments?: PaymentGateway;
   urls?: UrlSigner;
   mail?: Mailer;
@@ -465,6 +481,15 @@ export async function composeInMemory(config: LocalConfig, fakes: InMemoryFakes 
   const refuse = (what: string) => () =>
     Promise.reject(new Error(`the in-memory composition has no ${what}: call its pipeline steps directly`));
   const { vision } = fakes;
+  const localVision = memo(async () =>
+    (await import("./adapters/local/local-vision")).createLocalVision({ workers: config.OCR_WORKERS }),
+  );
+  const refusingFaceSearch: FaceSearch = {
+    indexPhoto: refuse("face search"),
+    search: refuse("face search"),
+    forget: refuse("face search"),
+    removeEvent: refuse("face search"),
+  };
   return assemble({
     config,
     logger: createLogger(config.LOG_LEVEL),
@@ -480,11 +505,11 @@ export async function composeInMemory(config: LocalConfig, fakes: InMemoryFakes 
     pipeline: { start: refuse("pipeline queue") },
     jobs: { start: refuse("background jobs") },
     pipelineQueue: unknownQueue,
-    vision: vision
-      ? async () => vision
-      : memo(async () =>
-          (await import("./adapters/local/local-vision")).createLocalVision({ workers: config.OCR_WORKERS }),
-        ),
+    vision: vision ? async () => vision : localVision,
+    // A scripted vision cannot describe faces: its tests bring their own engine, or never search.
+    faceSearch:
+      fakes.faceSearch ??
+      (vision ? () => refusingFaceSearch : localFaceSearch(async () => (await localVision()).faces)),
     ...keyPair(async () => {
       const { privateKey } = await generateKeyPair("RS256", { extractable: true, modulusLength: 2048 });
       return { ...(await exportJWK(privateKey)), kid: "memory", alg: "RS256" as const };
@@ -582,6 +607,8 @@ async function assemble(parts: {
   jobs: BackgroundJobs;
   pipelineQueue: PipelineQueue;
   vision: () => Promise<Vision>;
+  /** Built over the table's store of face descriptors, which only the local engine uses. */
+  faceSearch: (photoFaces: PhotoFacesRepository) => FaceSearch;
   verificationKey: () => Promise<PublicJwk>;
   /** Only where tokens are issued (in AWS, the sign-in function). */
   signingKey: (() => Promise<PrivateJwk>) | undefined;
@@ -605,6 +632,8 @@ async function assemble(parts: {
     jobs: parts.jobs,
     pipelineQueue: parts.pipelineQueue,
     vision: parts.vision,
+    faceSearch: parts.faceSearch(createPhotoFacesRepository(parts.table)),
+    faceIndexing: createFaceIndexingRepository(parts.table),
     tokens: createTokenService({
       publicJwk: parts.verificationKey,
       privateJwk: parts.signingKey && memo(parts.signingKey),
@@ -657,6 +686,45 @@ async function assemble(parts: {
     async close() {
       if (visionStarted) await (await parts.vision()).close();
     },
+  };
+}
+
+/**
+ * Rekognition's selfie search, one collection per event named after the table (so two deployments
+ * in one account never share one); the client loads on first use, so functions that never search
+ * or index never pay for it.
+ */
+function rekognitionFaceSearch(region: string, tableName: string): () => FaceSearch {
+  return () =>
+    lazyFaceSearch(async () => {
+      const [{ RekognitionClient }, { createRekognitionFaceSearch }] = await Promise.all([
+        import("@aws-sdk/client-rekognition"),
+        import("./adapters/aws/rekognition-face-search"),
+      ]);
+      return createRekognitionFaceSearch(new RekognitionClient({ region }), {
+        collectionPrefix: faceCollectionPrefix(tableName),
+      });
+    });
+}
+
+/** The local engine's selfie search over the face worker that detection already runs. */
+function localFaceSearch(
+  faces: () => Promise<import("./adapters/local/faces").LocalFaceDetector>,
+): (photoFaces: PhotoFacesRepository) => FaceSearch {
+  return (photoFaces) =>
+    lazyFaceSearch(async () =>
+      (await import("./adapters/local/faces/face-search")).createLocalFaceSearch({ describer: faces, photoFaces }),
+    );
+}
+
+/** A face search whose engine is built on the first call. */
+function lazyFaceSearch(build: () => Promise<FaceSearch>): FaceSearch {
+  const engine = memo(build);
+  return {
+    indexPhoto: async (...args) => (await engine()).indexPhoto(...args),
+    search: async (...args) => (await engine()).search(...args),
+    forget: async (...args) => (await engine()).forget(...args),
+    removeEvent: async (...args) => (await engine()).removeEvent(...args),
   };
 }
 

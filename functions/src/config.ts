@@ -70,6 +70,8 @@ const awsConfig = z.object({
   DELETION_STATE_MACHINE_ARN: z.string().startsWith("arn:").optional(),
   /** The counter-recount workflow: set on the hourly recount, which starts one per changed event. */
   RECOUNT_STATE_MACHINE_ARN: z.string().startsWith("arn:").optional(),
+  /** Selfie search's indexing of an event's existing photos: set on the events function, which starts it. */
+  FACE_INDEXING_STATE_MACHINE_ARN: z.string().startsWith("arn:").optional(),
   /** Secrets Manager secret holding the JWT signing key as a private JWK: the sign-in function's only. */
   JWT_KEY_SECRET_ARN: z.string().startsWith("arn:").optional(),
   /** What CloudFront sends in `x-origin-verify` (HTTP functions only): requests without it are refused. */

@@ -10,7 +10,7 @@ import * as logs from "aws-cdk-lib/aws-logs";
 import * as s3 from "aws-cdk-lib/aws-s3";
 import * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import { Construct } from "constructs";
-import { downloadZipPrefix, zipUploadPrefix } from "../../functions/src/app/storage-paths";
+import { downloadZipPrefix, faceCollectionPrefix, zipUploadPrefix } from "../../functions/src/app/storage-paths";
 import { routeThrottles, stageThrottle } from "../../functions/src/http/abuse-limits";
 import { type HttpHandlerName, httpHandlers, httpRoutes } from "../../functions/src/http/routes";
 import { jobSliceMs } from "../../functions/src/jobs/definitions";
@@ -65,6 +65,10 @@ interface Access {
   vision?: boolean;
   /** Reads the Google OAuth client and the drive tokens' sealing key (DRIVE_SECRET_ARN). */
   drive?: boolean;
+  /** Rekognition face detection alone (the selfie's faces counted before a search). */
+  detectsFaces?: boolean;
+  /** Rekognition actions on the deployment's face collections (`{table}-faces-*`, one per event with selfie search). */
+  faceCollections?: string[];
   /** Reads the Wompi keys (WOMPI_SECRET_ARN). */
   payments?: boolean;
   /** Reads the account's Lambda concurrency and Rekognition's TPS quotas. */
@@ -86,7 +90,11 @@ const httpSpecs: Record<HttpHandlerName, FunctionSpec> = {
   // Password hashing is CPU-bound, and Lambda hands out CPU in proportion to memory.
   auth: { description: "HTTP: login and session", memorySize: 1024, access: { table: true, signsSessions: true } },
   // Deleting an event only removes its item and starts the deletion workflow (eventDeletionSpec).
-  events: { description: "HTTP: events and dashboard", access: { table: true } },
+  // Switching selfie search off deletes the event's face collection.
+  events: {
+    description: "HTTP: events and dashboard",
+    access: { table: true, faceCollections: ["rekognition:DeleteCollection"] },
+  },
   photos: {
     description: "HTTP: uploads, search and photo pages",
     memorySize: 1024,
@@ -137,6 +145,18 @@ const httpSpecs: Record<HttpHandlerName, FunctionSpec> = {
   notifications: {
     description: "HTTP: athletes' 'avísame' requests, their confirmation and unsubscribe links",
     access: { table: true, sendsMail: true },
+  },
+  faces: {
+    description: "HTTP: selfie search and an athlete's deletion of their face results",
+    // A selfie of a few MB is decoded (HEIC too) and re-encoded for Rekognition: memory buys CPU.
+    memorySize: 1024,
+    timeout: Duration.seconds(29),
+    access: {
+      table: true,
+      signsUrls: true,
+      detectsFaces: true,
+      faceCollections: ["rekognition:SearchFacesByImage", "rekognition:DeleteFaces"],
+    },
   },
   // Both build download ZIPs: originals read from S3 and written back as one ZIP within API
   // Gateway's 30 s (functions/src/app/original-zip.ts); memory buys network throughput.
@@ -190,7 +210,15 @@ const pipelineSpecs: Record<PipelineTask, FunctionSpec> = {
     // Sized so Lambda can never call Rekognition faster than its TPS quota (docs/capacity.md).
     reservedConcurrentExecutions: capacity.detectReservedConcurrency,
     // The table holds the event's recognition settings.
-    access: { table: true, originals: ["s3:GetObject"], derived: ["s3:GetObject"], vision: true },
+    access: {
+      table: true,
+      originals: ["s3:GetObject"],
+      derived: ["s3:GetObject"],
+      vision: true,
+      // Selfie search (events that have it on): the photo's faces into the event's collection, made on
+      // the first; deleted again if the event was switched off meanwhile.
+      faceCollections: ["rekognition:IndexFaces", "rekognition:CreateCollection", "rekognition:DeleteCollection"],
+    },
   },
   record: {
     description: "Pipeline: photo, bib links and stats",
@@ -251,6 +279,18 @@ const recountSliceSpec: FunctionSpec = {
   access: { table: true },
 };
 
+const faceIndexingSliceSpec: FunctionSpec = {
+  description: "Selfie search: index a time slice's worth of an event's existing photos' faces, from its progress",
+  // Twice the slice it works for; originals of up to 50 MB are read and re-encoded for Rekognition.
+  timeout: Duration.millis(jobSliceMs.lambda * 2),
+  memorySize: 1024,
+  access: {
+    table: true,
+    originals: ["s3:GetObject"],
+    faceCollections: ["rekognition:IndexFaces", "rekognition:CreateCollection", "rekognition:DeleteCollection"],
+  },
+};
+
 const eventDeletionSpec: FunctionSpec = {
   description: "Event deletion: removes a time slice's worth of a deleted event's items and objects",
   // Twice the slice it works for: a slow last page still ends inside the timeout.
@@ -261,6 +301,7 @@ const eventDeletionSpec: FunctionSpec = {
     derived: ["s3:DeleteObject"],
     zips: ["s3:DeleteObject"],
     listsPhotos: true,
+    faceCollections: ["rekognition:DeleteCollection"],
   },
 };
 
@@ -302,6 +343,9 @@ export class StatelessStack extends Stack {
   /** Recounts an event's counters a time slice at a time, looped by `counterRecount`. */
   readonly counterRecountSlice: DorsalFunction;
   readonly counterRecount: JobWorkflow;
+  /** Indexes the faces of an event's existing photos when selfie search is switched on, looped by `faceIndexing`. */
+  readonly faceIndexingSlice: DorsalFunction;
+  readonly faceIndexing: JobWorkflow;
   /** The preflight's function (functions/src/handlers/preflight.ts); see `preflight`. */
   readonly preflightFunction: DorsalFunction;
   /** Wompi's keys as JSON; ops fill it in after the first deploy (docs/payments.md). */
@@ -525,6 +569,26 @@ export class StatelessStack extends Stack {
           reason: "Rekognition DetectText and DetectFaces (like X-Ray) have no resource-level permissions.",
         });
       }
+      if (access.detectsFaces) {
+        fn.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ["rekognition:DetectFaces"], resources: ["*"] }));
+        Validations.of(fn.role).acknowledge({
+          id: "AwsSolutions-IAM5[Resource::*]",
+          reason: "Rekognition DetectFaces has no resource-level permissions.",
+        });
+      }
+      if (access.faceCollections) {
+        const collections = this.formatArn({
+          service: "rekognition",
+          resource: "collection",
+          resourceName: `${faceCollectionPrefix(table.tableName)}*`,
+        });
+        fn.fn.addToRolePolicy(new iam.PolicyStatement({ actions: access.faceCollections, resources: [collections] }));
+        acknowledgeWildcardResource(
+          fn,
+          collections,
+          "One Rekognition collection per event with selfie search, named {table}-faces-{eventId}.",
+        );
+      }
       if (access.cleansDownloadZips) {
         const downloadZips = originals.arnForObjects(`${downloadZipPrefix}*`);
         fn.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ["s3:DeleteObject"], resources: [downloadZips] }));
@@ -687,6 +751,21 @@ export class StatelessStack extends Stack {
       starter.fn.addEnvironment("DELETION_STATE_MACHINE_ARN", this.eventDeletion.stateMachine.stateMachineArn);
       this.eventDeletion.stateMachine.grantStartExecution(starter.fn);
     }
+    this.faceIndexingSlice = appFunction(
+      "Face-indexing-slice",
+      path.join(handlers, "jobs", "face-indexing-slice.ts"),
+      faceIndexingSliceSpec,
+    );
+    this.faceIndexing = new JobWorkflow(this, "FaceIndexing", {
+      job: "faceIndexing",
+      slice: this.faceIndexingSlice.fn,
+    });
+    // Switching selfie search on (the events API) starts it.
+    this.httpFunctions.events.fn.addEnvironment(
+      "FACE_INDEXING_STATE_MACHINE_ARN",
+      this.faceIndexing.stateMachine.stateMachineArn,
+    );
+    this.faceIndexing.stateMachine.grantStartExecution(this.httpFunctions.events.fn);
     this.preflightFunction = appFunction("Preflight-run", path.join(handlers, "preflight.ts"), preflightSpec);
 
     this.alarms = new Alarms(this, "Alarms", {
@@ -704,6 +783,7 @@ export class StatelessStack extends Stack {
         NotificationsSweep: this.notificationsSweeper,
         EventDeletion: this.eventDeletionSlice,
         CountersRecountSlice: this.counterRecountSlice,
+        FaceIndexingSlice: this.faceIndexingSlice,
         PreflightRun: this.preflightFunction,
       },
       api: this.api,

@@ -73,6 +73,7 @@ const appFunctions = () => [
   stateless.notificationsSweeper,
   stateless.eventDeletionSlice,
   stateless.counterRecountSlice,
+  stateless.faceIndexingSlice,
   stateless.preflightFunction,
   stateless.admin.bootstrapper,
 ];
@@ -492,11 +493,49 @@ describe("functions", () => {
     );
     expect(withRekognition).toEqual([stateless.pipelineFunctions.detect]);
   });
+
+  it("grant selfie search's Rekognition actions on the deployment's face collections only, each to who needs it", () => {
+    const collectionActions = (fn: DorsalFunction) =>
+      statementsOf(fn.role)
+        .filter((st) => [st.Action].flat().some((action) => action.startsWith("rekognition:")))
+        .filter((st) => JSON.stringify(st.Resource).includes(":collection/"))
+        .map((st) => ({ actions: [st.Action].flat().sort(), resource: JSON.stringify(st.Resource) }));
+    const granted = new Map(
+      appFunctions()
+        .map((fn) => [fn, collectionActions(fn)] as const)
+        .filter(([, statements]) => statements.length > 0),
+    );
+    expect(new Map([...granted].map(([fn, statements]) => [fn, statements.flatMap((st) => st.actions)]))).toEqual(
+      new Map([
+        [stateless.httpFunctions.events, ["rekognition:DeleteCollection"]],
+        [stateless.httpFunctions.faces, ["rekognition:DeleteFaces", "rekognition:SearchFacesByImage"]],
+        [
+          stateless.pipelineFunctions.detect,
+          ["rekognition:CreateCollection", "rekognition:DeleteCollection", "rekognition:IndexFaces"],
+        ],
+        [stateless.eventDeletionSlice, ["rekognition:DeleteCollection"]],
+        [
+          stateless.faceIndexingSlice,
+          ["rekognition:CreateCollection", "rekognition:DeleteCollection", "rekognition:IndexFaces"],
+        ],
+      ]),
+    );
+    for (const statements of granted.values()) {
+      // arn:…:rekognition:{region}:{account}:collection/{table}-faces-*: this deployment's collections.
+      expect(statements[0]?.resource).toMatch(/:rekognition:.*AWS::Region.*AWS::AccountId.*:collection\/".*-faces-\*"/);
+    }
+    // The selfie's faces are counted first: DetectFaces (no resource-level permission), not DetectText.
+    const faces = statementsOf(stateless.httpFunctions.faces.role).flatMap((st) => [st.Action].flat());
+    expect(faces).toContain("rekognition:DetectFaces");
+    expect(faces).not.toContain("rekognition:DetectText");
+  });
 });
 
 const pipelineMachineId = () => stateless.getLogicalId(stateless.pipeline.stateMachine.node.defaultChild as never);
 const deletionMachineId = () => stateless.getLogicalId(stateless.eventDeletion.stateMachine.node.defaultChild as never);
 const recountMachineId = () => stateless.getLogicalId(stateless.counterRecount.stateMachine.node.defaultChild as never);
+const faceIndexingMachineId = () =>
+  stateless.getLogicalId(stateless.faceIndexing.stateMachine.node.defaultChild as never);
 /** A deployed definition with each function's ARN written as `<its logical id>`. */
 const renderedDefinition = (machine: Resource) => {
   const definition = machine.Properties.DefinitionString as { "Fn::Join": [string, unknown[]] };
@@ -518,6 +557,7 @@ describe("background jobs", () => {
   it.each([
     ["eventDeletion", () => [deletionMachineId(), stateless.eventDeletion, stateless.eventDeletionSlice] as const],
     ["counterRecount", () => [recountMachineId(), stateless.counterRecount, stateless.counterRecountSlice] as const],
+    ["faceIndexing", () => [faceIndexingMachineId(), stateless.faceIndexing, stateless.faceIndexingSlice] as const],
   ] as const)(
     "deploy buildJobDefinition of %s, looping over its slice function, which alone it may invoke",
     (job, parts) => {
@@ -552,14 +592,18 @@ describe("background jobs", () => {
     expect(statementsOf(slice.role).some((st) => [st.Action].flat().includes("s3:ListBucket"))).toBe(true);
   });
 
-  it("lets the events API start deletions and touch no stored file itself", () => {
+  it("lets the events API start deletions and selfie search's indexing, and touch no stored file itself", () => {
     const events = stateless.httpFunctions.events;
     const variables = (functionOf(events).Properties.Environment as { Variables: Record<string, unknown> }).Variables;
     expect(variables.DELETION_STATE_MACHINE_ARN).toEqual({ Ref: deletionMachineId() });
+    expect(variables.FACE_INDEXING_STATE_MACHINE_ARN).toEqual({ Ref: faceIndexingMachineId() });
     const statements = statementsOf(events.role);
     expect(statements.filter((st) => [st.Action].flat().some((a) => a.startsWith("s3:")))).toEqual([]);
     expect(statements.filter((st) => [st.Action].flat().some((a) => a.startsWith("states:")))).toEqual([
-      expect.objectContaining({ Action: "states:StartExecution", Resource: { Ref: deletionMachineId() } }),
+      expect.objectContaining({
+        Action: "states:StartExecution",
+        Resource: [{ Ref: deletionMachineId() }, { Ref: faceIndexingMachineId() }],
+      }),
     ]);
   });
 });
@@ -567,7 +611,7 @@ describe("background jobs", () => {
 describe("pipeline", () => {
   it("deploys buildPipelineDefinition with each task's function ARN", () => {
     expect(Object.keys(code.findResources("AWS::StepFunctions::StateMachine")).sort()).toEqual(
-      [pipelineMachineId(), deletionMachineId(), recountMachineId()].sort(),
+      [pipelineMachineId(), deletionMachineId(), recountMachineId(), faceIndexingMachineId()].sort(),
     );
     const machine = code.toJSON().Resources[pipelineMachineId()] as Resource;
     const expected = buildPipelineDefinition((task) => `<${logicalId(stateless, stateless.pipelineFunctions[task])}>`);

@@ -72,6 +72,8 @@ export interface EventDto {
   freePhotosEnabled: boolean;
   freePhotosEnabledAt: string | null;
   requiresAthleteLogin: boolean;
+  /** 'Búsqueda por selfie' (issue 23): off unless the organizer switched it on. */
+  faceSearch: boolean;
   /** Photos processed and searchable. */
   photoCount: number;
   /** Photos received (processed, in progress or failed). */
@@ -180,11 +182,22 @@ export const bibNumber = z.string().trim().refine(isBibText, bibTextMessage).tra
 
 export type EventRecognitionConfig = z.infer<typeof eventRecognitionConfig>;
 
-export interface EventConfigDto extends Omit<EventRecognitionConfig, "bibPattern"> {
+/** The recognition settings as stored: what the bib rules read. */
+export interface EventRecognitionSettings extends Omit<EventRecognitionConfig, "bibPattern"> {
   bibPattern: string;
   eventId: number;
   configurationVersion: number;
   updatedAt: string | null;
+}
+
+export interface EventConfigDto extends EventRecognitionSettings {
+  /** 'Búsqueda por selfie': switched apart (PUT /api/events/{id}/face-search), as it creates or deletes data. */
+  faceSearch: boolean;
+  /**
+   * With the switch on: how many of the photos the event had when it was switched on have been
+   * looked at for faces (`done` of `total`), in the background; null when it had none.
+   */
+  faceIndexing: { done: number; total: number; finished: boolean } | null;
 }
 
 export interface ReindexResponse {

@@ -1,12 +1,14 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import type { EventDto, OutboxMessage, OutboxPage, PublicUser } from "@dorsal/shared";
+import type { EventDto, OutboxMessage, OutboxPage, PresignResponse, PublicUser } from "@dorsal/shared";
 import type { Download, Page } from "playwright-core";
+import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { WompiKeys } from "../../functions/src/adapters/payments/wompi";
 import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
+import { probePortraitJpeg } from "../../functions/src/preflight/probe-portrait";
 import { accessibilityViolations } from "../support/accessibility";
-import { adminToken, apiClient } from "../support/api";
+import { adminToken, apiClient, waitFor } from "../support/api";
 import { animationsDone, createBrowserHarness, imagesLoaded, signInAsAdmin, viewports } from "../support/browser";
 import { seedEventWithBibPhotos } from "../support/seed";
 import { type RunningDorsal, startDorsal } from "../support/server";
@@ -374,6 +376,79 @@ describe("athlete journey", () => {
     expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(viewports.phone.width);
     expect(await accessibilityViolations(page)).toEqual([]);
     await screenshots(page, "cuenta");
+    expect(browser.pageErrors).toEqual([]);
+  });
+
+  it("selfie search: the organizer switches it on, the athlete consents and buys the photo their bib missed", async () => {
+    // Her photos of a new event: one shows bib 4821, on the other the bib cannot be read.
+    const admin = apiClient(dorsal.url, await adminToken(dorsal));
+    const selfieEvent = (
+      await admin.post<EventDto>("/api/events", { name: "Carrera de la Selfie", date: "2026-11-29", location: "Cali" })
+    ).body;
+    const organizer = await browser.openPage({ width: 1366, height: 900 });
+    await signInAsAdmin(organizer, dorsal);
+    await organizer.goto(`${dorsal.url}/events/${selfieEvent.id}/dorsales`);
+    await organizer.getByRole("checkbox", { name: "Búsqueda por selfie" }).check({ force: true });
+    await organizer.getByText("Búsqueda por selfie activada").waitFor();
+    await browser.closePage();
+    const portrait = probePortraitJpeg();
+    const photos = [await makeBibPhoto("4821", { portrait }), await makeBibPhoto("", { portrait })];
+    const presigned = await admin.post<PresignResponse>("/api/photos/presign", {
+      eventId: selfieEvent.id,
+      files: photos.map((photo, index) => ({
+        filename: `meta-${index}.jpg`,
+        contentType: "image/jpeg",
+        size: photo.length,
+      })),
+    });
+    for (const [index, target] of presigned.body.uploads.entries()) {
+      await fetch(target.url, { method: "PUT", headers: target.headers, body: photos[index] as Buffer });
+    }
+    await waitFor(
+      async () =>
+        (await admin.get<EventDto>(`/api/events/${selfieEvent.id}`)).body.photoCount === 2 ? true : undefined,
+      120_000,
+      "both photos to be processed",
+    );
+
+    const page = await browser.openPage(viewports.phone);
+    await page.goto(`${dorsal.url}/search?eventId=${selfieEvent.id}&dorsal=4821`);
+    await page.getByRole("heading", { name: "1 foto del dorsal 4821" }).waitFor();
+    await page.getByRole("button", { name: "Buscar con una selfie" }).click();
+    // The notice and an unticked consent come before any camera or file picker.
+    const pick = page.getByRole("button", { name: "Tomar o elegir una selfie" });
+    await page.getByText("Tu selfie no se guarda:").waitFor();
+    expect(await pick.isDisabled()).toBe(true);
+    await page.getByRole("checkbox", { name: /Acepto que se analice mi selfie/ }).check({ force: true });
+    const { width = 0 } = await sharp(photos[0]).metadata();
+    const selfie = await sharp(photos[0])
+      .extract({
+        left: Math.round(width * 0.35),
+        top: 0,
+        width: Math.round(width * 0.3),
+        height: Math.round(width * 0.3),
+      })
+      .jpeg()
+      .toBuffer();
+    await page
+      .getByTestId("selfie-input")
+      .setInputFiles({ name: "selfie.jpg", mimeType: "image/jpeg", buffer: selfie });
+    await page.getByText("Encontramos 2 fotos tuyas").waitFor();
+    await page.getByRole("heading", { name: "1 foto más encontrada con tu selfie" }).waitFor();
+    await page.getByRole("checkbox", { name: "Elegir meta-1.jpg" }).check({ force: true });
+    await screenshots(page, "selfie");
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Comprar fotos" }).click();
+    await page.getByRole("heading", { name: "Fotos elegidas (1)" }).waitFor();
+    await expect.poll(() => page.getByTestId("cart-total").textContent()).toBe("$ 15.000 COP");
+    await page.getByLabel("Nombre completo").fill("Eileen Collins");
+    await page.getByLabel("Correo electrónico").fill("eileen@example.com");
+    await page.getByRole("button", { name: /^Pagar/ }).click();
+    await page.waitForURL(/\/sandbox\/wompi\/p\//);
+    await page.getByRole("button", { name: "Aprobar" }).click();
+    await page.waitForURL(/\/download\?token=/);
+    await page.getByText("Pago aprobado").waitFor();
+    await page.getByRole("button", { name: "Descargar meta-1.jpg" }).waitFor();
     expect(browser.pageErrors).toEqual([]);
   });
 });

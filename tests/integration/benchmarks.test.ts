@@ -67,6 +67,13 @@ describe("benchmarks, short", () => {
     expect(last.cpuRatio).toBeGreaterThan(0);
   }, 300_000);
 
+  it("bench:faces describes every face of the sample photos and times searches over 5,000 descriptors", async () => {
+    const { last } = await runBenchmark("tests/bench/faces.ts", ["--short"]);
+    // sample1 and sample2 show three people each; with no identities, nobody is expected.
+    expect(last).toMatchObject({ queries: 6, galleryFaces: 6, searchOver: 5000, recall: 0 });
+    for (const field of ["msP95", "describeMsP50", "threshold"]) expect(last[field], field).toBeGreaterThan(0);
+  }, 120_000);
+
   it("bench:search seeds, loads every endpoint without errors and ends with one JSON line of figures", async () => {
     const { output, last } = await runBenchmark("tests/bench/search.ts", [
       ...["--photos", "200", "--bibs", "50", "--connections", "10", "--seconds", "1"],

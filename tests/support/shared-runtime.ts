@@ -10,6 +10,9 @@ export interface SharedDorsal {
   url: string;
   adminEmail: string;
   adminPassword: string;
+  /** For suites that look at what the runtime stored (their own events' items and objects only). */
+  dataDir: string;
+  tableEndpoint: string;
 }
 
 declare module "vitest" {
@@ -41,6 +44,8 @@ export default async function setup(project: TestProject) {
     url: runtime.url,
     adminEmail: testAdmin.email,
     adminPassword: testAdmin.password,
+    dataDir,
+    tableEndpoint: runtime.tableEndpoint,
   });
   return async () => {
     await runtime.close();

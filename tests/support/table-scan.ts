@@ -7,8 +7,17 @@ import { startDynalite } from "../../functions/local/storage";
 /** Every item a stopped runtime left in its table: what a crash or deletion test checks for leftovers. */
 export async function tableItems(dataDir: string): Promise<Record<string, unknown>[]> {
   const dynamo = await startDynalite(dataDir);
+  try {
+    return await scanTable(dynamo.endpoint);
+  } finally {
+    await dynamo.close();
+  }
+}
+
+/** Every item of the table behind a dynalite endpoint, a running runtime's included. */
+export async function scanTable(endpoint: string): Promise<Record<string, unknown>[]> {
   const client = new DynamoDBClient({
-    endpoint: dynamo.endpoint,
+    endpoint,
     region: "us-east-1",
     credentials: { accessKeyId: "local", secretAccessKey: "local" },
   });
@@ -26,7 +35,6 @@ export async function tableItems(dataDir: string): Promise<Record<string, unknow
     return items;
   } finally {
     client.destroy();
-    await dynamo.close();
   }
 }
 
@@ -50,6 +58,13 @@ export function itemsOf(items: Record<string, unknown>[], eventIds: number[], ph
 
 /** Stored objects (s3rver keeps one `…._S3rver_object` file per object) under an event's prefix. */
 export async function storedObjects(dataDir: string, eventId: number): Promise<number> {
+  return (await storedObjectKeys(dataDir, eventId)).length;
+}
+
+/** The keys (bucket/key) of the stored objects under an event's prefix. */
+export async function storedObjectKeys(dataDir: string, eventId: number): Promise<string[]> {
   const files = await readdir(path.join(dataDir, "s3"), { recursive: true });
-  return files.filter((file) => file.includes(`eventos/${eventId}/`) && file.endsWith("._S3rver_object")).length;
+  return files
+    .filter((file) => file.includes(`eventos/${eventId}/`) && file.endsWith("._S3rver_object"))
+    .map((file) => file.replace(/\._S3rver_object$/, ""));
 }

@@ -3,7 +3,7 @@ import {
   checkManualBib,
   type DetectedBib,
   defaultBibRules,
-  type EventConfigDto,
+  type EventRecognitionSettings,
   extractBibs,
   type ManualBibs,
   messages,
@@ -23,7 +23,7 @@ import { decodeCursor, encodeCursor } from "./page-cursor";
 import { toDuplicateDto, toPhotoDto } from "./photo-view";
 
 /** The bib rules an event's configuration asks for; the rest keep their measured defaults. */
-export function rulesFor(config: EventConfigDto): BibRuleConfig {
+export function rulesFor(config: EventRecognitionSettings): BibRuleConfig {
   return {
     ...defaultBibRules,
     ocrConfidenceThreshold: config.ocrConfidenceThreshold,
@@ -41,7 +41,7 @@ export function rulesFor(config: EventConfigDto): BibRuleConfig {
 export function machineBibsFrom(
   textDetections: TextDetection[],
   faces: FaceDetection[],
-  config: EventConfigDto,
+  config: EventRecognitionSettings,
 ): DetectedBib[] {
   const words = textDetections.filter((detection) => detection.type === "WORD");
   return extractBibs(words, rulesFor(config), faces).map((bib) => ({ ...bib, source: "machine" as const }));

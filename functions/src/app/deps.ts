@@ -9,6 +9,7 @@ import type { DriveRepository } from "../data/drive";
 import type { EventConfigRepository } from "../data/event-configs";
 import type { EventDeletionRepository } from "../data/event-deletion";
 import type { EventRepository } from "../data/events";
+import type { FaceIndexingRepository } from "../data/face-indexing";
 import type { LoginAttemptRepository } from "../data/login-attempts";
 import type { NotificationRepository } from "../data/notifications";
 import type { ParticipantRepository } from "../data/participants";
@@ -25,6 +26,7 @@ import type { Logger } from "../logger";
 import type { BackgroundJobs } from "../ports/background-jobs";
 import type { Clock } from "../ports/clock";
 import type { Drive } from "../ports/drive";
+import type { FaceSearch } from "../ports/face-search";
 import type { Ids } from "../ports/ids";
 import type { Mailer } from "../ports/mail";
 import type { Metrics } from "../ports/metrics";
@@ -54,6 +56,10 @@ export interface Deps {
   pipelineQueue: PipelineQueue;
   /** Loaded on first use: HTTP functions never pay for recognition engines. */
   vision: () => Promise<Vision>;
+  /** Selfie search's engine (issue 23); its clients and models load on first use. */
+  faceSearch: FaceSearch;
+  /** Where the indexing of an event's existing photos for selfie search has got. */
+  faceIndexing: FaceIndexingRepository;
   tokens: TokenService;
   users: UserRepository;
   credentials: CredentialRepository;

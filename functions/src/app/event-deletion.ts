@@ -64,7 +64,7 @@ export async function listEventDeletions(deps: Deps): Promise<EventDeletionDto[]
  * One task of the deletion workflow: goes on from the recorded step, a page at a time, until the
  * slice's time is up or everything is gone. Every page is recorded as it goes, so a slice that dies
  * (a kill, a Lambda timeout) costs the next one at most a page of reading. The steps, in order:
- * the event item and its photographers' assignments; the event's own partition (stats,
+ * the event item, its photographers' assignments and its faces kept for selfie search; the event's own partition (stats,
  * configuration, minute counters, participants with their bib links) — first, so photos the
  * pipeline finishes meanwhile find it nearly empty when they clean up after themselves
  * (`discardPhotoOfDeletedEvent`); the duplicate guards; the ZIP batches with their ZIPs; the uploads;
@@ -105,6 +105,8 @@ async function deletionStep(deps: Deps, eventId: number, step: EventDeletionStep
     case "event":
       await deletion.deleteEvent(eventId);
       await deps.assignments.removeAllOfEvent(eventId);
+      // Selfie search's faces (Rekognition's collection in AWS; locally the partition's sweep would too).
+      await deps.faceSearch.removeEvent(eventId);
       return true;
     case "partition":
       return deletion.sweepEventPartition(eventId, slice);

@@ -24,6 +24,7 @@ const toEventDto = (event: EventRecord, stats: EventStats | undefined): EventDto
   freePhotosEnabled: event.freePhotosEnabled,
   freePhotosEnabledAt: event.freePhotosEnabledAt,
   requiresAthleteLogin: event.requiresAthleteLogin,
+  faceSearch: event.faceSearch === true,
   photoCount: stats?.processedPhotos ?? 0,
   totalPhotos: stats?.totalPhotos ?? 0,
   failedPhotos: stats?.failedPhotos ?? 0,
@@ -157,8 +158,22 @@ export async function eventSalesSummary(deps: Deps, eventId: number): Promise<Ev
 }
 
 export async function getEventConfig(deps: Deps, eventId: number): Promise<EventConfigDto> {
-  if (!(await deps.events.get(eventId))) throw notFound(messages.eventNotFound);
-  return deps.eventConfigs.get(eventId);
+  const event = await deps.events.get(eventId);
+  if (!event) throw notFound(messages.eventNotFound);
+  return { ...(await deps.eventConfigs.get(eventId)), ...(await faceSearchSetting(deps, event)) };
+}
+
+/** The switch, and how far the indexing of the photos it found has got (null when none ran). */
+async function faceSearchSetting(
+  deps: Deps,
+  event: EventRecord,
+): Promise<Pick<EventConfigDto, "faceSearch" | "faceIndexing">> {
+  if (event.faceSearch !== true) return { faceSearch: false, faceIndexing: null };
+  const run = await deps.faceIndexing.get(event.id);
+  return {
+    faceSearch: true,
+    faceIndexing: run ? { done: Math.min(run.done, run.total), total: run.total, finished: run.finished } : null,
+  };
 }
 
 /** Saves the recognition settings; photos already processed change only when the organizer re-indexes. */
@@ -167,8 +182,12 @@ export async function updateEventConfig(
   eventId: number,
   changes: EventRecognitionConfig,
 ): Promise<EventConfigDto> {
-  if (!(await deps.events.get(eventId))) throw notFound(messages.eventNotFound);
-  return deps.eventConfigs.update(eventId, changes, deps.clock.now());
+  const event = await deps.events.get(eventId);
+  if (!event) throw notFound(messages.eventNotFound);
+  return {
+    ...(await deps.eventConfigs.update(eventId, changes, deps.clock.now())),
+    ...(await faceSearchSetting(deps, event)),
+  };
 }
 
 /**

@@ -10,6 +10,7 @@ import { embeddedProfileIsSrgb } from "./color-profile";
 import type { Deps } from "./deps";
 import { PermanentError } from "./errors";
 import { discardPhotoOfDeletedEvent } from "./event-deletion";
+import { keepFacesForSearch } from "./face-search";
 import { decodeHeic } from "./heic";
 import { contentTypes, type ImageType, sniffImageType, sniffLength } from "./image-types";
 import { settleUploadPhoto } from "./my-uploads";
@@ -259,7 +260,8 @@ export function createPipelineTasks(deps: Deps) {
     /**
      * Text and faces from the original, decoded once for both (the engines downsize as they need) —
      * or, for an original the engines cannot decode (HEIC), from the working copy variants made —
-     * read into bibs under the event's configuration. The raw text is kept for re-indexing.
+     * read into bibs under the event's configuration. The raw text is kept for re-indexing; the faces,
+     * for selfie search, when the event has it on.
      */
     async detect({ photo, variants }: DetectInput): Promise<Detection> {
       const started = performance.now();
@@ -277,6 +279,8 @@ export function createPipelineTasks(deps: Deps) {
           if (!(await decodes(original))) throw new PermanentError(photoFailureReasons.unreadable, { cause: error });
           throw error;
         });
+      // Only for an event whose organizer switched selfie search on; nothing otherwise (issue 23).
+      await keepFacesForSearch(deps, photo, original, reading.faces);
       return {
         bibs: machineBibsFrom(reading.text, reading.faces, config),
         textDetections: reading.text,

@@ -20,6 +20,13 @@ export const storagePaths = {
   working: (eventId: number, photoId: string) => `eventos/${eventId}/trabajo/${photoId}.jpg`,
 };
 
+/**
+ * Rekognition's face collections of a deployment (selfie search, one per event:
+ * `{table}-faces-{eventId}`), named after its table so two deployments in one account never share
+ * one; infra scopes the grants to this prefix.
+ */
+export const faceCollectionPrefix = (tableName: string) => `${tableName}-faces-`;
+
 /** Uploaded ZIPs wait here (expired by a lifecycle rule) until they are extracted into originals. */
 export const zipUploadPrefix = "uploads/zips/";
 export const zipUploadKey = (batchId: string) => `${zipUploadPrefix}${batchId}.zip`;

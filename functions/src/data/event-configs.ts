@@ -1,8 +1,8 @@
-import { defaultEventConfig, type EventConfigDto, type EventRecognitionConfig } from "@dorsal/shared";
+import { defaultEventConfig, type EventRecognitionConfig, type EventRecognitionSettings } from "@dorsal/shared";
 import type { Table } from "../ports/table";
 import { keys } from "./keys";
 
-const defaults = (eventId: number): EventConfigDto => ({
+const defaults = (eventId: number): EventRecognitionSettings => ({
   eventId,
   ocrConfidenceThreshold: defaultEventConfig.ocrConfidenceThreshold,
   maxDorsalsPerPhoto: defaultEventConfig.maxDorsalsPerPhoto,
@@ -19,8 +19,8 @@ const defaults = (eventId: number): EventConfigDto => ({
 export function createEventConfigRepository(table: Table) {
   return {
     /** The stored configuration over the spec's defaults; an event that never changed it has the defaults. */
-    async get(eventId: number): Promise<EventConfigDto> {
-      const stored = await table.get<Partial<EventConfigDto>>(keys.eventConfig(eventId));
+    async get(eventId: number): Promise<EventRecognitionSettings> {
+      const stored = await table.get<Partial<EventRecognitionSettings>>(keys.eventConfig(eventId));
       const merged = { ...defaults(eventId), ...stored, eventId };
       return {
         eventId,
@@ -37,7 +37,7 @@ export function createEventConfigRepository(table: Table) {
       };
     },
 
-    async update(eventId: number, changes: EventRecognitionConfig, now: Date): Promise<EventConfigDto> {
+    async update(eventId: number, changes: EventRecognitionConfig, now: Date): Promise<EventRecognitionSettings> {
       await table.update({
         key: keys.eventConfig(eventId),
         set: { type: "eventConfig", eventId, ...changes, updatedAt: now.toISOString() },

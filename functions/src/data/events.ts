@@ -12,6 +12,8 @@ export interface EventRecord {
   freePhotosEnabled: boolean;
   freePhotosEnabledAt: string | null;
   requiresAthleteLogin: boolean;
+  /** 'Búsqueda por selfie' (issue 23); absent on events made before it existed, and off. */
+  faceSearch?: boolean;
   /** Left out of the public lists: the preflight's probe event. Absent on events made before it existed. */
   unlisted?: boolean;
   createdAt: string;

@@ -12,6 +12,9 @@ export const failedPhotosPartition = "PHOTOS#FAILED";
 /** Sort-key prefix of one event's failed photos within that partition. */
 export const failedPhotosOfEventPrefix = (eventId: number) => `${pad(eventId, 10)}#`;
 
+/** Sort-key prefix of the photos' face descriptors within their event's partition. */
+export const photoFacesPrefix = "FACES#";
+
 /** Partition of the sparse index of ZIP batches still in progress. */
 export const activeZipBatchesPartition = "ZIPBATCHES#ACTIVE";
 
@@ -99,6 +102,13 @@ export const keys = {
   /** Photos an event finished processing in one UTC minute (`YYYY-MM-DDTHH:MM`), for its recent rate; expires. */
   eventProcessedMinute: (eventId: number, minute: string) => ({ pk: `EVENT#${eventId}`, sk: `RATE#${minute}` }),
 
+  /**
+   * A photo's face descriptors for selfie search (local engine only), in its event's partition: one
+   * query loads the event's search index, and the event's deletion sweeps them with the rest.
+   */
+  photoFaces: (eventId: number, photoId: string) => ({ pk: `EVENT#${eventId}`, sk: `${photoFacesPrefix}${photoId}` }),
+  /** How far selfie search's indexing of the event's existing photos has got (switched on with photos). */
+  faceIndexing: (eventId: number) => ({ pk: `EVENT#${eventId}`, sk: "FACEINDEX" }),
   /** The event's configuration (spec §3 event_configs), absent until first changed. */
   eventConfig: (eventId: number) => ({ pk: `EVENT#${eventId}`, sk: "CONFIG" }),
   /** The event's pricing (spec §3 event_pricing), absent until an admin first saves it. */

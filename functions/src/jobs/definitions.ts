@@ -1,10 +1,11 @@
 import { throttleRetry } from "../pipeline/definition";
 
 /**
- * Work on one event that outlasts a request or a Lambda: an event's deletion, and the recount of
- * its counters (a 100,000-photo event's recount reads every photo and every bib's links).
+ * Work on one event that outlasts a request or a Lambda: an event's deletion, the recount of its
+ * counters (a 100,000-photo event's recount reads every photo and every bib's links), and selfie
+ * search's description of the photos an event had when the search was switched on.
  */
-export const backgroundJobs = ["eventDeletion", "counterRecount"] as const;
+export const backgroundJobs = ["eventDeletion", "counterRecount", "faceIndexing"] as const;
 export type BackgroundJob = (typeof backgroundJobs)[number];
 
 /** What starts a job's workflow. */
@@ -24,7 +25,11 @@ export interface EventJobInput {
  */
 export const jobSliceMs = { lambda: 60_000, local: 2_000 } as const;
 
-const executionPrefixes: Record<BackgroundJob, string> = { eventDeletion: "delete", counterRecount: "recount" };
+const executionPrefixes: Record<BackgroundJob, string> = {
+  eventDeletion: "delete",
+  counterRecount: "recount",
+  faceIndexing: "faces",
+};
 
 /** Execution names are unique per state machine for 90 days: one per job, event and attempt. */
 export const jobExecutionName = (job: BackgroundJob, { eventId, attempt }: EventJobInput) =>

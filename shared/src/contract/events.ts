@@ -7,6 +7,7 @@ import {
   type EventSalesSummary,
   idParam,
 } from "../api";
+import { faceSearchSettingRequest } from "../face-search";
 import {
   type ParticipantPage,
   participantsQuery,
@@ -48,6 +49,14 @@ export const eventsApi = {
     access: ["admin"],
     params: eventParams,
     body: eventRecognitionConfig,
+  }),
+  // Apart from the recognition settings: switching it on describes the event's photos, off deletes what that kept.
+  setFaceSearch: endpoint<EventConfigDto>()({
+    method: "PUT",
+    path: "/api/events/{id}/face-search",
+    access: ["admin"],
+    params: eventParams,
+    body: faceSearchSettingRequest,
   }),
   // The event's start list (spec §3 participants): organizers only, as its other settings.
   participants: endpoint<ParticipantPage>()({

@@ -8,6 +8,7 @@ import { browseApi } from "./browse";
 import { codesApi } from "./codes";
 import { driveApi } from "./drive";
 import { eventsApi } from "./events";
+import { facesApi } from "./faces";
 import { notificationsApi } from "./notifications";
 import { photosApi } from "./photos";
 import { pricingApi } from "./pricing";
@@ -24,6 +25,7 @@ export {
   codesApi,
   driveApi,
   eventsApi,
+  facesApi,
   notificationsApi,
   photosApi,
   pricingApi,
@@ -52,6 +54,7 @@ export const api = {
   browse: browseApi,
   notifications: notificationsApi,
   drive: driveApi,
+  faces: facesApi,
 };
 
 export type Api = typeof api;

@@ -5,7 +5,7 @@ import {
   type DetectTextResponse,
   type RekognitionClient,
 } from "@aws-sdk/client-rekognition";
-import { defaultEventConfig, type EventConfigDto } from "@dorsal/shared";
+import { defaultEventConfig, type EventRecognitionSettings } from "@dorsal/shared";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { machineBibsFrom } from "../../app/bib-index";
@@ -276,14 +276,14 @@ describe("createRekognitionVision", () => {
 });
 
 describe("Rekognition's reads under the event's bib rules", () => {
-  const config = (changes: Partial<EventConfigDto>): EventConfigDto => ({
+  const config = (changes: Partial<EventRecognitionSettings>): EventRecognitionSettings => ({
     eventId: 1,
     ...defaultEventConfig,
     configurationVersion: 1,
     updatedAt: null,
     ...changes,
   });
-  const bibsOf = async (event: EventConfigDto) => {
+  const bibsOf = async (event: EventRecognitionSettings) => {
     const { client } = fakeClient(LETTER_BIB_TEXT, RUNNER_FACE);
     const vision = createRekognitionVision(client);
     const image = await noisyJpeg(120, 80);

@@ -108,7 +108,7 @@ export function createRekognitionVision(
  * re-encoded as an upright JPEG (EXIF orientation applied, as the port requires), shrunk until it
  * fits the byte limit.
  */
-async function prepareImage(image: Buffer, maxBytes: number): Promise<Uint8Array> {
+export async function prepareImage(image: Buffer, maxBytes: number): Promise<Uint8Array> {
   const meta = await sharp(image).metadata();
   const accepted = meta.format === "jpeg" || meta.format === "png";
   if (accepted && (meta.orientation ?? 1) === 1 && image.byteLength <= maxBytes) return image;

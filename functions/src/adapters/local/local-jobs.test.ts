@@ -28,6 +28,7 @@ describe("the background jobs' workflows on the local state machine", () => {
           recounts.push(input);
           return { done: true };
         },
+        faceIndexing: async () => ({ done: true }),
       },
     });
     await jobs.start("eventDeletion", { eventId: 7, attempt: 1 });
@@ -58,6 +59,7 @@ describe("the background jobs' workflows on the local state machine", () => {
           return { done: false };
         },
         counterRecount: async () => ({ done: true }),
+        faceIndexing: async () => ({ done: true }),
       },
     });
     await jobs.start("eventDeletion", { eventId: 8, attempt: 1 });

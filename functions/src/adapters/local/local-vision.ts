@@ -1,11 +1,13 @@
 import { wearerRegion } from "@dorsal/shared";
 import type { TextDetection, Vision } from "../../ports/vision";
-import { createLocalFaceDetector } from "./faces";
+import { createLocalFaceDetector, type LocalFaceDetector } from "./faces";
 import { createLocalTextDetector } from "./ocr";
 import { sharedPixels, TEXT_SOURCE_LONG_SIDE, uprightPixels } from "./pixels";
 
 /** The local engines behind the vision port: PaddleOCR for text, SSD MobileNet for faces. */
-export async function createLocalVision(options: { workers?: number | undefined }): Promise<Vision> {
+export async function createLocalVision(options: {
+  workers?: number | undefined;
+}): Promise<Vision & { faces: LocalFaceDetector }> {
   const [text, faces] = await Promise.all([
     createLocalTextDetector(options.workers ? { workers: options.workers } : {}),
     createLocalFaceDetector(),

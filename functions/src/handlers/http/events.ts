@@ -11,6 +11,7 @@ import {
   setFreePhotos,
   updateEventConfig,
 } from "../../app/events";
+import { setFaceSearch } from "../../app/face-search";
 import { deleteStartList, importStartList, listParticipants } from "../../app/start-lists";
 import { getContainer } from "../../compose";
 import { createHttpHandler, reply } from "../../http/handler";
@@ -27,6 +28,7 @@ export const handler = createHttpHandler(
     dashboardStats: ({ deps }) => dashboardStats(deps),
     config: ({ deps, params }) => getEventConfig(deps, params.id),
     updateConfig: ({ deps, params, body }) => updateEventConfig(deps, params.id, body),
+    setFaceSearch: ({ deps, params, body }) => setFaceSearch(deps, params.id, body.enabled),
     participants: ({ deps, params, query }) => listParticipants(deps, params.id, query),
     importParticipants: ({ deps, params, form, session }) => importStartList(deps, params.id, form, session.userId),
     removeParticipants: ({ deps, params }) => deleteStartList(deps, params.id),

@@ -4,6 +4,8 @@ import { draftExample, parseDraft, toDraft } from "./recognition-draft";
 
 const config: EventConfigDto = {
   eventId: 1,
+  faceSearch: false,
+  faceIndexing: null,
   ocrConfidenceThreshold: 95,
   maxDorsalsPerPhoto: 10,
   dorsalSizeThreshold: 0.15,

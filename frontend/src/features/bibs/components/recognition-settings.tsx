@@ -36,6 +36,7 @@ import {
   toDraft,
 } from "../api/recognition-draft";
 import { type ReindexState, useReindex } from "../hooks/use-reindex";
+import { FaceSearchSetting } from "./face-search-setting";
 
 function ReindexProgressView({
   state,
@@ -428,7 +429,10 @@ export function RecognitionSettings({ eventId, totalPhotos }: { eventId: number;
       </Card.Header>
       <Card.Body>
         {config.data ? (
-          <RecognitionForm eventId={eventId} config={config.data} totalPhotos={totalPhotos} reindex={reindex} />
+          <Stack gap="6">
+            <RecognitionForm eventId={eventId} config={config.data} totalPhotos={totalPhotos} reindex={reindex} />
+            <FaceSearchSetting eventId={eventId} config={config.data} />
+          </Stack>
         ) : config.isError ? (
           <LoadError title="Error cargando la configuración" query={config} />
         ) : (

@@ -33,7 +33,7 @@ import { ApiError } from "../../../lib/api-fetch";
 import { formatCount } from "../../../lib/format";
 import { consumePurchaseIntent, type PurchaseIntent } from "../../../lib/purchase-intent";
 import { useSearchPhotos } from "../../../lib/queries/search-photos";
-import { useCartQuote, useCreateSale } from "../api/sales";
+import { useCartQuote, useCreateSale, useOtherCartPhotos } from "../api/sales";
 
 const ruleLabels: Record<CartPriceRule, string> = {
   eventPricing: "Precio del evento por cantidad de fotos",
@@ -194,14 +194,16 @@ function Purchase({ intent }: { intent: PurchaseIntent & { eventId: number; dors
   const quoteRequest =
     cart.length > 0 ? { eventId: intent.eventId, dorsalNumber: intent.dorsalNumber, photoIds: cart } : null;
   const quote = useCartQuote(quoteRequest);
+  const bibPhotoIds = new Set(photos.data?.photos.map((photo) => photo.id));
+  const others = useOtherCartPhotos(photos.data ? intent.selectedPhotoIds.filter((id) => !bibPhotoIds.has(id)) : []);
   const toggle = (id: string) =>
     setCart((current) => (current.includes(id) ? current.filter((other) => other !== id) : [...current, id]));
 
-  if (photos.isPending) return <Skeleton height="64" />;
+  if (photos.isPending || others.isLoading) return <Skeleton height="64" />;
   if (photos.isError) {
     return <LoadError title="Error cargando fotos" query={photos} />;
   }
-  const all = photos.data.photos;
+  const all = [...photos.data.photos, ...(others.data ?? [])];
   if (all.length === 0) {
     return (
       <EmptyState
@@ -218,7 +220,7 @@ function Purchase({ intent }: { intent: PurchaseIntent & { eventId: number; dors
   }
   const inCart = new Set(cart);
   const chosen = all.filter((photo) => inCart.has(photo.id));
-  const others = all.filter((photo) => !inCart.has(photo.id));
+  const notChosen = all.filter((photo) => !inCart.has(photo.id));
   const priced = quote.data && cart.length > 0 ? quote.data : null;
 
   return (
@@ -238,7 +240,7 @@ function Purchase({ intent }: { intent: PurchaseIntent & { eventId: number; dors
             </SimpleGrid>
           )}
         </Stack>
-        {others.length > 0 && (
+        {notChosen.length > 0 && (
           <Stack as="section" gap="3" aria-labelledby="others-title">
             <HStack justify="space-between" wrap="wrap">
               <Heading as="h2" size="md" id="others-title">
@@ -249,7 +251,7 @@ function Purchase({ intent }: { intent: PurchaseIntent & { eventId: number; dors
               </Button>
             </HStack>
             <SimpleGrid as="ul" columns={{ base: 2, sm: 3, md: 4 }} gap="3">
-              {others.map((photo) => (
+              {notChosen.map((photo) => (
                 <PhotoChoice key={photo.id} photo={photo} inCart={false} onToggle={() => toggle(photo.id)} />
               ))}
             </SimpleGrid>

@@ -15,6 +15,7 @@ import {
 } from "@chakra-ui/react";
 import { type CartPrice, formatPrice, type PhotoDto, type SearchMode } from "@dorsal/shared";
 import { photosPublicApi } from "@dorsal/shared/contract/photos-public";
+import type { FaceSearchPhoto } from "@dorsal/shared/face-search";
 import { lazy, Suspense, useId, useState } from "react";
 import { useNavigate } from "react-router";
 import { LazyPhotoPreviewDialog } from "../../../components/ui/lazy-photo-preview-dialog";
@@ -53,7 +54,7 @@ function PhotoTile({
   onOpen,
   onToggle,
 }: {
-  photo: PhotoDto;
+  photo: Pick<PhotoDto, "originalFilename" | "thumbnailUrl">;
   /** Null when the photo cannot be bought here (the athlete downloads it free). */
   chosen: boolean | null;
   onOpen: () => void;
@@ -304,11 +305,14 @@ function PreviewCart({
 /** A paid event's photos of one bib: prices, a cart filled from the grid or the preview, then the purchase. */
 export function PhotoResults({
   search,
+  faceMatches = null,
   eventName,
   mode,
   onBrowse,
 }: {
   search: PhotoSearch;
+  /** What the athlete's selfie found (issue 23): those the bib did not find join the cart's choices. */
+  faceMatches?: FaceSearchPhoto[] | null;
   eventName: string;
   /** An admin's search in admin mode shows the clean photos with nothing to buy (spec §2.6). */
   mode: SearchMode;
@@ -320,6 +324,7 @@ export function PhotoResults({
   const [codeOpen, setCodeOpen] = useState(false);
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
   const [previewIndex, setPreviewIndex] = useState<number | null>(null);
+  const [selfiePreview, setSelfiePreview] = useState<FaceSearchPhoto | null>(null);
   const [choosingAll, setChoosingAll] = useState(false);
   const isAthlete = useSession()?.role === "athlete";
   const [first] = result.data?.pages ?? [];
@@ -341,7 +346,7 @@ export function PhotoResults({
   }
   const dorsalNumber = first?.dorsalNumber ?? search.dorsalNumber;
   const photos = result.data.pages.flatMap((page) => page.photos);
-  if (totalFound === 0) {
+  if (totalFound === 0 && !faceMatches?.length) {
     return <NoPhotos eventId={search.eventId} dorsalNumber={dorsalNumber} onBrowse={onBrowse} />;
   }
 
@@ -373,7 +378,9 @@ export function PhotoResults({
     setChoosingAll(false);
   };
   const buy = () => {
-    const selectedPhotoIds = photos.filter((photo) => chosen.has(photo.id)).map((photo) => photo.id);
+    const selectedPhotoIds = [...photos, ...selfieOnly]
+      .filter((photo) => chosen.has(photo.id))
+      .map((photo) => photo.id);
     storePurchaseIntent(window.localStorage, { eventId: search.eventId, dorsalNumber, selectedPhotoIds });
     navigate(`/photo-purchase?${new URLSearchParams({ dorsal: dorsalNumber, eventId: String(search.eventId) })}`);
   };
@@ -383,6 +390,18 @@ export function PhotoResults({
     setPreviewIndex(index);
   };
   const previewed = previewIndex === null ? undefined : photos[previewIndex];
+  /** The preview's cart button, for a photo of the bib or one the selfie found. */
+  const previewCart = (photo: { id: string } | null | undefined) =>
+    photo && !nothingToBuy ? (
+      <PreviewCart
+        inCart={chosen.has(photo.id)}
+        onToggle={() => toggle(photo.id)}
+        priceOf={priceOf}
+        cartCount={chosen.size}
+      />
+    ) : null;
+  const bibPhotoIds = new Set(photos.map((photo) => photo.id));
+  const selfieOnly = (faceMatches ?? []).filter((photo) => !bibPhotoIds.has(photo.id));
 
   return (
     <Stack as="section" gap="4" aria-labelledby="results-title">
@@ -437,6 +456,33 @@ export function PhotoResults({
           </Box>
         )}
       </SimpleGrid>
+      {selfieOnly.length > 0 && (
+        <Stack as="section" gap="3" aria-labelledby="selfie-results-title">
+          <Heading as="h3" size="md" id="selfie-results-title">
+            {selfieOnly.length === 1
+              ? "1 foto más encontrada con tu selfie"
+              : `${formatCount(selfieOnly.length)} fotos más encontradas con tu selfie`}
+          </Heading>
+          <SimpleGrid as="ul" columns={{ base: 2, sm: 3, md: 4 }} gap="3">
+            {selfieOnly.map((photo) => (
+              <Box as="li" key={photo.id} listStyleType="none">
+                <PhotoTile
+                  photo={{ originalFilename: photo.filename, thumbnailUrl: photo.thumbnailUrl }}
+                  chosen={nothingToBuy ? null : chosen.has(photo.id)}
+                  onOpen={() => setSelfiePreview(photo)}
+                  onToggle={() => toggle(photo.id)}
+                />
+              </Box>
+            ))}
+          </SimpleGrid>
+        </Stack>
+      )}
+      <LazyPhotoPreviewDialog
+        photo={selfiePreview ? { originalFilename: selfiePreview.filename, sources: [selfiePreview.webUrl] } : null}
+        onClose={() => setSelfiePreview(null)}
+      >
+        {previewCart(selfiePreview)}
+      </LazyPhotoPreviewDialog>
       {!nothingToBuy && (
         <>
           <SelectionBar
@@ -465,14 +511,7 @@ export function PhotoResults({
             : { index: previewIndex, total: totalFound, onMove: (index) => void movePreview(index) }
         }
       >
-        {previewed && !nothingToBuy && (
-          <PreviewCart
-            inCart={chosen.has(previewed.id)}
-            onToggle={() => toggle(previewed.id)}
-            priceOf={priceOf}
-            cartCount={chosen.size}
-          />
-        )}
+        {previewCart(previewed)}
       </LazyPhotoPreviewDialog>
     </Stack>
   );

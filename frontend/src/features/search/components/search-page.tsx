@@ -8,6 +8,7 @@ import {
   type SearchMode,
   searchQuery,
 } from "@dorsal/shared";
+import type { FaceSearchPhoto } from "@dorsal/shared/face-search";
 import { type FormEvent, lazy, Suspense, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { EventSelect } from "../../../components/ui/event-select";
@@ -41,6 +42,9 @@ function bibProblem(typed: string): string | null {
 /** Asked for after a search only, so the first load carries neither it nor its schemas. */
 const NotifyMe = lazy(() => import("./notify-me").then((module) => ({ default: module.NotifyMe })));
 
+/** Opened by the athlete on an event with selfie search, so the first load carries neither it nor its texts. */
+const SelfieSearch = lazy(() => import("./selfie-search").then((module) => ({ default: module.SelfieSearch })));
+
 /** Only admins see it, so visitors' first load does not carry it. */
 const SearchModeSwitch = lazy(() =>
   import("./search-mode-switch").then((module) => ({ default: module.SearchModeSwitch })),
@@ -60,12 +64,17 @@ export function SearchPage() {
   const [dorsal, setDorsal] = useState(search?.dorsalNumber ?? "");
   /** A search was asked for with something missing: the missing parts are marked until supplied. */
   const [attempted, setAttempted] = useState(false);
+  const [selfieOpen, setSelfieOpen] = useState(false);
+  /** The photos the athlete's selfie found in the chosen event, shown with the bib's. */
+  const [faceMatches, setFaceMatches] = useState<FaceSearchPhoto[] | null>(null);
 
   /** Spec §4: another event starts over — page, bib, warnings and any purchase the search had stored. */
   const chooseEvent = (id: number | null) => {
     setEventId(id);
     setDorsal("");
     setAttempted(false);
+    setSelfieOpen(false);
+    setFaceMatches(null);
     for (const key of purchaseStorageKeys) window.localStorage.removeItem(key);
     setParams(id === null ? {} : { eventId: String(id) });
   };
@@ -95,6 +104,9 @@ export function SearchPage() {
   };
 
   const searchedEvent = search ? events.data?.find((candidate) => candidate.id === search.eventId) : undefined;
+  const chosenEvent = events.data?.find((candidate) => candidate.id === eventId);
+  // Issue 23: only where the organizer switched it on; a free event's photos are not bought.
+  const offersSelfie = chosenEvent?.faceSearch === true && !chosenEvent.freePhotosEnabled;
 
   return (
     <Box>
@@ -164,12 +176,36 @@ export function SearchPage() {
                   </Alert.Content>
                 </Alert.Root>
               )}
-              <Button type="submit" colorPalette="blue" mt="4" width={{ base: "full", md: "auto" }}>
-                Buscar fotos
-              </Button>
+              <Stack direction={{ base: "column", md: "row" }} gap="3" mt="4">
+                <Button type="submit" colorPalette="blue" width={{ base: "full", md: "auto" }}>
+                  Buscar fotos
+                </Button>
+                {offersSelfie && (
+                  <Button
+                    variant="outline"
+                    colorPalette="blue"
+                    width={{ base: "full", md: "auto" }}
+                    aria-expanded={selfieOpen}
+                    onClick={() => setSelfieOpen((open) => !open)}
+                  >
+                    Buscar con una selfie
+                  </Button>
+                )}
+              </Stack>
             </form>
           </Card.Body>
         </Card.Root>
+        {offersSelfie && selfieOpen && eventId !== null && (
+          <Suspense fallback={<Skeleton height="48" />}>
+            <SelfieSearch
+              key={eventId}
+              eventId={eventId}
+              eventName={chosenEvent?.name ?? ""}
+              bibSearched={search !== null}
+              onFound={setFaceMatches}
+            />
+          </Suspense>
+        )}
         {!search && !browsedEvent.success && (
           <EventCards
             catalogue="paid"
@@ -203,6 +239,7 @@ export function SearchPage() {
             <PhotoResults
               key={`${search.eventId}:${search.dorsalNumber}`}
               search={search}
+              faceMatches={faceMatches}
               eventName={searchedEvent?.name ?? ""}
               mode={mode}
               onBrowse={() => browseEvent(search.eventId)}

@@ -3,7 +3,9 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FaceDetection } from "../../../ports/vision";
+import type { BoundingBox, FaceDetection } from "../../../ports/vision";
+import { probePortraitJpeg } from "../../../preflight/probe-portrait";
+import { SAME_PERSON_DISTANCE } from "./face-index";
 import { createLocalFaceDetector, type LocalFaceDetector } from "./index";
 
 // A photo of three people that ships inside the model's npm package, so no photo lives in the repo.
@@ -96,6 +98,107 @@ describe("local face detector", () => {
     ]);
 
     expect([a?.length, b?.length, c?.length]).toEqual([FACE_CENTRES.length, 0, FACE_CENTRES.length]);
+  });
+
+  describe("face descriptors", () => {
+    const distance = (a: Float32Array | undefined, b: Float32Array | undefined) => {
+      if (!a || !b || a.length !== b.length) throw new Error("expected two descriptors of one length");
+      return Math.hypot(...a.map((v, i) => v - (b[i] as number)));
+    };
+    const only = async (photo: Buffer) => {
+      const faces = await detector.detectFaces(photo);
+      expect(faces).toHaveLength(1);
+      return (faces[0] as FaceDetection).box;
+    };
+    let portrait: Buffer;
+    let portraitBox: BoundingBox;
+    let portraitDescriptor: Float32Array;
+
+    beforeAll(async () => {
+      portrait = probePortraitJpeg();
+      portraitBox = await only(portrait);
+      [portraitDescriptor = new Float32Array()] = await detector.describeFaces(portrait, [portraitBox]);
+    }, 60_000);
+
+    it("gives one 128-value unit vector per box, in the boxes' order, and none for no box", async () => {
+      const faces = byPosition(await detector.detectFaces(sample));
+      const boxes = faces.map((face) => face.box);
+
+      const forward = await detector.describeFaces(sample, boxes);
+      const backward = await detector.describeFaces(sample, [...boxes].reverse());
+
+      expect(forward).toHaveLength(FACE_CENTRES.length);
+      for (const descriptor of forward) {
+        expect(descriptor).toBeInstanceOf(Float32Array);
+        expect(descriptor).toHaveLength(128);
+        expect(Math.hypot(...descriptor)).toBeCloseTo(1, 5);
+      }
+      expect([...backward].reverse()).toEqual(forward);
+      expect(await detector.describeFaces(sample, [])).toEqual([]);
+    });
+
+    it("keeps the same face near when the photo is resized, re-encoded or the box shifted", async () => {
+      const smaller = await sharp(portrait).resize({ width: 140 }).jpeg({ quality: 60 }).toBuffer();
+      const shifted = {
+        ...portraitBox,
+        left: portraitBox.left + portraitBox.width * 0.06,
+        top: portraitBox.top - portraitBox.height * 0.04,
+      };
+      // The same portrait in a wider frame: the face is found again, smaller, elsewhere.
+      const framed = await sharp(portrait)
+        .extend({ left: 120, right: 40, top: 30, bottom: 90, background: "#406080" })
+        .jpeg({ quality: 80 })
+        .toBuffer();
+
+      const [resized] = await detector.describeFaces(smaller, [await only(smaller)]);
+      const [moved] = await detector.describeFaces(portrait, [shifted]);
+      const [elsewhere] = await detector.describeFaces(framed, [await only(framed)]);
+
+      for (const near of [resized, moved, elsewhere])
+        expect(distance(near, portraitDescriptor)).toBeLessThan(SAME_PERSON_DISTANCE);
+    });
+
+    it("puts different people beyond the same-person distance", async () => {
+      const others = await detector.describeFaces(
+        sample,
+        (await detector.detectFaces(sample)).map((face) => face.box),
+      );
+
+      expect(others).toHaveLength(FACE_CENTRES.length);
+      for (const other of others) expect(distance(other, portraitDescriptor)).toBeGreaterThan(SAME_PERSON_DISTANCE);
+    });
+
+    it("describes a face in a large photo from more pixels than detection uses", async () => {
+      // The portrait at its own size in a 4000-px frame: 200 px of it survive at 3000 px, 51 at 1024.
+      const large = await sharp(portrait)
+        .extend({ left: 1900, right: 1900, top: 1200, bottom: 1200, background: "#708090" })
+        .jpeg({ quality: 90 })
+        .toBuffer();
+      const atDetectionSize = await sharp(large).resize({ width: 1024 }).jpeg({ quality: 90 }).toBuffer();
+      // Too small for the detector at 1024 px: the portrait's own box, moved into the frame.
+      const { width = 0, height = 0 } = await sharp(portrait).metadata();
+      const [fullWidth, fullHeight] = [width + 3800, height + 2400];
+      const box = {
+        left: (1900 + portraitBox.left * width) / fullWidth,
+        top: (1200 + portraitBox.top * height) / fullHeight,
+        width: (portraitBox.width * width) / fullWidth,
+        height: (portraitBox.height * height) / fullHeight,
+      };
+
+      const [fromLarge] = await detector.describeFaces(large, [box]);
+      const [fromSmall] = await detector.describeFaces(atDetectionSize, [box]);
+
+      expect(distance(fromLarge, portraitDescriptor)).toBeLessThan(distance(fromSmall, portraitDescriptor));
+      expect(distance(fromLarge, portraitDescriptor)).toBeLessThan(SAME_PERSON_DISTANCE);
+    });
+
+    it("fails only the request whose box lies outside the photo", async () => {
+      await expect(
+        detector.describeFaces(portrait, [{ left: 1.5, top: 1.5, width: 0.1, height: 0.1 }]),
+      ).rejects.toThrow(/face description failed/);
+
+      expect(await detector.describeFaces(portrait, [portraitBox])).toEqual([portraitDescriptor]);
+    });
   });
 
   it("rejects requests once closed", async () => {

@@ -1,8 +1,15 @@
 import { Worker } from "node:worker_threads";
-import type { FaceDetection, FaceDetector } from "../../../ports/vision";
+import type { BoundingBox, FaceDetection, FaceDetector } from "../../../ports/vision";
 import { type PhotoInput, transferableCopy, uprightPixels } from "../pixels";
 import { FACE_MODEL_VERSION } from "./models";
-import { FACE_WORKING_LONG_SIDE, type FaceEngineSettings, type FaceMessage, type FaceRequest } from "./protocol";
+import {
+  FACE_DESCRIBE_LONG_SIDE,
+  FACE_WORKING_LONG_SIDE,
+  type FaceEngineSettings,
+  type FaceMessage,
+  type FaceReply,
+  type FaceRequest,
+} from "./protocol";
 
 export interface LocalFaceDetectorOptions {
   /**
@@ -18,14 +25,21 @@ export interface LocalFaceDetectorOptions {
 export interface LocalFaceDetector extends FaceDetector {
   /** Also takes pixels decoded once for every engine. */
   detectFaces(image: PhotoInput): Promise<FaceDetection[]>;
+  /**
+   * A 128-d L2-normalised descriptor for each face box (as detectFaces returns them), in the boxes'
+   * order: two photos of one person lie closer than SAME_PERSON_DISTANCE (see face-index.ts).
+   */
+  describeFaces(image: PhotoInput, boxes: BoundingBox[]): Promise<Float32Array[]>;
   /** Rejects queued and running requests and stops the worker. */
   close(): Promise<void>;
 }
 
 const WORKER_ENTRY = new URL("./worker-bootstrap.mjs", import.meta.url);
 
+type Answer = Exclude<FaceReply, { type: "error" }>;
+
 interface Pending {
-  resolve(faces: FaceDetection[]): void;
+  resolve(answer: Answer): void;
   reject(error: Error): void;
 }
 
@@ -45,8 +59,8 @@ class FaceWorker {
       if (message.type === "ready") return;
       const job = this.pending.get(message.id);
       this.pending.delete(message.id);
-      if (message.type === "result") job?.resolve(message.faces);
-      else job?.reject(new Error(`face detection failed: ${message.message}`));
+      if (message.type === "error") job?.reject(new Error(message.message));
+      else job?.resolve(message);
     });
     worker.on("error", (error) => {
       crash = error;
@@ -72,16 +86,44 @@ class FaceWorker {
   }
 
   async detect(image: PhotoInput): Promise<FaceDetection[]> {
+    const answer = await this.ask("face detection", image, FACE_WORKING_LONG_SIDE, (id, photo) => ({
+      type: "detect",
+      id,
+      image: photo,
+    }));
+    if (answer.type !== "faces") throw new Error(`face worker answered a detection with ${answer.type}`);
+    return answer.faces;
+  }
+
+  async describe(image: PhotoInput, boxes: BoundingBox[]): Promise<Float32Array[]> {
+    const answer = await this.ask("face description", image, FACE_DESCRIBE_LONG_SIDE, (id, photo) => ({
+      type: "describe",
+      id,
+      image: photo,
+      boxes,
+    }));
+    if (answer.type !== "descriptors") throw new Error(`face worker answered a description with ${answer.type}`);
+    return answer.descriptors;
+  }
+
+  private async ask(
+    task: string,
+    image: PhotoInput,
+    longSide: number,
+    request: (id: number, photo: PhotoInput) => FaceRequest,
+  ): Promise<Answer> {
     if (this.ended) throw this.ended;
     const id = this.nextId++;
-    const pixels = await uprightPixels(image, FACE_WORKING_LONG_SIDE).catch((error: unknown) => {
-      throw new Error(`face detection failed: ${error instanceof Error ? error.message : String(error)}`);
+    const failed = (error: unknown) =>
+      new Error(`${task} failed: ${error instanceof Error ? error.message : String(error)}`);
+    const pixels = await uprightPixels(image, longSide).catch((error: unknown) => {
+      throw failed(error);
     });
     const { photo, transfer } = transferableCopy(pixels);
     if (this.ended) throw this.ended;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, image: photo } satisfies FaceRequest, [transfer]);
+      this.pending.set(id, { resolve, reject: (error) => reject(error === this.ended ? error : failed(error)) });
+      this.worker.postMessage(request(id, photo), [transfer]);
     });
   }
 
@@ -131,6 +173,10 @@ export async function createLocalFaceDetector(options: LocalFaceDetectorOptions 
     async detectFaces(image) {
       if (closed) throw new Error("face detector is closed");
       return (await worker()).detect(image);
+    },
+    async describeFaces(image, boxes) {
+      if (closed) throw new Error("face detector is closed");
+      return (await worker()).describe(image, boxes);
     },
     async close() {
       if (closed) return;
