@@ -125,11 +125,18 @@ export function keepBundle(entry: string, options: BuildOptions, metafile: Metaf
   }
   const manifest: Manifest = { files: read, directories, fingerprint, outputs: files.map((f) => f.path), metafile };
   writeFileSync(path.join(staging, "manifest.json"), JSON.stringify(manifest));
-  rmSync(dir, { recursive: true, force: true });
+  // An older bundle under the key is moved aside in one step before it goes, so the rename below
+  // never meets a half-deleted folder; when another process got its bundle there first, ours goes.
+  const stale = `${staging}.stale`;
+  try {
+    renameSync(dir, stale);
+  } catch {
+    // Nothing kept under this key yet.
+  }
+  rmSync(stale, { recursive: true, force: true });
   try {
     renameSync(staging, dir);
   } catch {
-    // Another process put the same bundle in place first.
     rmSync(staging, { recursive: true, force: true });
   }
 }
