@@ -103,10 +103,12 @@ async function deletionStep(deps: Deps, eventId: number, step: EventDeletionStep
   const deletion = deps.eventDeletion;
   switch (step) {
     case "event":
+      // Selfie search's faces (Rekognition's collection in AWS; locally the partition's sweep would
+      // too) go first, while the event still says it has them: a run resumed after a crash here
+      // finds the event again, and an event that never had the search on costs no call at all.
+      if ((await deps.events.get(eventId))?.faceSearch === true) await deps.faceSearch.removeEvent(eventId);
       await deletion.deleteEvent(eventId);
       await deps.assignments.removeAllOfEvent(eventId);
-      // Selfie search's faces (Rekognition's collection in AWS; locally the partition's sweep would too).
-      await deps.faceSearch.removeEvent(eventId);
       return true;
     case "partition":
       return deletion.sweepEventPartition(eventId, slice);
