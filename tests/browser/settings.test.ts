@@ -166,6 +166,14 @@ describe("settings screen", () => {
 
     await page.getByRole("link", { name: "Gestionar usuarios" }).click();
     await page.waitForURL(`${dorsal.url}/user-management`);
+
+    // Issue 22 item 3: the ops screen says where the data is and the exact command that moves it to AWS.
+    await page.goto(`${dorsal.url}/cloud-storage-config`);
+    await page.getByRole("heading", { name: "En este equipo" }).waitFor();
+    await page.getByText(dorsal.dataDir, { exact: true }).waitFor();
+    expect(await page.getByTestId("migrate-command").textContent()).toBe(
+      `npm run migrate -- --from ${dorsal.dataDir} --to stack:DorsalStateful`,
+    );
     expect(pageErrors).toEqual([]);
   });
 });
