@@ -1,5 +1,3 @@
-import { writeFile } from "node:fs/promises";
-import path from "node:path";
 import { type EventDto, messages, type PhotoDto, type PublicUser, type SearchResponse } from "@dorsal/shared";
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
@@ -19,7 +17,7 @@ import { recordTexts, uploadScreenSuite, wholePage } from "../support/upload-scr
  * choice to send originals.
  */
 
-const { browser, pageErrors, url, admin, newEvent, signInToUpload, filesFolder } = uploadScreenSuite("2026-09-20");
+const { browser, pageErrors, url, admin, newEvent, signInToUpload, onDisk } = uploadScreenSuite("2026-09-20");
 const { desktop, phone } = viewports;
 /** The size the upload screen is looked at on a laptop. */
 const laptop = { width: 1366, height: 900 };
@@ -291,7 +289,9 @@ describe("upload screen", () => {
     };
     await page.route("**/dorsal-originals/**", dropPartTwo);
 
-    await page.getByLabel("Seleccionar fotos").setInputFiles([jpeg("corte-8201.jpg", await makeBigBibPhoto("8201"))]);
+    await page
+      .getByLabel("Seleccionar fotos")
+      .setInputFiles(await onDisk("corte-8201.jpg", await makeBigBibPhoto("8201")));
     await page.getByRole("button", { name: "Subir 1 foto" }).click();
     await page.getByText("Error de red durante la subida").waitFor({ timeout: 60_000 });
     expect(partRequests.filter((request) => request === "PUT 1")).toHaveLength(1);
@@ -319,8 +319,7 @@ describe("upload screen", () => {
     const first = await browser.openPage(desktop);
     await signInToUpload(first);
     // A file on disk keeps its name, size and date, which is how Uppy recognises it when picked again.
-    const file = path.join(await filesFolder(), "cerrada-8301.jpg");
-    await writeFile(file, await makeBigBibPhoto("8301"));
+    const file = await onDisk("cerrada-8301.jpg", await makeBigBibPhoto("8301"));
     const firstTab: string[] = [];
     await first.route("**/dorsal-originals/**", async (route) => {
       const partNumber = new URL(route.request().url()).searchParams.get("partNumber");
@@ -387,7 +386,7 @@ describe("upload screen", () => {
     });
     await page
       .getByLabel("Elegir fotos de la galería")
-      .setInputFiles([jpeg("cel-8401.jpg", await makeBigBibPhoto("8401"))]);
+      .setInputFiles(await onDisk("cel-8401.jpg", await makeBigBibPhoto("8401")));
     await page.getByRole("button", { name: "Subir 1 foto" }).click();
     await finishedUpload(page).getByText("1 de 1 foto lista").waitFor({ timeout: 120_000 });
     expect(sent).toEqual(["PUT -"]);

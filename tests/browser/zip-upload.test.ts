@@ -19,7 +19,8 @@ import { makeZip } from "../support/zip";
  * cloud-drive card imports a folder of the runtime's drive stand-in into the same event.
  */
 
-const { browser, pageErrors, url, admin, newEvent, signInToUpload, filesFolder } = uploadScreenSuite("2026-10-04");
+const { browser, pageErrors, url, admin, newEvent, signInToUpload, filesFolder, onDisk } =
+  uploadScreenSuite("2026-10-04");
 const { desktop, phone } = viewports;
 
 const zipCard = (page: Page) => page.getByRole("region", { name: "Subir archivo ZIP" });
@@ -148,7 +149,7 @@ describe("ZIP upload card", () => {
     expect(zip.length).toBeGreaterThan(10 * 1024 * 1024);
 
     const card = zipCard(page);
-    await card.getByLabel("Archivo ZIP").setInputFiles(zipFile("grande.zip", zip));
+    await card.getByLabel("Archivo ZIP").setInputFiles(await onDisk("grande.zip", zip));
     await card.getByRole("button", { name: "Subir ZIP" }).click();
     await card.getByText("Completado", { exact: true }).waitFor({ timeout: 120_000 });
     await card.getByText("Total: 1", { exact: true }).waitFor();
@@ -173,7 +174,9 @@ describe("ZIP upload card", () => {
     await signInToUpload(page);
     const card = zipCard(page);
     const dropped = await recordStorage(page, { partNumber: "2", as: "reset" });
-    await card.getByLabel("Archivo ZIP").setInputFiles(zipFile("corte.zip", await bigZip("corte-7251.jpg", "7251")));
+    await card
+      .getByLabel("Archivo ZIP")
+      .setInputFiles(await onDisk("corte.zip", await bigZip("corte-7251.jpg", "7251")));
     await card.getByRole("button", { name: "Subir ZIP" }).click();
     await card.getByText("Error de red durante la subida").waitFor({ timeout: 60_000 });
     expect(dropped.filter((request) => request === "PUT 1")).toHaveLength(1);
@@ -204,7 +207,7 @@ describe("ZIP upload card", () => {
     await recordStorage(page, { partNumber: "2", as: "reset" });
     await card
       .getByLabel("Archivo ZIP")
-      .setInputFiles(zipFile("olvidado.zip", await bigZip("olvidado-7271.jpg", "7271")));
+      .setInputFiles(await onDisk("olvidado.zip", await bigZip("olvidado-7271.jpg", "7271")));
     await card.getByRole("button", { name: "Subir ZIP" }).click();
     await card.getByText("Error de red durante la subida").waitFor({ timeout: 60_000 });
     // The store drops the parts meanwhile, as S3's lifecycle rule does a day later.

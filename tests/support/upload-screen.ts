@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { EventDto } from "@dorsal/shared";
@@ -7,6 +7,16 @@ import { afterAll, afterEach, beforeAll, onTestFinished } from "vitest";
 import { adminToken, apiClient } from "./api";
 import { createBrowserHarness, signInAsAdmin } from "./browser";
 import { type RunningDorsal, startDorsal } from "./server";
+
+/**
+ * A folder for files the test picks from disk (a file keeps its name, size and date there, which
+ * is how a resumed upload recognises it), removed when the test ends: they are tens of MB each.
+ */
+async function filesFolder(): Promise<string> {
+  const folder = await mkdtemp(path.join(tmpdir(), "dorsal-files-"));
+  onTestFinished(() => rm(folder, { recursive: true, force: true }));
+  return folder;
+}
 
 /**
  * What the upload screen's browser suites share: one runtime and one browser per file, a fresh
@@ -42,14 +52,16 @@ export function uploadScreenSuite(eventDate: string) {
     async newEvent(name: string): Promise<EventDto> {
       return (await started(admin).post<EventDto>("/api/events", { name, date: eventDate })).body;
     },
+    filesFolder,
     /**
-     * A folder for files the test picks from disk (a file keeps its name, size and date there, which
-     * is how a resumed upload recognises it), removed when the test ends: they are tens of MB each.
+     * Writes a file for the test to pick by path. A big file handed to `setInputFiles` as a buffer
+     * crosses the browser protocol as base64 (40 MB for a 30 MB photo), which on a loaded machine
+     * outlasted Playwright's 30 s action timeout; a path is only named to the browser.
      */
-    async filesFolder(): Promise<string> {
-      const folder = await mkdtemp(path.join(tmpdir(), "dorsal-files-"));
-      onTestFinished(() => rm(folder, { recursive: true, force: true }));
-      return folder;
+    async onDisk(name: string, buffer: Buffer): Promise<string> {
+      const file = path.join(await filesFolder(), name);
+      await writeFile(file, buffer);
+      return file;
     },
     async signInToUpload(page: Page): Promise<void> {
       await signInAsAdmin(page, started(dorsal));
