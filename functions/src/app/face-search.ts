@@ -99,10 +99,10 @@ export async function faceIndexingSlice(
 }
 
 /**
- * The detect step's part (issue 23): for an event with the search on, the faces detection found
- * are kept for search (described locally, indexed by Rekognition in AWS); for any other event
- * nothing is computed or stored. An event switched off while the photo was read loses what this
- * wrote again at once.
+ * The detect step's part (issue 23), for an event with the search on (the step read the event
+ * already; for any other event nothing is computed or stored): the faces detection found are kept
+ * for search (described locally, indexed by Rekognition in AWS). An event switched off while the
+ * photo was read loses what this wrote again at once.
  */
 export async function keepFacesForSearch(
   deps: Deps,
@@ -110,8 +110,6 @@ export async function keepFacesForSearch(
   image: Buffer,
   faces: FaceDetection[],
 ): Promise<number> {
-  const event = await deps.events.get(photo.eventId);
-  if (event?.faceSearch !== true) return 0;
   const boxes = faces.map((face) => face.box);
   const kept = await deps.faceSearch.indexPhoto(photo.eventId, photo.photoId, image, boxes);
   if ((await deps.events.get(photo.eventId))?.faceSearch !== true) await deps.faceSearch.removeEvent(photo.eventId);

@@ -99,7 +99,9 @@ export function createPipelineTasks(deps: Deps) {
    * (before reading objects that may be gone) and after it writes (so nothing it re-created stays).
    */
   const requireEvent = async (eventId: number) => {
-    if (!(await deps.events.get(eventId))) throw new PermanentError(eventGoneReason(eventId));
+    const event = await deps.events.get(eventId);
+    if (!event) throw new PermanentError(eventGoneReason(eventId));
+    return event;
   };
   /** A photo's new state reaches what follows it: its ZIP batch, or its upload's file. */
   const followState = async (photoOrId: PhotoRecord | string) => {
@@ -266,7 +268,7 @@ export function createPipelineTasks(deps: Deps) {
     async detect({ photo, variants }: DetectInput): Promise<Detection> {
       const started = performance.now();
       // Variants cannot tell (it has no table access on AWS); record checks again after both.
-      await requireEvent(photo.eventId);
+      const event = await requireEvent(photo.eventId);
       const [vision, config] = await Promise.all([deps.vision(), deps.eventConfigs.get(photo.eventId)]);
       // Beside variants (a JPEG, PNG…) there are no variants yet; after them (HEIC) there is the working copy.
       const original = variants?.workingKey
@@ -280,7 +282,7 @@ export function createPipelineTasks(deps: Deps) {
           throw error;
         });
       // Only for an event whose organizer switched selfie search on; nothing otherwise (issue 23).
-      await keepFacesForSearch(deps, photo, original, reading.faces);
+      if (event.faceSearch === true) await keepFacesForSearch(deps, photo, original, reading.faces);
       return {
         bibs: machineBibsFrom(reading.text, reading.faces, config),
         textDetections: reading.text,
