@@ -60,11 +60,12 @@ export function matchRoute(method: string, path: string) {
   return undefined;
 }
 
-/** The body, or undefined once it passes `maxBytes` (then the rest is not read). */
+/** The body, or undefined once it passes `maxBytes` (the rest is left to the caller's refusal). */
 export async function readBody(request: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of request) {
+  // Past the limit the request stays open, so the client can still read the refusal.
+  for await (const chunk of request.iterator({ destroyOnReturn: false })) {
     size += (chunk as Buffer).length;
     if (size > maxBytes) return undefined;
     chunks.push(chunk as Buffer);

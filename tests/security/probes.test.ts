@@ -571,7 +571,7 @@ describe("security probes (issue #16)", () => {
   probe(
     "http",
     "announce a 100 MB upload without a session, and a 2 MB JSON body",
-    "answered before the body is read: 401; 413",
+    "answered before the body is read: 401; 413, every time",
     async () => {
       const port = Number(new URL(dorsal.url).port);
       const early = await new Promise<string>((resolve, reject) => {
@@ -596,14 +596,22 @@ describe("security probes (issue #16)", () => {
           resolve("no answer while the body was still owed");
         });
       });
-      const json = await fetch(new URL("/api/auth/login", dorsal.url), {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ email: "a@b.co", password: "x".repeat(2 * 1024 * 1024) }),
-      });
+      // fetch sends the whole body before it reads the answer: a server that closed at once lost the
+      // answer in a reset about two times in five, so twenty in a row show that it lingers.
+      const oversized = JSON.stringify({ email: "a@b.co", password: "x".repeat(2 * 1024 * 1024) });
+      const json: number[] = [];
+      for (let attempt = 0; attempt < 20; attempt++) {
+        const response = await fetch(new URL("/api/auth/login", dorsal.url), {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: oversized,
+        });
+        json.push(response.status);
+        await response.arrayBuffer();
+      }
       expect(early).toContain(" 401 ");
-      expect(json.status).toBe(413);
-      return `${early}; JSON ${json.status}`;
+      expect(new Set(json)).toEqual(new Set([413]));
+      return `${early}; JSON ${json.length} × ${json[0]}`;
     },
   );
 
