@@ -46,7 +46,7 @@ async function shownReason(page: Page, button: Locator): Promise<string | null> 
 }
 
 /** Picks the photos and presses the one upload action, named with how many go. */
-async function uploadPhotos(page: Page, files: { name: string; mimeType: string; buffer: Buffer }[]) {
+async function uploadPhotos(page: Page, files: string[] | { name: string; mimeType: string; buffer: Buffer }[]) {
   await page.getByLabel("Seleccionar fotos").setInputFiles(files);
   const label = files.length === 1 ? "Subir 1 foto" : `Subir ${files.length} fotos`;
   await page.getByRole("button", { name: label }).click();
@@ -92,9 +92,9 @@ describe("upload screen", () => {
 
     const seen = await recordTexts(page, progressTexts);
     await uploadPhotos(page, [
-      jpeg("meta-8101.jpg", await makeBibPhoto("8101")),
-      jpeg("meta-8102.jpg", await makeBibPhoto("8102")),
-      jpeg("grande-8103.jpg", await makeBigBibPhoto("8103")),
+      await onDisk("meta-8101.jpg", await makeBibPhoto("8101")),
+      await onDisk("meta-8102.jpg", await makeBibPhoto("8102")),
+      await onDisk("grande-8103.jpg", await makeBigBibPhoto("8103")),
     ]);
     await zipCard(page).getByText(messages.zipInvalidName).waitFor({ state: "detached" });
     const done = finishedUpload(page);
