@@ -27,7 +27,7 @@ import { createWompiGateway, parseWompiKeys } from "./adapters/payments/wompi";
 import { createIds, systemClock } from "./adapters/system/system";
 import type { Deps } from "./app/deps";
 import { deleteEventSlice, resumeEventDeletions } from "./app/event-deletion";
-import { faceIndexingSlice } from "./app/face-search";
+import { faceIndexingSlice, resumeFaceIndexing } from "./app/face-search";
 import { createPipelineTasks, type PipelineTasks } from "./app/pipeline";
 import { recountEventStats, recountSlice, sweepUnstartedUploads } from "./app/processing";
 import { recountSalesMonths } from "./app/sales-report";
@@ -445,6 +445,9 @@ async function composeLocal(config: LocalConfig, local: LocalServices): Promise<
   // Deletions a killed process left midway go on where their last slice got to.
   const resumed = await resumeEventDeletions(container.deps, { stalledMinutes: 0 });
   if (resumed.length > 0) logger.warn("event deletions resumed", { eventIds: resumed });
+  // Likewise selfie search's indexing of an event's existing photos.
+  const indexingResumed = await resumeFaceIndexing(container.deps, { stalledMinutes: 0 });
+  if (indexingResumed.length > 0) logger.warn("face indexing resumed", { eventIds: indexingResumed });
   const closeBase = container.close;
   const startedJobs = localJobs;
   return {

@@ -760,12 +760,11 @@ export class StatelessStack extends Stack {
       job: "faceIndexing",
       slice: this.faceIndexingSlice.fn,
     });
-    // Switching selfie search on (the events API) starts it.
-    this.httpFunctions.events.fn.addEnvironment(
-      "FACE_INDEXING_STATE_MACHINE_ARN",
-      this.faceIndexing.stateMachine.stateMachineArn,
-    );
-    this.faceIndexing.stateMachine.grantStartExecution(this.httpFunctions.events.fn);
+    // Switching selfie search on (the events API) starts it; the hourly recount starts again a run that stopped.
+    for (const starter of [this.httpFunctions.events, this.countersRecounter]) {
+      starter.fn.addEnvironment("FACE_INDEXING_STATE_MACHINE_ARN", this.faceIndexing.stateMachine.stateMachineArn);
+      this.faceIndexing.stateMachine.grantStartExecution(starter.fn);
+    }
     this.preflightFunction = appFunction("Preflight-run", path.join(handlers, "preflight.ts"), preflightSpec);
 
     this.alarms = new Alarms(this, "Alarms", {

@@ -390,21 +390,27 @@ describe("functions", () => {
     const statements = statementsOf(stateless.countersRecounter.role);
     const actions = statements.flatMap((statement) => [statement.Action].flat());
     expect(actions).toContain("dynamodb:UpdateItem");
-    // The table, and starting recounts and stalled deletions: no photos, no recognition, no pipeline.
+    // The table, and starting recounts, stalled deletions and stalled face indexing: no photos, no
+    // recognition, no pipeline.
     expect(actions.filter((action) => /^(s3|rekognition|sqs):/.test(action))).toEqual([]);
     const starts = statements.filter((statement) => [statement.Action].flat().some((a) => a.startsWith("states:")));
-    // One statement (CDK merges them) over both workflows, and nothing else.
-    expect(starts.flatMap((statement) => [statement.Resource].flat())).toHaveLength(2);
+    // One statement (CDK merges them) over the three workflows, and nothing else.
+    expect(starts.flatMap((statement) => [statement.Resource].flat())).toHaveLength(3);
     expect(starts).toEqual([
       expect.objectContaining({
         Action: "states:StartExecution",
-        Resource: expect.arrayContaining([{ Ref: deletionMachineId() }, { Ref: recountMachineId() }]),
+        Resource: expect.arrayContaining([
+          { Ref: deletionMachineId() },
+          { Ref: recountMachineId() },
+          { Ref: faceIndexingMachineId() },
+        ]),
       }),
     ]);
     expect(functionOf(stateless.countersRecounter).Properties.Environment).toMatchObject({
       Variables: {
         DELETION_STATE_MACHINE_ARN: { Ref: deletionMachineId() },
         RECOUNT_STATE_MACHINE_ARN: { Ref: recountMachineId() },
+        FACE_INDEXING_STATE_MACHINE_ARN: { Ref: faceIndexingMachineId() },
       },
     });
   });

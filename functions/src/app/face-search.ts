@@ -42,7 +42,7 @@ export async function setFaceSearch(deps: Deps, eventId: number, enabled: boolea
   // Photos processed before: described in the background, their progress in the configuration.
   const photos = (await deps.events.stats([eventId])).get(eventId)?.totalPhotos ?? 0;
   if (switched && enabled && photos > 0) {
-    const run = await deps.faceIndexing.begin(eventId, photos);
+    const run = await deps.faceIndexing.begin(eventId, photos, deps.clock.now().toISOString());
     await deps.jobs.start("faceIndexing", { eventId, attempt: run.attempt });
   }
   return getEventConfig(deps, eventId);
@@ -91,11 +91,34 @@ export async function faceIndexingSlice(
     }
     done += page.photos.length;
     cursor = page.cursor ?? null;
-    if (!(await deps.faceIndexing.progress(eventId, attempt, { done, cursor, finished: cursor === null }))) {
+    const recorded = { done, cursor, finished: cursor === null, updatedAt: deps.clock.now().toISOString() };
+    if (!(await deps.faceIndexing.progress(eventId, attempt, recorded))) {
       return { done: true };
     }
   } while (cursor && deps.clock.now().getTime() < endsAt);
   return { done: cursor === null };
+}
+
+/**
+ * Starts again, where they got to, the indexing runs that stopped: those a killed process left
+ * unfinished (the local runtime's start-up, `stalledMinutes` 0) and those whose workflow failed for
+ * good in AWS (the hourly schedule: nothing recorded for `stalledMinutes`). Each gets a new attempt,
+ * claimed conditionally, so two callers never start the same run twice. Events with the search
+ * switched off are left alone: switching off deleted their faces.
+ */
+export async function resumeFaceIndexing(deps: Deps, { stalledMinutes }: { stalledMinutes: number }) {
+  const stalledBefore = new Date(deps.clock.now().getTime() - stalledMinutes * 60_000).toISOString();
+  const resumed: number[] = [];
+  for (const event of await deps.events.list()) {
+    if (event.faceSearch !== true) continue;
+    const run = await deps.faceIndexing.get(event.id);
+    if (!run || run.finished || (run.updatedAt ?? "") > stalledBefore) continue;
+    const claimed = await deps.faceIndexing.retry(run, deps.clock.now().toISOString());
+    if (!claimed) continue;
+    await deps.jobs.start("faceIndexing", { eventId: claimed.eventId, attempt: claimed.attempt });
+    resumed.push(claimed.eventId);
+  }
+  return resumed;
 }
 
 /**

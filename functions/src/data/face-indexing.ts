@@ -15,6 +15,8 @@ export interface FaceIndexingRecord {
   done: number;
   cursor: PageCursor | null;
   finished: boolean;
+  /** When the run began or last recorded a page: a run silent for long has stopped (resumeFaceIndexing). */
+  updatedAt?: string;
 }
 
 export function createFaceIndexingRepository(table: Table) {
@@ -22,10 +24,10 @@ export function createFaceIndexingRepository(table: Table) {
     get: (eventId: number) => table.get<FaceIndexingRecord>(keys.faceIndexing(eventId)),
 
     /** A new run: the attempt after the last one, from the first photo. */
-    async begin(eventId: number, total: number): Promise<FaceIndexingRecord> {
+    async begin(eventId: number, total: number, now: string): Promise<FaceIndexingRecord> {
       const updated = await table.update<FaceIndexingRecord>({
         key: keys.faceIndexing(eventId),
-        set: { type: "faceIndexing", eventId, total, done: 0, cursor: null, finished: false },
+        set: { type: "faceIndexing", eventId, total, done: 0, cursor: null, finished: false, updatedAt: now },
         add: { attempt: 1 },
       });
       if (!updated) throw new Error(`face indexing of event ${eventId} could not begin`);
@@ -36,7 +38,7 @@ export function createFaceIndexingRepository(table: Table) {
     async progress(
       eventId: number,
       attempt: number,
-      changes: Pick<FaceIndexingRecord, "done" | "cursor" | "finished">,
+      changes: Pick<FaceIndexingRecord, "done" | "cursor" | "finished" | "updatedAt">,
     ): Promise<boolean> {
       const updated = await table.update({
         key: keys.faceIndexing(eventId),
@@ -44,6 +46,18 @@ export function createFaceIndexingRepository(table: Table) {
         conditions: [{ attribute: "attempt", op: "=", value: attempt }],
       });
       return updated !== undefined;
+    },
+
+    /** The stopped run's next attempt, from where it got to; undefined when it finished or another claimed it. */
+    retry(run: FaceIndexingRecord, now: string): Promise<FaceIndexingRecord | undefined> {
+      return table.update<FaceIndexingRecord>({
+        key: keys.faceIndexing(run.eventId),
+        set: { attempt: run.attempt + 1, updatedAt: now },
+        conditions: [
+          { attribute: "attempt", op: "=", value: run.attempt },
+          { attribute: "finished", op: "=", value: false },
+        ],
+      });
     },
   };
 }

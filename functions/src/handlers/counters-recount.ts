@@ -1,4 +1,5 @@
 import { resumeEventDeletions } from "../app/event-deletion";
+import { resumeFaceIndexing } from "../app/face-search";
 import { recountChangedEvents } from "../app/processing";
 import { recountSalesMonths } from "../app/sales-report";
 import { getContainer } from "../compose";
@@ -11,12 +12,15 @@ const quietMinutes = 15;
  * failed for good (every retry spent). A live one records a page every few seconds.
  */
 const stalledDeletionMinutes = 30;
+/** Likewise for selfie search's indexing of an event's photos, which records a page of ten photos at a time. */
+const stalledIndexingMinutes = 30;
 
 /**
  * EventBridge schedule (infra/lib/stateless-stack.ts): starts the recount workflow of each event
  * whose counters changed since its last recount, so one a stopped Lambda left a write behind is exact again
  * (docs/data-model.md, Counters); recounts the dashboard's two months of sales figures; and starts
- * again the event deletions whose workflow stopped. The local runtime does all three at start-up instead.
+ * again the event deletions and selfie-search indexing runs whose workflow stopped. The local
+ * runtime does all of it at start-up instead.
  */
 export const handler = lambdaEntry("counters recount", async () => {
   const { deps, logger } = await getContainer();
@@ -26,5 +30,7 @@ export const handler = lambdaEntry("counters recount", async () => {
   if (salesMonths.length > 0) logger.warn("sales figures recounted", { months: salesMonths });
   const deletionsResumed = await resumeEventDeletions(deps, { stalledMinutes: stalledDeletionMinutes });
   if (deletionsResumed.length > 0) logger.warn("event deletions resumed", { eventIds: deletionsResumed });
-  return { recountsStarted: started, salesMonths, deletionsResumed };
+  const indexingResumed = await resumeFaceIndexing(deps, { stalledMinutes: stalledIndexingMinutes });
+  if (indexingResumed.length > 0) logger.warn("face indexing resumed", { eventIds: indexingResumed });
+  return { recountsStarted: started, salesMonths, deletionsResumed, indexingResumed };
 });
