@@ -9,8 +9,8 @@ import { resumeFaceIndexing } from "./face-search";
 const minute = 60_000;
 
 /**
- * Prepare: four events with selfie search on, whose indexing runs are, half an hour later:
- * stopped midway, still recording, finished; and one switched off with an unfinished run.
+ * Prepare: four events, each with an indexing run. Three have selfie search on, and their runs are,
+ * 40 minutes on: stopped midway, still recording, finished; the fourth has it off and its run unfinished.
  */
 async function world() {
   const clock = createManualClock(new Date("2026-11-29T08:00:00Z"));
