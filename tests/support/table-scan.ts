@@ -63,8 +63,19 @@ export async function storedObjects(dataDir: string, eventId: number): Promise<n
 
 /** The keys (bucket/key) of the stored objects under an event's prefix. */
 export async function storedObjectKeys(dataDir: string, eventId: number): Promise<string[]> {
-  const files = await readdir(path.join(dataDir, "s3"), { recursive: true });
-  return files
-    .filter((file) => file.includes(`eventos/${eventId}/`) && file.endsWith("._S3rver_object"))
-    .map((file) => file.replace(/\._S3rver_object$/, ""));
+  const root = path.join(dataDir, "s3");
+  const keys: string[] = [];
+  // Only the event's own folders: on a shared runtime another suite may be removing its own
+  // meanwhile, and a scan of the whole store met a folder that vanished mid-scan (ENOENT).
+  for (const bucket of await readdir(root)) {
+    const prefix = `${bucket}/eventos/${eventId}`;
+    const files = await readdir(path.join(root, prefix), { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") return [];
+      throw error;
+    });
+    for (const file of files) {
+      if (file.endsWith("._S3rver_object")) keys.push(`${prefix}/${file.replace(/\._S3rver_object$/, "")}`);
+    }
+  }
+  return keys;
 }
