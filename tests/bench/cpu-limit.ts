@@ -38,10 +38,10 @@ const stagePhotos = 8;
  *
  * The stages are measured apart, one photo at a time, as the process's CPU time around each step:
  * inside detect the engines overlap (text regions are found while faces are), so a stage's own
- * time cannot be read off a busy run. Decode is its own (wall) time there, short and alone on the
- * main thread; faces are found once more, alone, by the same engine from the same decoded pixels,
- * and that CPU is theirs (their time inside detect is wall time, which another process's load
- * stretches); text is the rest of detect's CPU.
+ * time cannot be read off a busy run. The photo is decoded once more, alone, and faces are found
+ * once more, alone, by the same engine from the same pixels: that CPU is theirs (detect reports
+ * wall times, which another process's load stretches: a wall-time decode once made text's share
+ * negative); text is the rest of detect's CPU.
  */
 export async function measureCpuLimit(files: string[]): Promise<CpuLimit> {
   const lanes = availableParallelism();
@@ -84,15 +84,17 @@ export async function measureCpuLimit(files: string[]): Promise<CpuLimit> {
       await tasks.record({ ...input, photo, variants, detection });
       const done = cpuMs();
       if (!measure) return;
+      const beforeDecode = cpuMs();
       const pixels = sharedPixels(await uprightPixels(bytes, TEXT_SOURCE_LONG_SIDE));
+      const decode = cpuMs() - beforeDecode;
       const beforeFaces = cpuMs();
       await faceDetector.detectFaces(pixels);
       const faces = cpuMs() - beforeFaces;
       measure.prepareAndRecord += beforeVariants - beforePrepare + (done - beforeRecord);
       measure.variants += beforeDetect - beforeVariants;
-      measure.decode += detection.ms.decode;
+      measure.decode += decode;
       measure.faces += faces;
-      measure.text += beforeRecord - beforeDetect - detection.ms.decode - faces;
+      measure.text += beforeRecord - beforeDetect - decode - faces;
     };
     await processOne(files[0] as string);
     const measured = files.slice(0, stagePhotos);

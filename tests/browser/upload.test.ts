@@ -378,7 +378,7 @@ describe("upload screen", () => {
     await page.getByText("el celular reduce cada foto grande a 1.920 px", { exact: false }).waitFor();
     await page.getByText("2 fotos a la vez", { exact: false }).waitFor();
 
-    // A 17 MP, 20 MB photo is compressed to 1920 px before it leaves the phone: one small PUT, no multipart.
+    // A 17 MP, 12.7 MiB photo is compressed to 1920 px before it leaves the phone: one small PUT, no multipart.
     const sent: string[] = [];
     await page.route("**/dorsal-originals/**", async (route) => {
       sent.push(`${route.request().method()} ${new URL(route.request().url()).searchParams.get("partNumber") ?? "-"}`);
