@@ -175,9 +175,10 @@ describe("selfie search", () => {
       const found = await searchByFace({ eventId: String(event.id), consent: "true" }, selfie);
 
       expect(found.status).toBe(200);
-      expect(found.body.photos.map((photo) => photo.id).sort()).toEqual([ids[0], ids[1]].sort());
+      // Both photos show the same face pixels, so they may tie: a tie keeps upload order (f0 first),
+      // and the table's read order never decides.
+      expect(found.body.photos.map((photo) => photo.id)).toEqual([ids[0], ids[1]]);
       const [best, next] = found.body.photos;
-      expect(best?.id).toBe(ids[0]);
       expect(best?.score).toBeGreaterThanOrEqual(next?.score ?? 0);
       expect(best).toMatchObject({ filename: "f0.jpg", thumbnailUrl: expect.any(String) });
     });

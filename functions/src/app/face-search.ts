@@ -161,20 +161,24 @@ export async function searchByFace(
     return photoIds.length > 0;
   });
   const scores = new Map(photoIds.map((match) => [match.photoId, match.score]));
-  const photos = (await deps.photos.getViews(photoIds.map((match) => match.photoId))).filter(
-    (photo) => photo.eventId === event.id && photo.processingStatus === "successful",
-  );
+  const scoreOf = (photo: { id: string }) => scores.get(photo.id) ?? 0;
+  const photos = (await deps.photos.getViews(photoIds.map((match) => match.photoId)))
+    .filter((photo) => photo.eventId === event.id && photo.processingStatus === "successful")
+    // Scores are rounded to a tenth, so photos of one face tie often: ties keep the bib search's
+    // upload order, the same answer every time rather than the table's read order.
+    .sort(
+      (a, b) =>
+        scoreOf(b) - scoreOf(a) || a.uploadedAt.localeCompare(b.uploadedAt) || a.filename.localeCompare(b.filename),
+    );
   const shown = await Promise.all(photos.map((photo) => toPublicPhotoDto(deps, photo, event)));
   return {
-    photos: shown
-      .map((photo) => ({
-        id: photo.id,
-        filename: photo.filename,
-        thumbnailUrl: photo.thumbnailUrl,
-        webUrl: photo.webUrl,
-        score: scores.get(photo.id) ?? 0,
-      }))
-      .sort((a, b) => b.score - a.score),
+    photos: shown.map((photo) => ({
+      id: photo.id,
+      filename: photo.filename,
+      thumbnailUrl: photo.thumbnailUrl,
+      webUrl: photo.webUrl,
+      score: scoreOf(photo),
+    })),
   };
 }
 
