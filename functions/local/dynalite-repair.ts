@@ -1,6 +1,10 @@
+import { createRequire } from "node:module";
 import { isDeepStrictEqual } from "node:util";
-import { getIndexActions } from "dynalite/db";
 import { Level } from "level";
+
+// Required, not imported: dynalite is CommonJS and "dynalite/db" a folder, which Node's ESM
+// resolution refuses when the runtime runs bundled (functions/local/bundle.ts).
+const { getIndexActions } = createRequire(import.meta.url)("dynalite/db") as typeof import("dynalite/db");
 
 type StoredItem = Record<string, Record<string, unknown>>;
 interface StoredTable {

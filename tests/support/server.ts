@@ -3,6 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
+import { bundleRuntime } from "../../functions/local/bundle";
 import type { SharedDorsal } from "./shared-runtime";
 import { testAdmin } from "./test-admin";
 
@@ -24,9 +25,18 @@ export interface RunningDorsal {
 
 const root = path.resolve(import.meta.dirname, "../..");
 
+/** Bundled once per test process, from the sources as they are now (a test never runs a stale bundle). */
+let bundled: Promise<string> | undefined;
+const runtimeBundle = () => {
+  bundled ??= bundleRuntime();
+  return bundled;
+};
+
 /**
- * Starts the embedded runtime exactly as `npm start` does (minus the frontend build, which
- * `npm test` runs first) on a free port with a fresh data dir, and waits until it serves.
+ * Starts the embedded runtime exactly as `npm start` does, from its bundle (functions/local/bundle.ts;
+ * minus the frontend build, which `npm test` runs first), on a free port with a fresh data dir, and
+ * waits until it serves. Another checkout (`repoRoot`) runs from its sources under tsx, which works
+ * for any version of the project.
  */
 export async function startDorsal(
   options: {
@@ -55,7 +65,10 @@ export async function startDorsal(
     ...options.env,
   };
   if (options.generatedAdminPassword) delete env.ADMIN_PASSWORD;
-  const child = spawn(process.execPath, ["--import", "tsx", "functions/local/main.ts"], {
+  const program = options.repoRoot
+    ? ["--import", "tsx", "functions/local/main.ts"]
+    : ["--enable-source-maps", await runtimeBundle()];
+  const child = spawn(process.execPath, program, {
     cwd: options.repoRoot ?? root,
     env,
     stdio: ["ignore", "pipe", "pipe"],

@@ -34,7 +34,9 @@ export interface LocalFaceDetector extends FaceDetector {
   close(): Promise<void>;
 }
 
-const WORKER_ENTRY = new URL("./worker-bootstrap.mjs", import.meta.url);
+// Beside this file in the sources (a bootstrap that registers tsx), and beside the bundled runtime
+// as the worker's own bundle (functions/local/bundle.ts): the same relative URL finds either.
+const WORKER_ENTRY = new URL("./faces-worker.mjs", import.meta.url);
 
 type Answer = Exclude<FaceReply, { type: "error" }>;
 

@@ -36,7 +36,9 @@ interface Slot {
   job?: Job;
 }
 
-const WORKER_ENTRY = new URL("./worker-bootstrap.mjs", import.meta.url);
+// Beside this file in the sources (a bootstrap that registers tsx), and beside the bundled runtime
+// as the worker's own bundle (functions/local/bundle.ts): the same relative URL finds either.
+const WORKER_ENTRY = new URL("./ocr-worker.mjs", import.meta.url);
 
 /**
  * PaddleOCR PP-OCRv4 (detection + recognition) on onnxruntime, in worker threads so inference never
