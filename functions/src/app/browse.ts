@@ -13,7 +13,7 @@ import { athleteSeesClean } from "./athletes";
 import type { Deps } from "./deps";
 import { forbidden, notFound } from "./errors";
 import { listEvents } from "./events";
-import { toPhotoDto, toPublicPhotoDto } from "./photo-view";
+import { inUploadOrder, toPhotoDto, toPublicPhotoDto } from "./photo-view";
 import { participantNameOf } from "./start-lists";
 import type { SessionClaims } from "./tokens";
 
@@ -93,9 +93,7 @@ export async function bibPhotoPage(
     deps.bibLinks.photoIdsForBib(eventId, bib).then((ids) => deps.photos.getViews(ids)),
     participantNameOf(deps, eventId, bib),
   ]);
-  const photos = found
-    .filter((photo) => photo.processingStatus === "successful")
-    .sort((a, b) => a.uploadedAt.localeCompare(b.uploadedAt) || a.id.localeCompare(b.id));
+  const photos = found.filter((photo) => photo.processingStatus === "successful").sort(inUploadOrder);
   const slice = photos.slice(paging.cursor, paging.cursor + paging.limit);
   const clean = adminMode || athleteSeesClean(event, options.session);
   const next = paging.cursor + slice.length;

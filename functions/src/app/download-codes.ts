@@ -19,6 +19,7 @@ import { conflict, forbidden, gone, invalid, notFound } from "./errors";
 import { sendMail } from "./mail";
 import { downloadablePhotos, signedOriginalUrl } from "./original-download";
 import { zipOfOriginals } from "./original-zip";
+import { inUploadOrder } from "./photo-view";
 import { addressClient, failureThrottledCheck, type RequestClient, throttledCheck } from "./throttle";
 
 /**
@@ -134,9 +135,7 @@ export async function codeInUse(deps: Deps, code: DownloadCodeRecord): Promise<I
 /** The bib's processed photos in the event, oldest first: what a code for it opens. */
 async function photosOfBib(deps: Deps, eventId: number, dorsalNumber: string): Promise<PhotoRecord[]> {
   const photos = await deps.photos.getMany(await deps.bibLinks.photoIdsForBib(eventId, dorsalNumber));
-  return photos
-    .filter((photo) => photo.processingStatus === "successful")
-    .sort((a, b) => a.uploadedAt.localeCompare(b.uploadedAt));
+  return photos.filter((photo) => photo.processingStatus === "successful").sort(inUploadOrder);
 }
 
 const isExpired = (code: DownloadCodeRecord, now: Date) => Date.parse(code.expiresAt) <= now.getTime();

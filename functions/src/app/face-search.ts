@@ -15,7 +15,7 @@ import { AppError, invalid, notFound, tooLarge, unsupported } from "./errors";
 import { getEventConfig } from "./events";
 import { decodeHeic } from "./heic";
 import { sniffImageType } from "./image-types";
-import { toPublicPhotoDto } from "./photo-view";
+import { inUploadOrder, toPublicPhotoDto } from "./photo-view";
 import { addressClient, type RequestClient, throttledCheck } from "./throttle";
 
 /**
@@ -164,12 +164,8 @@ export async function searchByFace(
   const scoreOf = (photo: { id: string }) => scores.get(photo.id) ?? 0;
   const photos = (await deps.photos.getViews(photoIds.map((match) => match.photoId)))
     .filter((photo) => photo.eventId === event.id && photo.processingStatus === "successful")
-    // Scores are rounded to a tenth, so photos of one face tie often: ties keep the bib search's
-    // upload order, the same answer every time rather than the table's read order.
-    .sort(
-      (a, b) =>
-        scoreOf(b) - scoreOf(a) || a.uploadedAt.localeCompare(b.uploadedAt) || a.filename.localeCompare(b.filename),
-    );
+    // Scores are rounded to a tenth, so photos of one face tie often: a tie keeps the bib search's order.
+    .sort((a, b) => scoreOf(b) - scoreOf(a) || inUploadOrder(a, b));
   const shown = await Promise.all(photos.map((photo) => toPublicPhotoDto(deps, photo, event)));
   return {
     photos: shown.map((photo) => ({

@@ -87,3 +87,15 @@ async function photoView(
     previewKind,
   };
 }
+
+type UploadOrdered = Pick<PhotoRecord, "uploadedAt" | "originalFilename" | "id">;
+
+/**
+ * Oldest upload first. A batch's photos share their upload instant to the millisecond, so the
+ * photographer's own file names (a camera's sequence) come next, and the id last: the same order
+ * on every request, never the table's read order, which pages and ties depend on.
+ */
+export const inUploadOrder = (a: UploadOrdered, b: UploadOrdered): number =>
+  a.uploadedAt.localeCompare(b.uploadedAt) ||
+  a.originalFilename.localeCompare(b.originalFilename) ||
+  a.id.localeCompare(b.id);

@@ -2,7 +2,7 @@ import { messages, normaliseBib, type SearchResponse } from "@dorsal/shared";
 import { athleteSeesClean } from "./athletes";
 import type { Deps } from "./deps";
 import { notFound } from "./errors";
-import { toPhotoDto, toPublicPhotoDto } from "./photo-view";
+import { inUploadOrder, toPhotoDto, toPublicPhotoDto } from "./photo-view";
 import { participantNameOf } from "./start-lists";
 import type { SessionClaims } from "./tokens";
 
@@ -24,9 +24,7 @@ export async function searchByBib(
     participantNameOf(deps, eventId, bib),
   ]);
   if (!event) throw notFound(messages.eventNotFound);
-  const photos = found
-    .filter((photo) => photo.processingStatus === "successful")
-    .sort((a, b) => a.uploadedAt.localeCompare(b.uploadedAt));
+  const photos = found.filter((photo) => photo.processingStatus === "successful").sort(inUploadOrder);
   return {
     totalFound: photos.length,
     dorsalNumber: bib,
