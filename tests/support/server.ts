@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
 import { bundleRuntime } from "../../functions/local/bundle";
+import { waitFor } from "./api";
 import type { SharedDorsal } from "./shared-runtime";
 import { testAdmin } from "./test-admin";
 
@@ -16,6 +17,12 @@ export interface RunningDorsal {
   pid: number;
   /** Everything the process printed so far (for assertions and failure messages). */
   output(): string;
+  /**
+   * Until the process has printed a match of `pattern`. Serving does not mean it has printed all it
+   * prints on starting: stdout and stderr are two pipes, and lines written one after the other can
+   * reach this process in separate reads.
+   */
+  printed(pattern: RegExp): Promise<RegExpExecArray>;
   stop(): Promise<number | null>;
   /** Kills the process with SIGKILL (no shutdown at all) and keeps the data dir, to test a crash. */
   kill(): Promise<void>;
@@ -94,6 +101,8 @@ export async function startDorsal(
     dataDir,
     pid: child.pid ?? 0,
     output: () => output,
+    printed: (pattern) =>
+      waitFor(async () => pattern.exec(output) ?? undefined, 30_000, `the runtime to print ${pattern}`),
     kill: async () => {
       stopping = true;
       if (child.exitCode !== null || child.signalCode !== null) return;
