@@ -11,6 +11,46 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
  * cores, which on 2 cores is one at a time, while a file spends about a third of its time
  * waiting on a browser, a poll or a photo in the pipeline.
  */
+/**
+ * Integration suites that share what their process holds: they use the shared runtime of their
+ * project (tests/support/shared-runtime.ts) or no runtime, and whatever they start, spawn or change
+ * (an in-process runtime, the preflight CLI, an env variable) they stop or restore before they end.
+ * Without isolation a worker keeps the modules it loaded, so a file does not re-import the AWS SDK,
+ * sharp and zod: both integration projects took 14 % less wall and CPU time (docs/testing.md). A
+ * suite that starts, restarts, kills or crashes a runtime of its own stays in the isolated
+ * `integration` project: its cost is its runtimes, which sharing a worker did not lower.
+ */
+const sharedWorkerSuites = [
+  "access-matrix",
+  "account",
+  "admin-search",
+  "analytics-report",
+  "athletes",
+  "bundle-budget",
+  "cached-reads",
+  "download-codes",
+  "drive",
+  "dynalite-repair",
+  "expiry",
+  "face-search",
+  "heic",
+  "lean-indexes",
+  "migrate",
+  "multipart",
+  "object-stores",
+  "performance",
+  "pipeline",
+  "preflight",
+  "presigned-urls",
+  "previews",
+  "pricing",
+  "repositories",
+  "runtime-in-process",
+  "s3rver-repair",
+  "scale-reads",
+  "start-list",
+].map((name) => `tests/integration/${name}.test.ts`);
+
 export default defineConfig({
   test: {
     maxWorkers: availableParallelism(),
@@ -48,7 +88,17 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
+          exclude: sharedWorkerSuites,
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
+        test: {
+          name: "integration-shared",
+          include: sharedWorkerSuites,
           globalSetup: ["tests/support/shared-runtime.ts"],
+          isolate: false,
           testTimeout: 120_000,
           hookTimeout: 180_000,
         },

@@ -154,4 +154,10 @@ function stopChild(child: ChildProcess): Promise<number | null> {
 }
 
 /** The integration project's shared runtime (tests/support/shared-runtime.ts); a suite keeps to its own events and users there. */
-export const sharedDorsal = (): SharedDorsal => inject("sharedDorsal");
+export function sharedDorsal(): SharedDorsal {
+  const shared = inject("sharedDorsal");
+  // Only the `integration-shared` project starts one; a suite elsewhere would fail on `undefined.url`.
+  if (!shared)
+    throw new Error("No shared runtime in this project: list the suite in vitest.config.ts's sharedWorkerSuites");
+  return shared;
+}
