@@ -5,20 +5,13 @@ import { defineConfig } from "vitest/config";
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
 /**
- * One `npm test` runs every layer. Integration and browser tests start the embedded runtime as a
- * child process, exactly as `npm start` does, and talk to it over HTTP; each file has its own
- * runtime and data dir, so files run side by side. Vitest's default is one file fewer than the
- * cores, which on 2 cores is one at a time, while a file spends about a third of its time
- * waiting on a browser, a poll or a photo in the pipeline.
- */
-/**
  * Integration suites that share what their process holds: they use the shared runtime of their
  * project (tests/support/shared-runtime.ts) or no runtime, and whatever they start, spawn or change
  * (an in-process runtime, the preflight CLI, an env variable) they stop or restore before they end.
  * Without isolation a worker keeps the modules it loaded, so a file does not re-import the AWS SDK,
- * sharp and zod: both integration projects took 14 % less wall and CPU time (docs/testing.md). A
- * suite that starts, restarts, kills or crashes a runtime of its own stays in the isolated
- * `integration` project: its cost is its runtimes, which sharing a worker did not lower.
+ * sharp and zod: both integration projects took 14 % less wall and CPU time (docs/testing.md). The
+ * suites that restart, kill or crash runtimes of their own stay in the isolated `integration`
+ * project: their cost is those runtimes, and sharing a worker did not lower it.
  */
 const sharedWorkerSuites = [
   "access-matrix",
@@ -51,6 +44,13 @@ const sharedWorkerSuites = [
   "start-list",
 ].map((name) => `tests/integration/${name}.test.ts`);
 
+/**
+ * One `npm test` runs every layer. Browser tests and the isolated integration tests start the
+ * embedded runtime as a child process, exactly as `npm start` does, and talk to it over HTTP; each
+ * such file has its own runtime and data dir, so files run side by side. Vitest's default is one file fewer than the
+ * cores, which on 2 cores is one at a time, while a file spends about a third of its time
+ * waiting on a browser, a poll or a photo in the pipeline.
+ */
 export default defineConfig({
   test: {
     maxWorkers: availableParallelism(),
