@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import type { EventDto, PresignResponse, SearchResponse } from "@dorsal/shared";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
 import { apiClient, waitFor } from "../support/api";
 import { distDir } from "../support/first-load";
@@ -43,6 +43,8 @@ describe("embedded runtime lifecycle", () => {
     dirs.push(dataDir);
 
     const first = await startDorsal({ dataDir, generatedAdminPassword: true });
+    // The test stops it half-way; a failure before that would leave it running past the test run.
+    onTestFinished(() => first.kill());
     const [, password = ""] = await first.printed(/contraseña: (\S+)/);
     expect(password).not.toBe("");
     const login = await apiClient(first.url).post<{ token: string }>("/api/auth/login", {
