@@ -153,10 +153,10 @@ function stopChild(child: ChildProcess): Promise<number | null> {
   });
 }
 
-/** The integration project's shared runtime (tests/support/shared-runtime.ts); a suite keeps to its own events and users there. */
+/** The `integration-shared` project's runtime (tests/support/shared-runtime.ts); a suite keeps to its own events and users there. */
 export function sharedDorsal(): SharedDorsal {
   const shared = inject("sharedDorsal");
-  // Only the `integration-shared` project starts one; a suite elsewhere would fail on `undefined.url`.
+  // A suite outside that project would otherwise fail on `undefined.url`.
   if (!shared)
     throw new Error("No shared runtime in this project: list the suite in vitest.config.ts's sharedWorkerSuites");
   return shared;

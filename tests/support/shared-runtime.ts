@@ -22,7 +22,7 @@ declare module "vitest" {
 }
 
 /**
- * Global setup of the integration project: one embedded runtime, started in vitest's own process
+ * Global setup of the `integration-shared` project: one embedded runtime, started in vitest's own process
  * through `startRuntime` (functions/local/runtime.ts), for the suites whose data is their own (their
  * events, users and photos) and whose assertions look at nothing else. A suite that restarts,
  * kills or reconfigures the runtime, reads its output or counts across events starts its own
