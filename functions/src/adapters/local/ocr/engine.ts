@@ -7,7 +7,7 @@ import { ctcGreedyDecode, type DecodedText, parseDictionary } from "./ctc";
 import { boxesFromProbabilityMap, mapQuad, type Point, type Quad } from "./db-postprocess";
 import { type RecognisedRegion, subQuad, toTextDetections } from "./detections";
 import type { OcrModelFiles } from "./models";
-import { contains, mergeOverlapping, quadBounds, type Rect, touchesInnerEdge } from "./rects";
+import { area, contains, holdsCentre, mergeScaled, quadBounds, type Rect, tilesOf, touchesInnerEdge } from "./rects";
 
 /**
  * The coarse pass scales every photo (up or down) to this long side: RBNR's 720-px photos unscaled
@@ -15,10 +15,28 @@ import { contains, mergeOverlapping, quadBounds, type Rect, touchesInnerEdge } f
  * bibs on big photos are the closer look's job (docs/recognition.md).
  */
 const DETECTOR_LONG_SIDE = 1280;
-/** Runners' regions are detected again from this many times the coarse pass's pixels. */
-const ZOOM = 2;
 /** A runner's region wider than this many coarse-pass pixels holds text big enough for that pass. */
 const MAX_ZOOMED_REGION_WIDTH = 320;
+/**
+ * A nearer runner's region is detected at the scale that makes it this many pixels wide, so every
+ * runner's bib reaches the detector about as large as a near runner's: a region just too small for
+ * the coarse pass is seen at twice that pass's scale, a distant runner's at more.
+ */
+const ZOOMED_REGION_WIDTH = 2 * MAX_ZOOMED_REGION_WIDTH;
+/**
+ * The closer look enlarges the decoded pixels at most this much: as with RBNR's small photos in the
+ * coarse pass, enlarged text is found where it is too small at its own size; beyond that, nothing gains.
+ */
+const MAX_UPSCALE = 2;
+/**
+ * A photo's closer look detects at most this many times the coarse pass's pixels. Photos with a few
+ * distant runners stay under it; a start crowd would otherwise cost up to 6 coarse passes.
+ */
+const MAX_CLOSER_LOOK_COST = 2;
+/** A closer look's window is detected in tiles of at most this many pixels a side, bounding memory. */
+const MAX_TILE_SIDE = DETECTOR_LONG_SIDE;
+/** Neighbouring tiles overlap by this many detector pixels: more than a zoomed bib is wide. */
+const TILE_OVERLAP = ZOOMED_REGION_WIDTH / 2;
 const REC_HEIGHT = 48;
 /** PaddleOCR pads every recognition input to at least 320 px wide; the model was trained so. */
 const REC_MIN_WIDTH = 320;
@@ -128,8 +146,8 @@ export async function loadPaddleOcr(files: OcrModelFiles): Promise<PaddleOcr> {
 
   /**
    * Two stages: the whole photo at DETECTOR_LONG_SIDE, then the regions where runners are whose text
-   * would be small at that scale, again from ZOOM times as many pixels (at most the crop source's
-   * own), so distant bibs are found without paying a full-resolution detection of the whole frame.
+   * would be small at that scale, each at the scale its size needs (ZOOMED_REGION_WIDTH), so distant
+   * bibs are found without paying a full-resolution detection of the whole frame.
    */
   const coarseScaleOf = (image: RawPixels) => DETECTOR_LONG_SIDE / Math.max(image.width, image.height);
 
@@ -139,26 +157,44 @@ export async function loadPaddleOcr(files: OcrModelFiles): Promise<PaddleOcr> {
 
   async function findFine(image: RawPixels, coarse: readonly Quad[], closerLook: readonly BoundingBox[]) {
     const coarseScale = coarseScaleOf(image);
-    const fineScale = Math.min(ZOOM * coarseScale, Math.max(1, coarseScale));
-    // Photos the coarse pass already sees at (nearly) full resolution gain nothing from a second look.
-    if (fineScale <= coarseScale * 1.2) return [...coarse];
-    const windows = mergeOverlapping(
-      closerLook
-        .filter((region) => region.width * image.width * coarseScale < MAX_ZOOMED_REGION_WIDTH)
-        .map((region) => ({
+    // A photo the coarse pass sees at full resolution or more is not a race-day original (RBNR's
+    // small photos): enlarging its runners further found as much background print as bibs.
+    if (coarseScale >= 1) return [...coarse];
+    const windows = mergeScaled(
+      closerLook.flatMap((region) => {
+        const width = region.width * image.width;
+        if (width * coarseScale >= MAX_ZOOMED_REGION_WIDTH) return [];
+        const scale = Math.min(MAX_UPSCALE, ZOOMED_REGION_WIDTH / Math.max(1, width));
+        // A region the coarse pass already sees at (nearly) this scale gains nothing from a second look.
+        if (scale <= coarseScale * 1.2) return [];
+        const rect = {
           left: region.left * image.width,
           top: region.top * image.height,
           right: (region.left + region.width) * image.width,
           bottom: (region.top + region.height) * image.height,
-        })),
+        };
+        return [{ rect, scale }];
+      }),
     );
-    const kept = coarse.filter((quad) => !windows.some((window) => contains(window, quadBounds(quad))));
-    for (const window of windows) {
-      const fine = await detectQuads(image, fineScale, window);
-      for (const quad of fine.quads) {
-        // Text cut by the window's edge is the coarse pass's to read, whole.
-        if (touchesInnerEdge(quadBounds(quad), window, image.width, image.height)) continue;
-        kept.push(quad);
+    const coarsePixels = image.width * image.height * coarseScale * coarseScale;
+    const wanted = windows.reduce((sum, { rect, scale }) => sum + area(rect) * scale ** 2, 0);
+    // A crowd's closer look is seen less close rather than at many times the coarse pass's cost.
+    const shrink = Math.min(1, Math.sqrt((MAX_CLOSER_LOOK_COST * coarsePixels) / Math.max(1, wanted)));
+    const closer = windows
+      .map(({ rect, scale }) => ({ rect, scale: scale * shrink }))
+      .filter(({ scale }) => scale > coarseScale * 1.2);
+    const kept = coarse.filter((quad) => !closer.some(({ rect }) => contains(rect, quadBounds(quad))));
+    for (const window of closer) {
+      for (const tile of tilesOf(window.rect, window.scale, MAX_TILE_SIDE, TILE_OVERLAP)) {
+        const fine = await detectQuads(image, window.scale, tile.rect);
+        for (const quad of fine.quads) {
+          const bounds = quadBounds(quad);
+          // Text cut by the window's edge is the coarse pass's to read, whole; text in two tiles is
+          // kept by the tile whose share of the overlap holds its centre.
+          if (touchesInnerEdge(bounds, tile.rect, image.width, image.height)) continue;
+          if (!holdsCentre(tile.owned, bounds)) continue;
+          kept.push(quad);
+        }
       }
     }
     return kept;

@@ -123,6 +123,31 @@ describe("local PaddleOCR text detector", { timeout: 30_000 }, () => {
     expect((read.box.left + read.box.width) * width).toBeLessThan(1440);
   });
 
+  it("reads a tiny bib on the seam between two tiles of a crowd's closer look exactly once", async () => {
+    // Five overlapping runners' regions merge into one window 1,300 px wide: at twice the photo's
+    // pixels that is 2,600 detector pixels, so it is detected in three tiles; x = 460 is where the
+    // first two split their overlap.
+    const [width, height] = [3000, 2000];
+    const seam = 100 + 460;
+    const frame = await sharp(
+      Buffer.from(
+        `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+          <rect width="100%" height="100%" fill="#3a7bd5"/>
+          <rect x="${seam - 16}" y="1200" width="33" height="15" fill="#ffffff"/>
+          <text x="${seam}" y="1210" font-family="DejaVu Sans" font-weight="bold" font-size="9" text-anchor="middle"
+            fill="#111111">4821</text>
+        </svg>`,
+      ),
+    )
+      .png()
+      .toBuffer();
+    const crowd = [0, 1, 2, 3, 4].map((i) => ({ left: (100 + i * 250) / width, top: 0.5, width: 0.1, height: 0.2 }));
+    const words = (await detector.detectText(frame, { closerLook: crowd }))
+      .filter((d) => d.type === "WORD")
+      .map((d) => d.text);
+    expect(words).toEqual(["4821"]);
+  });
+
   it("names the engine and its model version", () => {
     expect(detector.info).toEqual({
       engine: "paddleocr-ppocrv4-onnx",

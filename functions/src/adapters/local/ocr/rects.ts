@@ -54,3 +54,51 @@ export function touchesInnerEdge(box: Rect, window: Rect, width: number, height:
     (window.bottom < height && box.bottom >= window.bottom - slack)
   );
 }
+
+export const area = (rect: Rect): number => (rect.right - rect.left) * (rect.bottom - rect.top);
+
+export interface ScaledRect {
+  rect: Rect;
+  /** Detector pixels per photo pixel. */
+  scale: number;
+}
+
+/** mergeOverlapping for windows with a scale: a merged window is seen at the largest of its parts'. */
+export function mergeScaled(windows: readonly ScaledRect[]): ScaledRect[] {
+  return mergeOverlapping(windows.map(({ rect }) => rect)).map((rect) => ({
+    rect,
+    scale: Math.max(...windows.filter((window) => contains(rect, window.rect)).map(({ scale }) => scale)),
+  }));
+}
+
+/**
+ * Splits `rect` into tiles of at most `maxSide` detector pixels a side at `scale`, neighbours
+ * overlapping by `overlap` detector pixels; each tile also names the part it owns (up to the middle
+ * of each overlap), so text found by two tiles is kept once.
+ */
+export function tilesOf(rect: Rect, scale: number, maxSide: number, overlap: number): { rect: Rect; owned: Rect }[] {
+  const shared = overlap / scale;
+  const spans = (from: number, to: number) => {
+    const length = (to - from) * scale;
+    const count = length <= maxSide ? 1 : Math.ceil((length - overlap) / (maxSide - overlap));
+    const step = (to - from - shared) / count;
+    return Array.from({ length: count }, (_, i) => ({
+      start: count === 1 ? from : from + i * step,
+      end: count === 1 ? to : from + i * step + step + shared,
+      ownedStart: i === 0 ? -Infinity : from + i * step + shared / 2,
+      ownedEnd: i === count - 1 ? Infinity : from + (i + 1) * step + shared / 2,
+    }));
+  };
+  return spans(rect.top, rect.bottom).flatMap((rows) =>
+    spans(rect.left, rect.right).map((columns) => ({
+      rect: { left: columns.start, top: rows.start, right: columns.end, bottom: rows.end },
+      owned: { left: columns.ownedStart, top: rows.ownedStart, right: columns.ownedEnd, bottom: rows.ownedEnd },
+    })),
+  );
+}
+
+export function holdsCentre(owned: Rect, box: Rect): boolean {
+  const x = (box.left + box.right) / 2;
+  const y = (box.top + box.bottom) / 2;
+  return x >= owned.left && x < owned.right && y >= owned.top && y < owned.bottom;
+}
