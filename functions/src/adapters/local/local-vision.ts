@@ -29,7 +29,7 @@ export async function createLocalVision(options: {
       const decoded = performance.now();
       // The photo's text regions are found while its faces are: on an idle machine, on both cores.
       const [found, coarse] = await Promise.all([timed(faces.detectFaces(pixels)), timed(text.findCoarse(pixels))]);
-      // Small runners' bibs are read again from the full-resolution pixels around them.
+      // Small runners' bibs are detected again, closer, around them.
       const closerLook = found.value.map((face) => wearerRegion(face.box));
       const read = await timed(text.finish(pixels, coarse.value, { closerLook }));
       return {

@@ -61,7 +61,7 @@ const DET_MEAN = [0.485, 0.456, 0.406] as const;
 const DET_STD = [0.229, 0.224, 0.225] as const;
 
 export interface PaddleOcr {
-  /** `closerLook`: regions (normalised) where small text is worth a full-resolution detection. */
+  /** `closerLook`: regions (normalised) where small text is worth a closer detection (runners). */
   detectText(image: PhotoInput, closerLook: readonly BoundingBox[]): Promise<TextDetection[]>;
   /**
    * detectText in three steps, so a photo's work can spread over workers: the whole photo's text
@@ -98,10 +98,11 @@ export async function loadPaddleOcr(files: OcrModelFiles): Promise<PaddleOcr> {
    */
   async function detectQuads(image: RawPixels, scale: number, window?: Rect) {
     const area = window ?? { left: 0, top: 0, right: image.width, bottom: image.height };
-    const left = Math.floor(area.left);
-    const top = Math.floor(area.top);
-    const areaWidth = Math.max(1, Math.ceil(area.right) - left);
-    const areaHeight = Math.max(1, Math.ceil(area.bottom) - top);
+    // Whole pixels inside the image, whatever rounding the window's corners went through.
+    const left = Math.min(image.width - 1, Math.max(0, Math.floor(area.left)));
+    const top = Math.min(image.height - 1, Math.max(0, Math.floor(area.top)));
+    const areaWidth = Math.max(1, Math.min(image.width, Math.ceil(area.right)) - left);
+    const areaHeight = Math.max(1, Math.min(image.height, Math.ceil(area.bottom)) - top);
     // The detector downsamples by 32.
     const width = Math.max(32, Math.round((areaWidth * scale) / 32) * 32);
     const height = Math.max(32, Math.round((areaHeight * scale) / 32) * 32);

@@ -68,6 +68,12 @@ describe("tilesOf", () => {
     expect(tiles[0]?.owned.right).toBeCloseTo(((tiles[0]?.rect.right ?? 0) + (tiles[1]?.rect.left ?? 0)) / 2);
   });
 
+  it("ends the last tile exactly at the window's edge, never a rounding error past the photo", () => {
+    // These numbers once summed to 4000.0000000000005, and the detector refused to crop past the edge.
+    const tiles = tilesOf({ left: 1248.382125741395, top: 0, right: 4000, bottom: 100 }, 1.4299127179011166, 1280, 320);
+    expect(tiles.at(-1)?.rect.right).toBe(4000);
+  });
+
   it("keeps text found in two neighbouring tiles once, and text narrower than the overlap whole in one", () => {
     const tiles = tilesOf({ left: 0, top: 0, right: 2000, bottom: 300 }, 1, 1280, 320);
     for (let left = 0; left + 150 <= 2000; left += 7) {

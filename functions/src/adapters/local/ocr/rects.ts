@@ -84,7 +84,8 @@ export function tilesOf(rect: Rect, scale: number, maxSide: number, overlap: num
     const step = (to - from - shared) / count;
     return Array.from({ length: count }, (_, i) => ({
       start: count === 1 ? from : from + i * step,
-      end: count === 1 ? to : from + i * step + step + shared,
+      // The last tile ends exactly at `to`: a sum of floats can land past the photo's edge.
+      end: i === count - 1 ? to : from + i * step + step + shared,
       ownedStart: i === 0 ? -Infinity : from + i * step + shared / 2,
       ownedEnd: i === count - 1 ? Infinity : from + (i + 1) * step + shared / 2,
     }));
