@@ -1,4 +1,4 @@
-import sharp from "sharp";
+import sharp, { type Sharp } from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BoundingBox, TextDetection } from "../../../ports/vision";
 import { sharedPixels, TEXT_SOURCE_LONG_SIDE, uprightPixels } from "../pixels";
@@ -12,6 +12,25 @@ const PANELS = {
   "1234": { left: 60, top: 50, width: 320, height: 180, fill: "#ffffff" },
   "5678": { left: 600, top: 80, width: 320, height: 180, fill: "#fff3c4" },
 };
+
+/**
+ * A 6 MP frame (3000×2000) whose only small text is a distant runner's bib `4821`: 7-px digits on a
+ * 33×15 panel centred at x = `bibX`, y ≈ 1207, which the coarse pass's 1280 px shrinks to 3 px.
+ * `extra` is more SVG drawn on the same background.
+ */
+function distantRunnerFrame(bibX: number, extra = ""): Sharp {
+  return sharp(
+    Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="3000" height="2000">
+        <rect width="100%" height="100%" fill="#3a7bd5"/>
+        ${extra}
+        <rect x="${bibX - 16}" y="1200" width="33" height="15" fill="#ffffff"/>
+        <text x="${bibX}" y="1210" font-family="DejaVu Sans" font-weight="bold" font-size="9" text-anchor="middle"
+          fill="#111111">4821</text>
+      </svg>`,
+    ),
+  );
+}
 
 const photo = sharp(
   Buffer.from(
@@ -99,20 +118,8 @@ describe("local PaddleOCR text detector", { timeout: 30_000 }, () => {
   });
 
   it("reads a distant runner's tiny bib when asked to look closer where the runner is", async () => {
-    // A 6 MP frame: the coarse pass sees it at 1280 px, where these 7-px digits shrink to 3 px.
-    const [width, height] = [3000, 2000];
-    const tiny = await sharp(
-      Buffer.from(
-        `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
-          <rect width="100%" height="100%" fill="#3a7bd5"/>
-          <rect x="1400" y="1200" width="33" height="15" fill="#ffffff"/>
-          <text x="1416" y="1210" font-family="DejaVu Sans" font-weight="bold" font-size="9" text-anchor="middle"
-            fill="#111111">4821</text>
-        </svg>`,
-      ),
-    )
-      .png()
-      .toBuffer();
+    const width = 3000;
+    const tiny = await distantRunnerFrame(1416).png().toBuffer();
     const words = (detections: TextDetection[]) => detections.filter((d) => d.type === "WORD").map((d) => d.text);
     expect(words(await detector.detectText(tiny))).toEqual([]);
     const runner = { left: 0.4, top: 0.5, width: 0.2, height: 0.2 };
@@ -127,18 +134,8 @@ describe("local PaddleOCR text detector", { timeout: 30_000 }, () => {
     // Five overlapping runners' regions merge into one window 1,300 px wide: at twice the photo's
     // pixels that is 2,600 detector pixels, so it is detected in three tiles; x = 460 is where the
     // first two split their overlap.
-    const [width, height] = [3000, 2000];
-    const seam = 100 + 460;
-    const frame = await sharp(
-      Buffer.from(
-        `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
-          <rect width="100%" height="100%" fill="#3a7bd5"/>
-          <rect x="${seam - 16}" y="1200" width="33" height="15" fill="#ffffff"/>
-          <text x="${seam}" y="1210" font-family="DejaVu Sans" font-weight="bold" font-size="9" text-anchor="middle"
-            fill="#111111">4821</text>
-        </svg>`,
-      ),
-    )
+    const width = 3000;
+    const frame = await distantRunnerFrame(100 + 460)
       .png()
       .toBuffer();
     const crowd = [0, 1, 2, 3, 4].map((i) => ({ left: (100 + i * 250) / width, top: 0.5, width: 0.1, height: 0.2 }));
@@ -165,27 +162,15 @@ describe("local PaddleOCR text detector, a photo's work spread over workers", { 
 
   it("reads in steps shared between workers exactly what one worker reads in one go", async () => {
     // Big numbers for the coarse pass, several to share out, and a tiny one only the closer look finds.
-    const [width, height] = [3000, 2000];
     const numbers = ["1234", "5678", "9012", "3456", "7890"];
-    const frame = await sharp(
-      Buffer.from(
-        `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
-          <rect width="100%" height="100%" fill="#3a7bd5"/>
-          ${numbers
-            .map(
-              (digits, i) => `<rect x="${100 + i * 560}" y="200" width="480" height="220" fill="#ffffff"/>
-              <text x="${340 + i * 560}" y="350" font-family="DejaVu Sans" font-weight="bold" font-size="120"
-                text-anchor="middle" fill="#111111">${digits}</text>`,
-            )
-            .join("")}
-          <rect x="1400" y="1200" width="33" height="15" fill="#ffffff"/>
-          <text x="1416" y="1210" font-family="DejaVu Sans" font-weight="bold" font-size="9" text-anchor="middle"
-            fill="#111111">4821</text>
-        </svg>`,
-      ),
-    )
-      .jpeg({ quality: 95 })
-      .toBuffer();
+    const bigNumbers = numbers
+      .map(
+        (digits, i) => `<rect x="${100 + i * 560}" y="200" width="480" height="220" fill="#ffffff"/>
+        <text x="${340 + i * 560}" y="350" font-family="DejaVu Sans" font-weight="bold" font-size="120"
+          text-anchor="middle" fill="#111111">${digits}</text>`,
+      )
+      .join("");
+    const frame = await distantRunnerFrame(1416, bigNumbers).jpeg({ quality: 95 }).toBuffer();
     const closerLook = [{ left: 0.4, top: 0.5, width: 0.2, height: 0.2 }];
     const inOneGo = await detector.detectText(frame, { closerLook });
     const pixels = sharedPixels(await uprightPixels(frame, TEXT_SOURCE_LONG_SIDE));
