@@ -80,6 +80,7 @@ export async function startDorsal(
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });
+  killedWithThisProcess(child);
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => {
     output += chunk.toString();
@@ -122,6 +123,26 @@ export async function startDorsal(
       return code;
     },
   };
+}
+
+/** Runtimes started by this process that have not exited yet. */
+const liveRuntimes = new Set<ChildProcess>();
+const killLiveRuntimes = () => {
+  for (const child of liveRuntimes) child.kill("SIGKILL");
+};
+
+/**
+ * A process that dies on an uncaught error skips its `finally` and `afterAll`, and its runtimes would
+ * keep serving, orphaned: a crashed bench:ingest left one running for an hour. The exit listener is
+ * only there while a runtime is, so suites that re-import this module do not pile listeners up.
+ */
+function killedWithThisProcess(child: ChildProcess): void {
+  liveRuntimes.add(child);
+  if (liveRuntimes.size === 1) process.on("exit", killLiveRuntimes);
+  child.once("exit", () => {
+    liveRuntimes.delete(child);
+    if (liveRuntimes.size === 0) process.off("exit", killLiveRuntimes);
+  });
 }
 
 function waitForUrl(child: ChildProcess, output: () => string): Promise<string> {

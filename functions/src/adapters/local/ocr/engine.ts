@@ -158,8 +158,8 @@ export async function loadPaddleOcr(files: OcrModelFiles): Promise<PaddleOcr> {
 
   async function findFine(image: RawPixels, coarse: readonly Quad[], closerLook: readonly BoundingBox[]) {
     const coarseScale = coarseScaleOf(image);
-    // A photo the coarse pass sees at full resolution or more is not a race-day original (RBNR's
-    // small photos): enlarging its runners further found as much background print as bibs.
+    // A photo the coarse pass sees at full resolution or more is not a race-day original: enlarging
+    // runners past that (rbnr-dev's 850-px photos) read four more background prints or cut bibs, no bib.
     if (coarseScale >= 1) return [...coarse];
     const windows = mergeScaled(
       closerLook.flatMap((region) => {
