@@ -161,13 +161,14 @@ export async function loadPaddleOcr(files: OcrModelFiles): Promise<PaddleOcr> {
     // A photo the coarse pass sees at full resolution or more is not a race-day original: enlarging
     // runners past that (rbnr-dev's 850-px photos) read four more background prints or cut bibs, no bib.
     if (coarseScale >= 1) return [...coarse];
+    // A look less than 1.2× closer than the coarse pass finds nothing that pass did not.
+    const worthACloserLook = (scale: number) => scale > coarseScale * 1.2;
     const windows = mergeScaled(
       closerLook.flatMap((region) => {
         const width = region.width * image.width;
         if (width * coarseScale >= MAX_ZOOMED_REGION_WIDTH) return [];
         const scale = Math.min(MAX_UPSCALE, ZOOMED_REGION_WIDTH / Math.max(1, width));
-        // A region the coarse pass already sees at (nearly) this scale gains nothing from a second look.
-        if (scale <= coarseScale * 1.2) return [];
+        if (!worthACloserLook(scale)) return [];
         const rect = {
           left: region.left * image.width,
           top: region.top * image.height,
@@ -183,7 +184,7 @@ export async function loadPaddleOcr(files: OcrModelFiles): Promise<PaddleOcr> {
     const shrink = Math.min(1, Math.sqrt((MAX_CLOSER_LOOK_COST * coarsePixels) / Math.max(1, wanted)));
     const closer = windows
       .map(({ rect, scale }) => ({ rect, scale: scale * shrink }))
-      .filter(({ scale }) => scale > coarseScale * 1.2);
+      .filter(({ scale }) => worthACloserLook(scale));
     const kept = coarse.filter((quad) => !closer.some(({ rect }) => contains(rect, quadBounds(quad))));
     for (const window of closer) {
       for (const tile of tilesOf(window.rect, window.scale, MAX_TILE_SIDE, TILE_OVERLAP)) {

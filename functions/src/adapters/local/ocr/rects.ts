@@ -83,7 +83,7 @@ export function tilesOf(rect: Rect, scale: number, maxSide: number, overlap: num
     const count = length <= maxSide ? 1 : Math.ceil((length - overlap) / (maxSide - overlap));
     const step = (to - from - shared) / count;
     return Array.from({ length: count }, (_, i) => ({
-      start: count === 1 ? from : from + i * step,
+      start: from + i * step,
       // The last tile ends exactly at `to`: a sum of floats can land past the photo's edge.
       end: i === count - 1 ? to : from + i * step + step + shared,
       ownedStart: i === 0 ? -Infinity : from + i * step + shared / 2,
