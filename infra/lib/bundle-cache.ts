@@ -91,6 +91,72 @@ function keyOf(entry: string, options: BuildOptions): string {
   );
 }
 
+/**
+ * The kept bundle, or the one `build` makes (and keeps) when there is none. While one process
+ * builds a key, another that wants the same key waits for it instead of building it too: the infra
+ * tests synthesize two apps in two processes at once, and on a fresh clone both built all 27 bundles
+ * side by side. A lock whose process is gone is taken over; after `waitMs` the waiter builds anyway.
+ */
+export function cachedOrBuilt(
+  entry: string,
+  options: BuildOptions,
+  build: () => { metafile: Metafile; files: BundleFile[] },
+  waitMs = 300_000,
+): { metafile: Metafile; files: BundleFile[] } {
+  const lock = lockOf(entry, options);
+  const giveUpAt = Date.now() + waitMs;
+  for (;;) {
+    const kept = cachedBundle(entry, options);
+    if (kept) return kept;
+    if (takeLock(lock)) {
+      try {
+        return cachedBundle(entry, options) ?? build();
+      } finally {
+        rmSync(lock, { recursive: true, force: true });
+      }
+    }
+    if (Date.now() >= giveUpAt) return build();
+    if (!holderAlive(lock)) rmSync(lock, { recursive: true, force: true });
+    else sleep(100);
+  }
+}
+
+/** The folder whose existence says a process is building this bundle; it holds that process's pid. */
+export const lockOf = (entry: string, options: BuildOptions) => `${path.join(cacheRoot, keyOf(entry, options))}.lock`;
+
+/** False while another process holds the lock; true when this one took it, or no lock can be made. */
+function takeLock(lock: string): boolean {
+  try {
+    mkdirSync(path.dirname(lock), { recursive: true });
+    mkdirSync(lock);
+    writeFileSync(path.join(lock, "pid"), String(process.pid));
+    return true;
+  } catch (error) {
+    // Any failure but the lock's existence (a read-only cache) builds without one.
+    return (error as NodeJS.ErrnoException).code !== "EEXIST";
+  }
+}
+
+/** True while the process that took the lock runs, and in the moment before it wrote its pid. */
+function holderAlive(lock: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(path.join(lock, "pid"), "utf8"));
+  } catch {
+    return existsSync(lock);
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+// Bundling runs while constructs are defined, which is synchronous: the wait has to be too.
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+const sleep = (ms: number) => Atomics.wait(sleeper, 0, 0, ms);
+
 export function cachedBundle(
   entry: string,
   options: BuildOptions,

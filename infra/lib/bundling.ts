@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { BundlingOptions, ILocalBundling } from "aws-cdk-lib";
 import { type BuildOptions, buildSync, type Metafile } from "esbuild";
-import { type BundleFile, cachedBundle, keepBundle } from "./bundle-cache";
+import { type BundleFile, cachedOrBuilt, keepBundle } from "./bundle-cache";
 
 /**
  * Modules only the embedded local runtime loads (through dynamic import). They are left out of
@@ -102,7 +102,7 @@ export class EsbuildBundler implements ILocalBundling {
       external: [...localOnlyModules, ...Object.keys(filePackages)],
       logLevel: "error",
     };
-    const { metafile, files } = cachedBundle(this.entry, options) ?? bundle(this.entry, options);
+    const { metafile, files } = cachedOrBuilt(this.entry, options, () => bundle(this.entry, options));
     const outputs = metafile.outputs;
     const eager = eagerlyLoaded(outputs, this.entry);
     const offending = [...eager].flatMap((file) =>

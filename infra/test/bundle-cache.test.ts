@@ -1,8 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
 import { type BuildOptions, buildSync } from "esbuild";
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { cachedBundle, keepBundle } from "../lib/bundle-cache";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { cachedBundle, cachedOrBuilt, keepBundle, lockOf } from "../lib/bundle-cache";
 import { repoRoot } from "../lib/dorsal-app";
 
 // Inside the repository, as real entries are: the cache watches directories up to its root.
@@ -73,5 +75,100 @@ describe("the bundle cache", () => {
   it("keeps apart bundles built with other options", () => {
     buildAndKeep();
     expect(cachedBundle(entry, { ...options, minify: true })).toBeUndefined();
+  });
+});
+
+describe("two processes wanting the same bundle", () => {
+  const lock = () => lockOf(entry, options);
+  const built = () => {
+    const result = buildSync({ ...options, write: false, metafile: true } as const);
+    return {
+      metafile: result.metafile,
+      files: result.outputFiles.map((f) => ({ path: "index.js", contents: f.contents })),
+    };
+  };
+  const holdLock = (pid: number) => {
+    mkdirSync(lock(), { recursive: true });
+    writeFileSync(path.join(lock(), "pid"), String(pid));
+  };
+
+  beforeEach(() => {
+    rmSync(path.join(scratch, "src"), { recursive: true, force: true });
+    rmSync(lock(), { recursive: true, force: true });
+    mkdirSync(path.join(scratch, "src", "lib"), { recursive: true });
+    writeFileSync(entry, 'import { greeting } from "./lib/greeting";\nexport const handler = () => greeting;\n');
+    writeFileSync(path.join(scratch, "src", "lib", "greeting.ts"), `export const greeting = "${Math.random()}";\n`);
+  });
+  afterEach(() => rmSync(lock(), { recursive: true, force: true }));
+
+  it("waits for the process building it and takes what that process kept", async () => {
+    // Another process takes the lock, builds for a while and keeps its bundle, as a second synth would.
+    const holder = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "--input-type=module",
+        "-e",
+        `import { buildSync } from "esbuild";
+         import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+         import path from "node:path";
+         import { keepBundle, lockOf } from ${JSON.stringify(path.join(repoRoot, "infra/lib/bundle-cache.ts"))};
+         const [entry, options] = [${JSON.stringify(entry)}, ${JSON.stringify(options)}];
+         mkdirSync(lockOf(entry, options));
+         writeFileSync(path.join(lockOf(entry, options), "pid"), String(process.pid));
+         await new Promise((resolve) => setTimeout(resolve, 500));
+         const result = buildSync({ ...options, write: false, metafile: true });
+         const files = result.outputFiles.map((f) => ({ path: "kept-by-the-other.js", contents: f.contents }));
+         keepBundle(entry, options, result.metafile, files);
+         rmSync(lockOf(entry, options), { recursive: true });`,
+      ],
+      { cwd: repoRoot, stdio: "inherit" },
+    );
+    const exited = new Promise((resolve) => holder.once("exit", resolve));
+    while (!existsSync(path.join(lock(), "pid"))) await delay(20);
+
+    const got = cachedOrBuilt(entry, options, () => {
+      throw new Error("built a bundle another process was building");
+    });
+
+    expect(got.files.map((file) => file.path)).toEqual(["kept-by-the-other.js"]);
+    expect(await exited).toBe(0);
+  });
+
+  it("takes over a lock whose process is gone", () => {
+    const gone = spawnSync(process.execPath, ["-e", ""]).pid as number;
+    holdLock(gone);
+    let builds = 0;
+
+    const got = cachedOrBuilt(entry, options, () => {
+      builds += 1;
+      return built();
+    });
+
+    expect(builds).toBe(1);
+    expect(got.files).toHaveLength(1);
+    expect(existsSync(lock())).toBe(false);
+  });
+
+  it("builds it anyway when the process holding the lock takes longer than the wait", () => {
+    holdLock(process.pid);
+    let builds = 0;
+
+    const started = Date.now();
+    cachedOrBuilt(
+      entry,
+      options,
+      () => {
+        builds += 1;
+        return built();
+      },
+      300,
+    );
+
+    expect(builds).toBe(1);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    // The lock is the other process's to remove.
+    expect(existsSync(lock())).toBe(true);
   });
 });
