@@ -115,7 +115,7 @@ describe("two processes wanting the same bundle", () => {
          import path from "node:path";
          import { keepBundle, lockOf } from ${JSON.stringify(path.join(repoRoot, "infra/lib/bundle-cache.ts"))};
          const [entry, options] = [${JSON.stringify(entry)}, ${JSON.stringify(options)}];
-         mkdirSync(lockOf(entry, options));
+         mkdirSync(lockOf(entry, options), { recursive: true });
          writeFileSync(path.join(lockOf(entry, options), "pid"), String(process.pid));
          await new Promise((resolve) => setTimeout(resolve, 500));
          const result = buildSync({ ...options, write: false, metafile: true });
@@ -125,8 +125,15 @@ describe("two processes wanting the same bundle", () => {
       ],
       { cwd: repoRoot, stdio: "inherit" },
     );
-    const exited = new Promise((resolve) => holder.once("exit", resolve));
-    while (!existsSync(path.join(lock(), "pid"))) await delay(20);
+    let exitCode: number | null | undefined;
+    const exited = new Promise((resolve) => holder.once("exit", resolve)).then((code) => {
+      exitCode = code as number | null;
+      return code;
+    });
+    while (!existsSync(path.join(lock(), "pid"))) {
+      if (exitCode !== undefined) throw new Error(`the other process ended (${exitCode}) before taking the lock`);
+      await delay(20);
+    }
 
     const got = cachedOrBuilt(entry, options, () => {
       throw new Error("built a bundle another process was building");
