@@ -86,7 +86,7 @@ function keyOf(entry: string, options: BuildOptions): string {
       entry: path.relative(repoRoot, entry),
       options,
       esbuild: esbuildVersion,
-      lockfile: existsSync(lockfile) ? sha256(readFileSync(lockfile)) : "",
+      lockfile: existsSync(lockfile) ? hashOfFile(lockfile) : "",
     }),
   );
 }

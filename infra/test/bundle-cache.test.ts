@@ -23,13 +23,29 @@ const options: BuildOptions = {
   logLevel: "silent",
 };
 
-function buildAndKeep() {
+/** The entry and the module it imports, saying `greeting`. */
+function writeSources(greeting: string) {
+  rmSync(path.join(scratch, "src"), { recursive: true, force: true });
+  mkdirSync(path.join(scratch, "src", "lib"), { recursive: true });
+  writeFileSync(entry, 'import { greeting } from "./lib/greeting";\nexport const handler = () => greeting;\n');
+  writeFileSync(
+    path.join(scratch, "src", "lib", "greeting.ts"),
+    `export const greeting = ${JSON.stringify(greeting)};\n`,
+  );
+}
+
+function buildBundle() {
   const result = buildSync({ ...options, write: false, metafile: true } as const);
   const files = result.outputFiles.map((file) => ({
     path: path.relative(path.join(scratch, "out"), file.path),
     contents: file.contents,
   }));
-  keepBundle(entry, options, result.metafile, files);
+  return { metafile: result.metafile, files };
+}
+
+function buildAndKeep() {
+  const { metafile, files } = buildBundle();
+  keepBundle(entry, options, metafile, files);
   return files;
 }
 
@@ -37,12 +53,7 @@ const text = (files: { contents: Uint8Array }[] | undefined) =>
   files?.map((file) => Buffer.from(file.contents).toString("utf8"));
 
 describe("the bundle cache", () => {
-  beforeEach(() => {
-    rmSync(path.join(scratch, "src"), { recursive: true, force: true });
-    mkdirSync(path.join(scratch, "src", "lib"), { recursive: true });
-    writeFileSync(entry, 'import { greeting } from "./lib/greeting";\nexport const handler = () => greeting;\n');
-    writeFileSync(path.join(scratch, "src", "lib", "greeting.ts"), 'export const greeting = "hola";\n');
-  });
+  beforeEach(() => writeSources("hola"));
 
   it("hands back the kept bundle while nothing it read has changed", () => {
     expect(cachedBundle(entry, options)).toBeUndefined();
@@ -80,24 +91,15 @@ describe("the bundle cache", () => {
 
 describe("two processes wanting the same bundle", () => {
   const lock = () => lockOf(entry, options);
-  const built = () => {
-    const result = buildSync({ ...options, write: false, metafile: true } as const);
-    return {
-      metafile: result.metafile,
-      files: result.outputFiles.map((f) => ({ path: "index.js", contents: f.contents })),
-    };
-  };
   const holdLock = (pid: number) => {
     mkdirSync(lock(), { recursive: true });
     writeFileSync(path.join(lock(), "pid"), String(pid));
   };
 
   beforeEach(() => {
-    rmSync(path.join(scratch, "src"), { recursive: true, force: true });
     rmSync(lock(), { recursive: true, force: true });
-    mkdirSync(path.join(scratch, "src", "lib"), { recursive: true });
-    writeFileSync(entry, 'import { greeting } from "./lib/greeting";\nexport const handler = () => greeting;\n');
-    writeFileSync(path.join(scratch, "src", "lib", "greeting.ts"), `export const greeting = "${Math.random()}";\n`);
+    // Sources no earlier test kept a bundle of, so only the process under test can provide one.
+    writeSources(String(Math.random()));
   });
   afterEach(() => rmSync(lock(), { recursive: true, force: true }));
 
@@ -150,7 +152,7 @@ describe("two processes wanting the same bundle", () => {
 
     const got = cachedOrBuilt(entry, options, () => {
       builds += 1;
-      return built();
+      return buildBundle();
     });
 
     expect(builds).toBe(1);
@@ -168,7 +170,7 @@ describe("two processes wanting the same bundle", () => {
       options,
       () => {
         builds += 1;
-        return built();
+        return buildBundle();
       },
       300,
     );
