@@ -19,7 +19,7 @@ import { parseArgs } from "node:util";
 import sharp from "sharp";
 import { FaceIndex, SAME_PERSON_DISTANCE } from "../../functions/src/adapters/local/faces/face-index";
 import { createLocalFaceDetector } from "../../functions/src/adapters/local/faces/index";
-import type { BoundingBox } from "../../functions/src/ports/vision";
+import { type BoundingBox, confidentFaces } from "../../functions/src/ports/vision";
 import { percentile } from "./bibs/score";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -82,7 +82,7 @@ async function labelledFaces(dir: string): Promise<{ faces: Face[]; fromLabel: n
   for (const [photo, { bibs, facep = [] }] of Object.entries(truth)) {
     const bytes = readFileSync(join(dir, photo));
     const { width = 1, height = 1 } = await sharp(bytes).metadata();
-    const detected = (await detector.detectFaces(bytes)).map((face) => face.box);
+    const detected = confidentFaces(await detector.detectFaces(bytes)).map((face) => face.box);
     const boxes: BoundingBox[] = [];
     const runners: (string | undefined)[] = [];
     facep.forEach(([minRow, maxRow, minCol, maxCol], i) => {
@@ -121,7 +121,7 @@ async function distractorFaces(dir: string, files: string[]): Promise<Face[]> {
   const faces: Face[] = [];
   for (const file of files) {
     const bytes = readFileSync(join(dir, file));
-    const boxes = (await detector.detectFaces(bytes)).map((face) => face.box);
+    const boxes = confidentFaces(await detector.detectFaces(bytes)).map((face) => face.box);
     for (const descriptor of await describe(bytes, boxes))
       faces.push({ photo: `${dir}/${file}`, runner: undefined, descriptor });
   }

@@ -9,7 +9,7 @@ import {
 import type { EventRecord } from "../data/events";
 import type { MultipartForm } from "../http/multipart";
 import type { EventJobInput } from "../jobs/definitions";
-import type { BoundingBox, FaceDetection } from "../ports/vision";
+import { type BoundingBox, confidentFaces, type FaceDetection } from "../ports/vision";
 import type { Deps } from "./deps";
 import { AppError, invalid, notFound, tooLarge, unsupported } from "./errors";
 import { getEventConfig } from "./events";
@@ -79,14 +79,15 @@ export async function faceIndexingSlice(
       cursor: cursor ?? undefined,
     });
     for (const photo of page.photos) {
-      if (photo.processingStatus !== "successful" || photo.faces.length === 0) continue;
+      const faces = confidentFaces(photo.faces);
+      if (photo.processingStatus !== "successful" || faces.length === 0) continue;
       const original = await deps.objects.getBuffer("originals", photo.originalKey);
       const image = sniffImageType(original) === "heic" ? await heicAsJpeg(original) : original;
       await deps.faceSearch.indexPhoto(
         eventId,
         photo.id,
         image,
-        photo.faces.map((face) => face.box),
+        faces.map((face) => face.box),
       );
     }
     done += page.photos.length;
@@ -133,7 +134,7 @@ export async function keepFacesForSearch(
   image: Buffer,
   faces: FaceDetection[],
 ): Promise<number> {
-  const boxes = faces.map((face) => face.box);
+  const boxes = confidentFaces(faces).map((face) => face.box);
   const kept = await deps.faceSearch.indexPhoto(photo.eventId, photo.photoId, image, boxes);
   if ((await deps.events.get(photo.eventId))?.faceSearch !== true) await deps.faceSearch.removeEvent(photo.eventId);
   return kept;
@@ -243,7 +244,7 @@ async function largestFace(deps: Deps, selfie: Buffer): Promise<BoundingBox> {
     // What the decoder said stays out of the logs with the selfie: only that it failed.
     throw invalid(faceSearchMessages.selfieUnreadable);
   });
-  const [largest, second] = [...faces].sort((a, b) => b.box.height - a.box.height);
+  const [largest, second] = confidentFaces(faces).sort((a, b) => b.box.height - a.box.height);
   if (!largest) throw invalid(faceSearchMessages.noFace);
   if (second && second.box.height >= largest.box.height * ambiguousFaceShare) {
     throw invalid(faceSearchMessages.severalFaces);

@@ -2,9 +2,12 @@ import { createEventRequest } from "@dorsal/shared/staff-requests";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { createScriptedVision } from "../adapters/memory/vision";
+import type { FaceSearch } from "../ports/face-search";
+import type { BoundingBox, FaceDetection, TextDetection } from "../ports/vision";
 import { memoryContainer } from "../testing/memory-container";
-import { runnerWearing, scriptedWorld } from "../testing/scripted-world";
+import { runnerFace, runnerWearing, scriptedWorld } from "../testing/scripted-world";
 import { createEvent } from "./events";
+import { keepFacesForSearch } from "./face-search";
 import { searchByBib } from "./search";
 import { storagePaths } from "./storage-paths";
 
@@ -34,6 +37,53 @@ describe("the photo pipeline's steps, on in-memory ports", () => {
     expect(recorded.bibs).toEqual([]);
     expect((await searchByBib(deps, event.id, "4821")).totalFound).toBe(0);
     expect((await deps.photos.get(recorded.photoId))?.processingStatus).toBe("successful");
+  });
+});
+
+describe("faces too faint to count", () => {
+  /** A runner further back: a box the detector is unsure of (a hand, or a face), and the bib below it. */
+  const faint: FaceDetection = { confidence: 50, box: { left: 0.04, top: 0.3, width: 0.06, height: 0.08 } };
+  const bibBelowFaint = (bib: string): TextDetection[] => {
+    const box = { left: 0.03, top: 0.4, width: 0.08, height: 0.04 };
+    return [
+      { type: "LINE", text: bib, confidence: 97, box, id: 3 },
+      { type: "WORD", text: bib, confidence: 97, box, id: 4, parentId: 3 },
+    ];
+  };
+
+  it("still tell the bib rules where a runner stands, but are not counted as faces", async () => {
+    const { deps, event, process } = await scriptedWorld();
+    const near = runnerWearing("4821");
+
+    const withoutHint = await process({ text: [...near.text, ...bibBelowFaint("292")], faces: near.faces });
+    const withHint = await process({ text: [...near.text, ...bibBelowFaint("292")], faces: [...near.faces, faint] });
+
+    // Beside a sure face, text below no face is a banner's; the faint box says a runner wears it.
+    expect(withoutHint.bibs).toEqual(["4821"]);
+    expect([...withHint.bibs].sort()).toEqual(["292", "4821"]);
+    expect((await deps.events.stats([event.id])).get(event.id)).toMatchObject({ processedPhotos: 2, facesDetected: 2 });
+    // Kept on the photo all the same: a re-index applies the rules to the same hints.
+    expect((await deps.photos.get(withHint.photoId))?.faces).toHaveLength(2);
+  });
+
+  it("are not kept for selfie search", async () => {
+    const { deps, event } = await scriptedWorld();
+    const kept: BoundingBox[][] = [];
+    const recording: FaceSearch = {
+      indexPhoto: async (_eventId, _photoId, _image, faces) => kept.push(faces),
+      search: async () => [],
+      forget: async () => [],
+      removeEvent: async () => {},
+    };
+
+    await keepFacesForSearch(
+      { ...deps, faceSearch: recording },
+      { eventId: event.id, photoId: "f1" },
+      Buffer.from(""),
+      [runnerFace, faint],
+    );
+
+    expect(kept).toEqual([[runnerFace.box]]);
   });
 });
 

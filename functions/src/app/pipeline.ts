@@ -4,7 +4,7 @@ import { type DetectedBib, limits, photoFailureReasons } from "@dorsal/shared";
 import { newPhotoFields, type PhotoRecord } from "../data/photos";
 import { type PipelineTask, permanentErrorName, photoFailedLogMessage } from "../pipeline/definition";
 import type { PipelineInput } from "../ports/pipeline";
-import type { TextDetection } from "../ports/vision";
+import { confidentFaces, type TextDetection } from "../ports/vision";
 import { machineBibsFrom, setPhotoBibs } from "./bib-index";
 import { embeddedProfileIsSrgb } from "./color-profile";
 import type { Deps } from "./deps";
@@ -336,7 +336,7 @@ export function createPipelineTasks(deps: Deps) {
           photo.eventId,
           {
             processedPhotos: 1,
-            facesDetected: detection.faces.length,
+            facesDetected: confidentFaces(detection.faces).length,
             processingMsTotal: variants.ms + detection.ms.decode + detection.ms.text + detection.ms.faces,
           },
           now,

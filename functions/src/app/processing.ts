@@ -9,6 +9,7 @@ import {
 import { countsGeneration, type RecountCheckpoint } from "../data/events";
 import type { PageCursor, PhotoRecord } from "../data/photos";
 import type { EventJobInput } from "../jobs/definitions";
+import { confidentFaces } from "../ports/vision";
 import type { Deps } from "./deps";
 import { notFound } from "./errors";
 import { settleUploadPhoto } from "./my-uploads";
@@ -285,7 +286,7 @@ export async function recountEventStats(
       if (photo.processingStatus === "successful") {
         const ms = photo.recognition?.ms ?? {};
         counts.processedPhotos++;
-        counts.facesDetected += photo.faces.length;
+        counts.facesDetected += confidentFaces(photo.faces).length;
         counts.processingMsTotal += (ms.variants ?? 0) + (ms.decode ?? 0) + (ms.text ?? 0) + (ms.faces ?? 0);
       }
     }

@@ -13,9 +13,11 @@ import {
 
 export interface LocalFaceDetectorOptions {
   /**
-   * 0..100, default 60. The SSD's scores run lower than Rekognition's. Judged by eye on the RBNR race
-   * photos, about 93% of boxes above 60 are faces (many in the crowd), the rest mostly hands and
-   * backs of heads; between 35 and 50 only about half are.
+   * 0..100, default 45: the boxes returned, hints of runners included (see FACE_CONFIDENCE for those
+   * that count as faces). The SSD's scores run lower than Rekognition's. Judged by eye on the RBNR
+   * race photos, about 93% of boxes above 60 are faces (many in the crowd), the rest mostly hands and
+   * backs of heads; between 35 and 50 only about half are. Returning boxes down to 45 gives the bib
+   * rules two more runners' bibs on casablanca10k (docs/recognition.md).
    */
   minConfidence?: number;
   /** Rekognition's DetectFaces returns at most 100 faces. */
@@ -150,7 +152,7 @@ class FaceWorker {
  */
 export async function createLocalFaceDetector(options: LocalFaceDetectorOptions = {}): Promise<LocalFaceDetector> {
   const settings: FaceEngineSettings = {
-    minConfidence: options.minConfidence ?? 60,
+    minConfidence: options.minConfidence ?? 45,
     maxFaces: options.maxFaces ?? 100,
   };
   let current: Promise<FaceWorker> | undefined;
