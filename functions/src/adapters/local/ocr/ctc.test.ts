@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ctcGreedyDecode, parseDictionary } from "./ctc";
+import { confirmedBy, ctcGreedyDecode, parseDictionary } from "./ctc";
 import { OCR_MODEL_FILES } from "./models";
 
 /** One row per time step; `best` gets `p`, the rest share what is left. */
@@ -25,6 +25,23 @@ describe("ctcGreedyDecode", () => {
 
   it("reads nothing from blanks only", () => {
     expect(ctcGreedyDecode(steps(4, [0, 0.9], [0, 0.8]), 2, 4, alphabet)).toEqual({ chars: [], confidences: [] });
+  });
+});
+
+describe("confirmedBy", () => {
+  it("counts a character misread only when both reads misread it", () => {
+    const first = { chars: ["3", "2", "9", "2"], confidences: [0.99, 0.6, 0.9, 0.5] };
+    const second = { chars: ["3", "2", "9", "2"], confidences: [0.5, 0.7, 0.9, 0] };
+
+    const confirmed = confirmedBy(first, second);
+
+    expect(confirmed.chars).toEqual(["3", "2", "9", "2"]);
+    expect(confirmed.confidences.map((p) => Number(p.toFixed(4)))).toEqual([0.995, 0.88, 0.99, 0.5]);
+  });
+
+  it("refuses a second read of other characters", () => {
+    const read = (chars: string[]) => ({ chars, confidences: chars.map(() => 0.9) });
+    expect(() => confirmedBy(read(["3", "2"]), read(["3", "7"]))).toThrow();
   });
 });
 

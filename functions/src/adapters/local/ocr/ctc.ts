@@ -39,6 +39,19 @@ export function ctcGreedyDecode(
 }
 
 /**
+ * `first` confirmed by a second read of the same characters: a character counts as misread only if
+ * both reads misread it, as if the two were independent. Reads of overlapping crops share most of
+ * their pixels, so this overstates a character hidden in both.
+ */
+export function confirmedBy(first: DecodedText, second: DecodedText): DecodedText {
+  if (second.chars.join("") !== first.chars.join("")) throw new Error("a read confirms only the same characters");
+  return {
+    chars: first.chars,
+    confidences: first.confidences.map((p, i) => 1 - (1 - p) * (1 - (second.confidences[i] ?? 0))),
+  };
+}
+
+/**
  * PaddleOCR's dictionary file, one character per line, plus the space it appends when
  * `use_space_char` is on (as it is for the PP-OCRv4 models).
  */

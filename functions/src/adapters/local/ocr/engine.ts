@@ -3,7 +3,7 @@ import { InferenceSession, Tensor } from "onnxruntime-node";
 import sharp from "sharp";
 import type { BoundingBox, TextDetection } from "../../../ports/vision";
 import { type PhotoInput, type RawPixels, TEXT_SOURCE_LONG_SIDE, uprightPixels } from "../pixels";
-import { ctcGreedyDecode, type DecodedText, parseDictionary } from "./ctc";
+import { confirmedBy, ctcGreedyDecode, type DecodedText, parseDictionary } from "./ctc";
 import { boxesFromProbabilityMap, mapQuad, type Point, type Quad } from "./db-postprocess";
 import { type RecognisedRegion, subQuad, toTextDetections } from "./detections";
 import type { OcrModelFiles } from "./models";
@@ -206,21 +206,22 @@ export async function loadPaddleOcr(files: OcrModelFiles): Promise<PaddleOcr> {
     const crop = readingQuad(quad);
     const decoded = await read(image, crop.quad);
     if (mean(decoded.confidences) < MIN_TEXT_SCORE) return undefined;
-    const wider = await reread(image, crop.quad, decoded);
-    const reading = wider?.quad ?? crop.quad;
+    const second = await reread(image, crop.quad, decoded);
+    const reading = second?.quad ?? crop.quad;
     // Back from reading order to the photo's corners (vertical text was turned counter-clockwise).
     const corners: Quad = crop.vertical ? [reading[3], reading[0], reading[1], reading[2]] : reading;
     return {
-      chars: (wider ?? decoded).chars,
-      confidences: (wider ?? decoded).confidences,
+      chars: (second ?? decoded).chars,
+      confidences: (second ?? decoded).confidences,
       quad: mapQuad(corners, (p) => ({ x: p.x / image.width, y: p.y / image.height })),
     };
   }
 
   /**
-   * A region read as a short number is read again widened sideways; the wider read wins when it is
-   * the same digits with digits added at either end, each confidently read. Returns it with the
-   * region grown over the added digits, or undefined.
+   * A region read as a short number is read again widened sideways. When the wider read is the same
+   * digits with digits added at either end, each confidently read, it wins, with the region grown over
+   * the added digits. When it is the same digits, it confirms them (`confirmedBy`; a bib's cut first
+   * digit reads the same cut twice, so a partial read is confirmed too). Else undefined.
    */
   async function reread(
     image: RawPixels,
@@ -232,6 +233,7 @@ export async function loadPaddleOcr(files: OcrModelFiles): Promise<PaddleOcr> {
     const pad = REREAD_PAD_CHARS / text.length;
     const again = await read(image, subQuad(reading, -pad, 1 + pad));
     const wider = again.chars.join("");
+    if (wider === text) return { ...confirmedBy(decoded, again), quad: reading };
     const at = wider.indexOf(text);
     if (at < 0 || !/^\d+$/.test(wider) || wider.length <= text.length || wider.length > REREAD_MAX_DIGITS) {
       return undefined;
