@@ -4,7 +4,7 @@ import "./zod-messages";
 export * from "./analytics";
 export * from "./api";
 export * from "./bib-format";
-export { wearerRegion } from "./bib-geometry";
+export { wearerOf, wearerRegion } from "./bib-geometry";
 export * from "./bibs";
 export * from "./constants";
 // Not the route contract: every page loads this index, so every route would join /search's first

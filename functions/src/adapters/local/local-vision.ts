@@ -3,6 +3,7 @@ import type { TextDetection, Vision } from "../../ports/vision";
 import { createLocalFaceDetector, type LocalFaceDetector } from "./faces";
 import { createLocalTextDetector } from "./ocr";
 import { sharedPixels, TEXT_SOURCE_LONG_SIDE, uprightPixels } from "./pixels";
+import { facesOfUnwornNumbers } from "./wearer-faces";
 
 /** The local engines behind the vision port: PaddleOCR for text, SSD MobileNet for faces. */
 export async function createLocalVision(options: {
@@ -32,10 +33,12 @@ export async function createLocalVision(options: {
       // Small runners' bibs are detected again, closer, around them.
       const closerLook = found.value.map((face) => wearerRegion(face.box));
       const read = await timed(text.finish(pixels, coarse.value, { closerLook }));
+      // Bibs read under no face: their wearers' faces, looked for closer.
+      const wearers = await timed(facesOfUnwornNumbers(faces, pixels, read.value, found.value));
       return {
         text: atLeast(read.value, filters?.minConfidence),
-        faces: found.value,
-        ms: { decode: decoded - started, faces: found.ms, text: coarse.ms + read.ms },
+        faces: [...found.value, ...wearers.value],
+        ms: { decode: decoded - started, faces: found.ms + wearers.ms, text: coarse.ms + read.ms },
       };
     },
     close: async () => {

@@ -11,13 +11,8 @@ import {
   RECOGNITION_OUTPUT,
 } from "./face-recognition";
 import { FACE_DESCRIBE_LONG_SIDE, FACE_WORKING_LONG_SIDE, type FaceEngineSettings } from "./protocol";
+import { sameFace } from "./same-face";
 import { decodeFaces, loadSsdMobilenet, SSD_BOXES, SSD_CLASSES, SSD_INPUT, SSD_INPUT_SIZE } from "./ssd-mobilenet";
-
-/**
- * The two views find most faces twice with slightly different boxes; above this overlap two boxes
- * are one face. Faces in a crowd rarely overlap this much.
- */
-const SAME_FACE_IOU = 0.3;
 
 /**
  * "fill" stretches the photo over the square, as the TF Object Detection API trained the model;
@@ -182,14 +177,7 @@ function keepStrongest(faces: FaceDetection[], maxFaces: number): FaceDetection[
   const kept: FaceDetection[] = [];
   for (const face of [...faces].sort((a, b) => b.confidence - a.confidence)) {
     if (kept.length >= maxFaces) break;
-    if (kept.every((other) => iou(other.box, face.box) <= SAME_FACE_IOU)) kept.push(face);
+    if (!kept.some((other) => sameFace(other.box, face.box))) kept.push(face);
   }
   return kept;
-}
-
-function iou(a: BoundingBox, b: BoundingBox): number {
-  const width = Math.max(0, Math.min(a.left + a.width, b.left + b.width) - Math.max(a.left, b.left));
-  const height = Math.max(0, Math.min(a.top + a.height, b.top + b.height) - Math.max(a.top, b.top));
-  const inter = width * height;
-  return inter / (a.width * a.height + b.width * b.height - inter);
 }
