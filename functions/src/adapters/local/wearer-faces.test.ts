@@ -60,9 +60,9 @@ describe("faces of runners whose bib hangs under no detected face", () => {
     expect(wearerOf(face.box, distantBib.box)).toBe(true);
   });
 
-  it("looks nowhere when every number already hangs under a face, or the photo has no face at all", async () => {
+  it("looks nowhere when the photo has no face, a number already hangs under one, or the text is no number", async () => {
     regionsLooked = 0;
-    const wearer = await facesOfUnwornNumbers(counting, photo, [distantBib], []);
+    const noFace = await facesOfUnwornNumbers(counting, photo, [distantBib], []);
     const worn = await facesOfUnwornNumbers(
       counting,
       photo,
@@ -71,11 +71,11 @@ describe("faces of runners whose bib hangs under no detected face", () => {
     );
     const words = await facesOfUnwornNumbers(counting, photo, [{ ...distantBib, text: "META" }], [nearFace]);
 
-    expect([wearer, worn, words]).toEqual([[], [], []]);
+    expect([noFace, worn, words]).toEqual([[], [], []]);
     expect(regionsLooked).toBe(0);
   });
 
-  it("leaves a number as tall as the photo's text gets to the whole-photo pass", async () => {
+  it("leaves a number too big for a closer look to the whole-photo pass", async () => {
     regionsLooked = 0;
     const banner = { ...distantBib, box: { left: 0.3, top: 0.6, width: 0.4, height: 0.2 } };
 
