@@ -488,6 +488,7 @@ export async function composeInMemory(config: LocalConfig, fakes: InMemoryFakes 
     (await import("./adapters/local/local-vision")).createLocalVision({ workers: config.OCR_WORKERS }),
   );
   const refusingFaceSearch: FaceSearch = {
+    descriptorModel: async () => undefined,
     indexPhoto: refuse("face search"),
     search: refuse("face search"),
     forget: refuse("face search"),
@@ -724,6 +725,7 @@ function localFaceSearch(
 function lazyFaceSearch(build: () => Promise<FaceSearch>): FaceSearch {
   const engine = memo(build);
   return {
+    descriptorModel: async () => (await engine()).descriptorModel(),
     indexPhoto: async (...args) => (await engine()).indexPhoto(...args),
     search: async (...args) => (await engine()).search(...args),
     forget: async (...args) => (await engine()).forget(...args),

@@ -19,6 +19,7 @@ import { parseArgs } from "node:util";
 import sharp from "sharp";
 import { FaceIndex, SAME_PERSON_DISTANCE } from "../../functions/src/adapters/local/faces/face-index";
 import { createLocalFaceDetector } from "../../functions/src/adapters/local/faces/index";
+import { compactDescriptor } from "../../functions/src/data/photo-faces";
 import { type BoundingBox, confidentFaces } from "../../functions/src/ports/vision";
 import { percentile } from "./bibs/score";
 
@@ -47,7 +48,10 @@ interface Face {
   photo: string;
   /** "set/bib", or undefined for a face nobody labelled. */
   runner: string | undefined;
+  /** As a selfie's face is searched with. */
   descriptor: Float32Array;
+  /** As the product keeps it (one signed byte a value), for the face's part in the gallery. */
+  kept: Float32Array;
 }
 
 interface Query {
@@ -65,6 +69,11 @@ async function describe(bytes: Buffer, boxes: BoundingBox[]): Promise<Float32Arr
   const descriptors = await detector.describeFaces(bytes, boxes);
   describeMs.push((performance.now() - started) / boxes.length);
   return descriptors;
+}
+
+function asKept(descriptor: Float32Array): Float32Array {
+  const { scale, codes } = compactDescriptor(descriptor);
+  return Float32Array.from(codes, (code) => code * scale);
 }
 
 function overlap(a: BoundingBox, b: BoundingBox): number {
@@ -110,7 +119,7 @@ async function labelledFaces(dir: string): Promise<{ faces: Face[]; fromLabel: n
       }
     const descriptors = await describe(bytes, boxes);
     descriptors.forEach((descriptor, i) => {
-      faces.push({ photo, runner: runners[i], descriptor });
+      faces.push({ photo, runner: runners[i], descriptor, kept: asKept(descriptor) });
     });
   }
   return { faces, fromLabel, misplaced };
@@ -123,7 +132,7 @@ async function distractorFaces(dir: string, files: string[]): Promise<Face[]> {
     const bytes = readFileSync(join(dir, file));
     const boxes = confidentFaces(await detector.detectFaces(bytes)).map((face) => face.box);
     for (const descriptor of await describe(bytes, boxes))
-      faces.push({ photo: `${dir}/${file}`, runner: undefined, descriptor });
+      faces.push({ photo: `${dir}/${file}`, runner: undefined, descriptor, kept: asKept(descriptor) });
   }
   return faces;
 }
@@ -159,7 +168,7 @@ function rank(queries: Query[], gallery: Face[]): Ranked[] {
       // The gallery is the selfie's own set (its other photos) and the distractors (absolute paths).
       if (face.photo === query.selfie.photo) continue;
       if (!face.photo.startsWith("/") && face.photo.split("/")[0] !== query.set) continue;
-      const d = distance(query.selfie.descriptor, face.descriptor);
+      const d = distance(query.selfie.descriptor, face.kept);
       if (d < (nearest.get(face.photo) ?? Number.POSITIVE_INFINITY)) nearest.set(face.photo, d);
     }
     return { query, nearest };
@@ -183,7 +192,7 @@ function score(ranked: Ranked[], threshold: number) {
   return { threshold, precision, recall, f1: (2 * precision * recall) / (precision + recall || 1) };
 }
 
-const SWEEP = Array.from({ length: 17 }, (_, i) => Math.round((0.2 + i * 0.025) * 1000) / 1000);
+const SWEEP = Array.from({ length: 21 }, (_, i) => Math.round((0.45 + i * 0.025) * 1000) / 1000);
 const round = (v: number) => Math.round(v * 1000) / 1000;
 
 /** ROC AUC over (selfie, gallery photo) pairs: how often a right photo lies nearer than a wrong one. */
@@ -284,10 +293,7 @@ for (let i = 0; i < size; i++) {
   const source = (faces[i % faces.length] as Face).descriptor;
   const copy = source.map((v) => v + (i < faces.length ? 0 : noise()));
   const norm = Math.hypot(...copy);
-  index.add(
-    `photo-${i}`,
-    copy.map((v) => v / norm),
-  );
+  index.add(`photo-${i}`, compactDescriptor(copy.map((v) => v / norm)));
 }
 const searchMs: number[] = [];
 for (const query of queries.length > 0 ? queries : [{ selfie: faces[0] as Face }]) {

@@ -85,7 +85,7 @@ describe("selfie search", () => {
     const photoCopies =
       /^dorsal-(originals|derived)\/eventos\/\d+\/(originales|web|miniaturas|muestras|muestras-miniaturas|gratis)\/[a-z0-9]+\.jpg$/;
     return {
-      items: items.filter((item) => String(item.sk).startsWith("FACES#") || "descriptors" in item),
+      items: items.filter((item) => String(item.sk).startsWith("FACES#") || "codes" in item),
       objects: (await storedObjectKeys(dorsal.dataDir, eventId)).filter((key) => !photoCopies.test(key)),
     };
   };

@@ -20,10 +20,11 @@ async function world() {
     ...deps,
     jobs: { start: async (job: BackgroundJob, input: EventJobInput) => void started.push({ job, input }) },
   };
-  const eventWith = async (name: string, faceSearch: boolean) => {
+  const model = await deps.faceSearch.descriptorModel();
+  const eventWith = async (name: string, faceSearch: boolean, describedBy = model) => {
     const event = await createEvent(deps, createEventRequest.parse({ name, date: "2026-11-29" }));
     await deps.events.update(event.id, { faceSearch, updatedAt: clock.now().toISOString() });
-    await deps.faceIndexing.begin(event.id, 30, clock.now().toISOString());
+    await deps.faceIndexing.begin(event.id, 30, clock.now().toISOString(), describedBy);
     return event.id;
   };
   const stopped = await eventWith("Se detuvo", true);
@@ -50,7 +51,7 @@ async function world() {
     finished: true,
     updatedAt: "2026-11-29T08:05:00Z",
   });
-  return { deps: withJobs, clock, started, events: { stopped, live, finished, off }, cursor };
+  return { deps: withJobs, clock, started, events: { stopped, live, finished, off }, cursor, eventWith };
 }
 
 describe("resuming selfie search's indexing", () => {
@@ -86,5 +87,28 @@ describe("resuming selfie search's indexing", () => {
     expect((await resumeFaceIndexing(deps, { stalledMinutes: 0 })).sort()).toEqual(
       [events.stopped, events.live].sort(),
     );
+  });
+
+  it("describes every photo again when another descriptor model described the event's faces", async () => {
+    const { deps, clock, started, events, eventWith } = await world();
+    const upgraded = await eventWith("Otro modelo", true, "dlib-resnet");
+    await deps.faceIndexing.progress(upgraded, 1, { done: 30, cursor: null, finished: true });
+    const model = await deps.faceSearch.descriptorModel();
+
+    const resumed = await resumeFaceIndexing(deps, { stalledMinutes: 30 });
+
+    expect(resumed.sort()).toEqual([events.stopped, upgraded].sort());
+    expect(started).toContainEqual({ job: "faceIndexing", input: { eventId: upgraded, attempt: 2 } });
+    expect(await deps.faceIndexing.get(upgraded)).toMatchObject({
+      model,
+      attempt: 2,
+      done: 0,
+      cursor: null,
+      finished: false,
+      updatedAt: clock.now().toISOString(),
+    });
+    expect(model).toMatch(/^human-faceres@/);
+    // Once described by the current model, the event is left alone.
+    expect(await resumeFaceIndexing(deps, { stalledMinutes: 30 })).toEqual([]);
   });
 });

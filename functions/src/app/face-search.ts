@@ -42,7 +42,8 @@ export async function setFaceSearch(deps: Deps, eventId: number, enabled: boolea
   // Photos processed before: described in the background, their progress in the configuration.
   const photos = (await deps.events.stats([eventId])).get(eventId)?.totalPhotos ?? 0;
   if (switched && enabled && photos > 0) {
-    const run = await deps.faceIndexing.begin(eventId, photos, deps.clock.now().toISOString());
+    const model = await deps.faceSearch.descriptorModel();
+    const run = await deps.faceIndexing.begin(eventId, photos, deps.clock.now().toISOString(), model);
     await deps.jobs.start("faceIndexing", { eventId, attempt: run.attempt });
   }
   return getEventConfig(deps, eventId);
@@ -105,16 +106,27 @@ export async function faceIndexingSlice(
  * unfinished (the local runtime's start-up, `stalledMinutes` 0) and those whose workflow failed for
  * good in AWS (the hourly schedule: nothing recorded for `stalledMinutes`). Each gets a new attempt,
  * claimed conditionally, so two callers never start the same run twice. Events with the search
- * switched off are left alone: switching off deleted their faces.
+ * switched off are left alone: switching off deleted their faces. An event whose faces another
+ * descriptor model described (an upgrade) has them all described again, from its first photo: a
+ * selfie described by one model cannot be compared with faces described by another.
  */
 export async function resumeFaceIndexing(deps: Deps, { stalledMinutes }: { stalledMinutes: number }) {
+  const now = deps.clock.now().toISOString();
   const stalledBefore = new Date(deps.clock.now().getTime() - stalledMinutes * 60_000).toISOString();
+  const model = await deps.faceSearch.descriptorModel();
   const resumed: number[] = [];
   for (const event of await deps.events.list()) {
     if (event.faceSearch !== true) continue;
     const run = await deps.faceIndexing.get(event.id);
+    if (model !== undefined && run?.model !== model) {
+      const photos = (await deps.events.stats([event.id])).get(event.id)?.totalPhotos ?? 0;
+      const begun = await deps.faceIndexing.begin(event.id, photos, now, model);
+      await deps.jobs.start("faceIndexing", { eventId: event.id, attempt: begun.attempt });
+      resumed.push(event.id);
+      continue;
+    }
     if (!run || run.finished || (run.updatedAt ?? "") > stalledBefore) continue;
-    const claimed = await deps.faceIndexing.retry(run, deps.clock.now().toISOString());
+    const claimed = await deps.faceIndexing.retry(run, now);
     if (!claimed) continue;
     await deps.jobs.start("faceIndexing", { eventId: claimed.eventId, attempt: claimed.attempt });
     resumed.push(claimed.eventId);

@@ -70,6 +70,7 @@ describe("faces too faint to count", () => {
     const { deps, event } = await scriptedWorld();
     const kept: BoundingBox[][] = [];
     const recording: FaceSearch = {
+      descriptorModel: async () => undefined,
       indexPhoto: async (_eventId, _photoId, _image, faces) => kept.push(faces),
       search: async () => [],
       forget: async () => [],

@@ -17,6 +17,8 @@ export interface FaceIndexingRecord {
   finished: boolean;
   /** When the run began or last recorded a page: a run silent for long has stopped (resumeFaceIndexing). */
   updatedAt?: string;
+  /** The descriptor model the run describes with, where the engine's descriptors are ours (FaceSearch.descriptorModel). */
+  model?: string;
 }
 
 export function createFaceIndexingRepository(table: Table) {
@@ -24,10 +26,19 @@ export function createFaceIndexingRepository(table: Table) {
     get: (eventId: number) => table.get<FaceIndexingRecord>(keys.faceIndexing(eventId)),
 
     /** A new run: the attempt after the last one, from the first photo. */
-    async begin(eventId: number, total: number, now: string): Promise<FaceIndexingRecord> {
+    async begin(eventId: number, total: number, now: string, model: string | undefined): Promise<FaceIndexingRecord> {
       const updated = await table.update<FaceIndexingRecord>({
         key: keys.faceIndexing(eventId),
-        set: { type: "faceIndexing", eventId, total, done: 0, cursor: null, finished: false, updatedAt: now },
+        set: {
+          type: "faceIndexing",
+          eventId,
+          total,
+          done: 0,
+          cursor: null,
+          finished: false,
+          updatedAt: now,
+          ...(model ? { model } : {}),
+        },
         add: { attempt: 1 },
       });
       if (!updated) throw new Error(`face indexing of event ${eventId} could not begin`);

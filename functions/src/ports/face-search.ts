@@ -14,6 +14,12 @@ export interface FaceMatch {
  */
 export interface FaceSearch {
   /**
+   * The model behind the descriptors this engine keeps, when they are ours (locally). Descriptors of
+   * two models cannot be compared: an event's faces kept by another are described again. Undefined
+   * where the engine keeps them itself (a Rekognition collection carries its own model version).
+   */
+  descriptorModel(): Promise<string | undefined>;
+  /**
    * Keeps what a later search needs of the faces `faces` found in one photo of the event (the photo's
    * upright pixels in `image`), replacing what an earlier run of the same photo kept. Returns how
    * many faces were kept.

@@ -53,6 +53,8 @@ export function createRekognitionFaceSearch(
   };
 
   return {
+    // The collection's faces are Rekognition's own, compared by its current model.
+    descriptorModel: async () => undefined,
     async indexPhoto(eventId, photoId, image, faces) {
       if (faces.length === 0) return 0;
       const index = async () =>

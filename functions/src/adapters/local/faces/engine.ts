@@ -2,14 +2,7 @@ import { InferenceSession, Tensor } from "onnxruntime-node";
 import sharp from "sharp";
 import type { BoundingBox, FaceDetection } from "../../../ports/vision";
 import { type PhotoInput, type RawPixels, uprightPixels } from "../pixels";
-import {
-  DESCRIPTOR_LENGTH,
-  loadFaceRecognition,
-  RECOGNITION_INPUT,
-  RECOGNITION_INPUT_SIZE,
-  RECOGNITION_MEAN_RGB,
-  RECOGNITION_OUTPUT,
-} from "./face-recognition";
+import { DESCRIPTOR_LENGTH, FACERES_INPUT, FACERES_INPUT_SIZE, FACERES_OUTPUT, loadFaceRes } from "./faceres";
 import { FACE_DESCRIBE_LONG_SIDE, FACE_WORKING_LONG_SIDE, type FaceEngineSettings } from "./protocol";
 import { sameFace } from "./same-face";
 import { decodeFaces, loadSsdMobilenet, SSD_BOXES, SSD_CLASSES, SSD_INPUT, SSD_INPUT_SIZE } from "./ssd-mobilenet";
@@ -23,11 +16,12 @@ import { decodeFaces, loadSsdMobilenet, SSD_BOXES, SSD_CLASSES, SSD_INPUT, SSD_I
 const VIEWS = ["fill", "inside"] as const;
 
 /**
- * The square cut around a detected face, as a multiple of the box's longer side: the SSD's boxes
- * run from brows to chin, about what dlib's aligned chip shows. On the RBNR photos 0.8 and 1.0 both
- * gave ROC AUC 0.93, 1.2 less, 1.5 only 0.84 (docs/selfie-search.md).
+ * The square cut around a detected face, as a multiple of the box's longer side. Human feeds FaceRes
+ * its detector's box enlarged 1.4 times; the SSD's boxes are already larger (brows to chin and
+ * beyond). On the RBNR photos: 1.0 → recall 0.62 at precision ≥ 0.95, 1.2 → 0.69, 1.4 → 0.64,
+ * 1.7 → 0.59 (docs/selfie-search.md).
  */
-export const FACE_CHIP_MARGIN = 1.0;
+export const FACE_CHIP_MARGIN = 1.2;
 
 export interface FaceEngine {
   detectFaces(image: PhotoInput): Promise<FaceDetection[]>;
@@ -54,9 +48,7 @@ export async function loadFaceEngine(models: FaceModelPaths, settings: FaceEngin
   // The recognition net is loaded on first use: an install that never searches by selfie never pays for it.
   let recognition: Promise<InferenceSession> | undefined;
   const recognitionSession = () => {
-    recognition ??= loadFaceRecognition(models.recognition).then((model) =>
-      InferenceSession.create(model, SESSION_OPTIONS),
-    );
+    recognition ??= loadFaceRes(models.recognition).then((model) => InferenceSession.create(model, SESSION_OPTIONS));
     return recognition;
   };
 
@@ -76,8 +68,8 @@ export async function loadFaceEngine(models: FaceModelPaths, settings: FaceEngin
       const descriptors: Float32Array[] = [];
       for (const box of boxes) {
         const chip = await faceChip(photo, box);
-        const output = await net.run({ [RECOGNITION_INPUT]: chip });
-        descriptors.push(l2Normalised((output[RECOGNITION_OUTPUT] as Tensor).data as Float32Array));
+        const output = await net.run({ [FACERES_INPUT]: chip });
+        descriptors.push(l2Normalised((output[FACERES_OUTPUT] as Tensor).data as Float32Array));
       }
       return descriptors;
     },
@@ -85,11 +77,11 @@ export async function loadFaceEngine(models: FaceModelPaths, settings: FaceEngin
 }
 
 /**
- * The square around the face, scaled to the net's input; what lies outside the photo is black, as
- * face-api pads. Returned as the net's normalised planar input.
+ * The square around the face, scaled to the net's input; what lies outside the photo is black.
+ * Returned as the net's planar input, values 0–255.
  */
 async function faceChip(photo: RawPixels, box: BoundingBox): Promise<Tensor> {
-  const size = RECOGNITION_INPUT_SIZE;
+  const size = FACERES_INPUT_SIZE;
   const side = Math.max(box.width * photo.width, box.height * photo.height) * FACE_CHIP_MARGIN;
   const x0 = (box.left + box.width / 2) * photo.width - side / 2;
   const y0 = (box.top + box.height / 2) * photo.height - side / 2;
@@ -112,9 +104,7 @@ async function faceChip(photo: RawPixels, box: BoundingBox): Promise<Tensor> {
     .toBuffer({ resolveWithObject: true });
   const plane = size * size;
   const input = new Float32Array(3 * plane);
-  for (let i = 0; i < plane; i++)
-    for (let c = 0; c < 3; c++)
-      input[c * plane + i] = ((data[i * 3 + c] as number) - (RECOGNITION_MEAN_RGB[c] as number)) / 255;
+  for (let i = 0; i < plane; i++) for (let c = 0; c < 3; c++) input[c * plane + i] = data[i * 3 + c] as number;
   return new Tensor("float32", input, [1, 3, size, size]);
 }
 

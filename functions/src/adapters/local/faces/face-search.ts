@@ -2,13 +2,14 @@ import type { PhotoFacesRepository } from "../../../data/photo-faces";
 import type { FaceSearch } from "../../../ports/face-search";
 import type { BoundingBox } from "../../../ports/vision";
 import { FaceIndex } from "./face-index";
+import { FACE_DESCRIPTOR_MODEL } from "./models";
 
 interface Describer {
   describeFaces(image: Buffer, boxes: BoundingBox[]): Promise<Float32Array[]>;
 }
 
 /**
- * Selfie search on the local engine: the face worker describes each face (face-recognition.ts),
+ * Selfie search on the local engine: the face worker describes each face (faceres.ts),
  * the descriptors are stored with the photo (data/photo-faces.ts), and a search scans the event's
  * descriptors in memory (face-index.ts). An event's index is loaded on its first search and kept
  * until one of its photos' faces change; every change goes through this adapter, in this process.
@@ -22,7 +23,8 @@ export function createLocalFaceSearch(options: {
 
   const load = async (eventId: number) => {
     const index = new FaceIndex();
-    for await (const { photoId, descriptors } of photoFaces.ofEvent(eventId)) {
+    // Faces another model described are left out until the event's photos are described again.
+    for await (const { photoId, descriptors } of photoFaces.ofEvent(eventId, FACE_DESCRIPTOR_MODEL)) {
       for (const descriptor of descriptors) index.add(photoId, descriptor);
     }
     return index;
@@ -39,10 +41,11 @@ export function createLocalFaceSearch(options: {
   };
 
   return {
+    descriptorModel: async () => FACE_DESCRIPTOR_MODEL,
     async indexPhoto(eventId, photoId, image, faces) {
       const descriptors = faces.length > 0 ? await (await options.describer()).describeFaces(image, faces) : [];
       // A photo without faces keeps nothing (and loses what an earlier run of it kept).
-      if (descriptors.length > 0) await photoFaces.put(eventId, photoId, descriptors);
+      if (descriptors.length > 0) await photoFaces.put(eventId, photoId, FACE_DESCRIPTOR_MODEL, descriptors);
       else await photoFaces.remove(eventId, [photoId]);
       indexes.delete(eventId);
       return descriptors.length;

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BoundingBox, FaceDetection } from "../../../ports/vision";
 import { probePortraitJpeg } from "../../../preflight/probe-portrait";
 import { SAME_PERSON_DISTANCE } from "./face-index";
+import { DESCRIPTOR_LENGTH } from "./faceres";
 import { createLocalFaceDetector, type LocalFaceDetector } from "./index";
 
 // A photo of three people that ships inside the model's npm package, so no photo lives in the repo.
@@ -120,7 +121,7 @@ describe("local face detector", () => {
       [portraitDescriptor = new Float32Array()] = await detector.describeFaces(portrait, [portraitBox]);
     }, 60_000);
 
-    it("gives one 128-value unit vector per box, in the boxes' order, and none for no box", async () => {
+    it("gives one 1024-value unit vector per box, in the boxes' order, and none for no box", async () => {
       const faces = byPosition(await detector.detectFaces(sample));
       const boxes = faces.map((face) => face.box);
 
@@ -130,7 +131,7 @@ describe("local face detector", () => {
       expect(forward).toHaveLength(FACE_CENTRES.length);
       for (const descriptor of forward) {
         expect(descriptor).toBeInstanceOf(Float32Array);
-        expect(descriptor).toHaveLength(128);
+        expect(descriptor).toHaveLength(DESCRIPTOR_LENGTH);
         expect(Math.hypot(...descriptor)).toBeCloseTo(1, 5);
       }
       expect([...backward].reverse()).toEqual(forward);

@@ -28,7 +28,7 @@ export interface LocalFaceDetector extends FaceDetector {
   /** Also takes pixels decoded once for every engine. */
   detectFaces(image: PhotoInput): Promise<FaceDetection[]>;
   /**
-   * A 128-d L2-normalised descriptor for each face box (as detectFaces returns them), in the boxes'
+   * A 1024-value L2-normalised descriptor for each face box (as detectFaces returns them), in the boxes'
    * order: two photos of one person lie closer than SAME_PERSON_DISTANCE (see face-index.ts).
    */
   describeFaces(image: PhotoInput, boxes: BoundingBox[]): Promise<Float32Array[]>;
