@@ -18,6 +18,7 @@ import { createEventRepository } from "../../functions/src/data/events";
 import { keys } from "../../functions/src/data/keys";
 import { createLoginAttemptRepository } from "../../functions/src/data/login-attempts";
 import { createParticipantRepository } from "../../functions/src/data/participants";
+import { createPhotoFacesRepository } from "../../functions/src/data/photo-faces";
 import { createPhotoRepository, newPhotoFields, type PhotoRecord } from "../../functions/src/data/photos";
 import { createPricingRepository } from "../../functions/src/data/pricing";
 import { createSalesRepository } from "../../functions/src/data/sales";
@@ -585,6 +586,36 @@ describe.each(backends)("repositories on %s", (_name, open) => {
       expect(await table.get(keys.downloadToken(old))).toBeUndefined();
     }
     expect((await sales.byTokenHash(`nuevo-${id}`))?.id).toBe(id);
+  });
+
+  it("keeps a photo's faces as bytes that give back each descriptor, and answers only the model asked for", async () => {
+    const faces = createPhotoFacesRepository(table);
+    // Two unit vectors of 1,024 values, one with a negative value among its largest.
+    const unitOf = (values: number[]) => {
+      const norm = Math.hypot(...values);
+      return Float32Array.from(values, (value) => value / norm);
+    };
+    const first = unitOf(Array.from({ length: 1024 }, (_, i) => Math.sin(i)));
+    const second = unitOf(Array.from({ length: 1024 }, (_, i) => (i % 7) - 3));
+    await faces.put(907, "photo-a", "model-new", [first, second]);
+    await faces.put(907, "photo-b", "model-old", [second]);
+
+    const found = [];
+    for await (const photo of faces.ofEvent(907, "model-new")) found.push(photo);
+
+    expect(found.map((photo) => photo.photoId)).toEqual(["photo-a"]);
+    const kept = found[0]?.descriptors ?? [];
+    expect(kept).toHaveLength(2);
+    kept.forEach(({ scale, codes }, face) => {
+      const original = face === 0 ? first : second;
+      const distance = Math.hypot(...Array.from(codes, (code, i) => code * scale - (original[i] as number)));
+      // One byte a value: the kept face lies within 0.01 of the original (selfie search's threshold is 0.725).
+      expect(distance).toBeLessThan(0.01);
+    });
+    await faces.removeAll(907);
+    const left = [];
+    for await (const photo of faces.ofEvent(907, "model-old")) left.push(photo);
+    expect(left).toEqual([]);
   });
 
   it("returns default pricing until one is saved, then the saved one", async () => {
