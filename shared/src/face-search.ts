@@ -27,6 +27,11 @@ export interface FaceSearchPhoto {
   webUrl: string | null;
   /** 0..100: how alike the photo's nearest face and the selfie are (Rekognition's Similarity). */
   score: number;
+  /**
+   * The athlete's face, as far as the engine can tell; false for a look-alike the athlete is shown
+   * apart, to check (sorted after every certain photo: certain photos score higher).
+   */
+  certain: boolean;
 }
 
 export interface FaceSearchResponse {

@@ -182,7 +182,7 @@ describe("selfie search", () => {
       const byRule = [...ranked].sort((a, b) => b.score - a.score || ids.indexOf(a.id) - ids.indexOf(b.id));
       expect(ranked).toEqual(byRule);
       for (const photo of ranked)
-        expect(photo).toMatchObject({ score: expect.any(Number), thumbnailUrl: expect.any(String) });
+        expect(photo).toMatchObject({ score: expect.any(Number), thumbnailUrl: expect.any(String), certain: true });
     });
 
     it("says so in Spanish when the selfie has no face, or several", async () => {

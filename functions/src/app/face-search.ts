@@ -9,6 +9,7 @@ import {
 import type { EventRecord } from "../data/events";
 import type { MultipartForm } from "../http/multipart";
 import type { EventJobInput } from "../jobs/definitions";
+import type { FaceMatch } from "../ports/face-search";
 import { type BoundingBox, confidentFaces, type FaceDetection } from "../ports/vision";
 import type { Deps } from "./deps";
 import { AppError, invalid, notFound, tooLarge, unsupported } from "./errors";
@@ -158,7 +159,7 @@ export async function keepFacesForSearch(
  * 2. the selfie is a JPEG, PNG or HEIC image of at most 15 MB;
  * 3. under the sign-in throttle (per address and event): its largest face is found — none, or two
  *    alike in size, is a 400 in Spanish — and searched among the event's faces;
- * 4. the photos found, best first, as the public search shows them.
+ * 4. the photos found, best first (the certain ones, then the look-alikes), as the public search shows them.
  * The selfie lives only in this request's memory: nothing of it is written to storage or logs.
  */
 export async function searchByFace(
@@ -167,15 +168,16 @@ export async function searchByFace(
   client: RequestClient,
 ): Promise<FaceSearchResponse> {
   const { event, selfie } = await selfieRequest(deps, form);
-  let photoIds: { photoId: string; score: number }[] = [];
+  let matches: FaceMatch[] = [];
   await throttledCheck(deps, `selfie#${event.id}`, addressClient(client), async () => {
     const face = await largestFace(deps, selfie);
-    photoIds = await deps.faceSearch.search(event.id, selfie, face);
-    return photoIds.length > 0;
+    matches = await deps.faceSearch.search(event.id, selfie, face);
+    // Look-alikes do not count as finding someone: probing with strangers' faces stays throttled.
+    return matches.some((match) => match.certain);
   });
-  const scores = new Map(photoIds.map((match) => [match.photoId, match.score]));
-  const scoreOf = (photo: { id: string }) => scores.get(photo.id) ?? 0;
-  const photos = (await deps.photos.getViews(photoIds.map((match) => match.photoId)))
+  const byPhoto = new Map(matches.map((match) => [match.photoId, match]));
+  const scoreOf = (photo: { id: string }) => byPhoto.get(photo.id)?.score ?? 0;
+  const photos = (await deps.photos.getViews(matches.map((match) => match.photoId)))
     .filter((photo) => photo.eventId === event.id && photo.processingStatus === "successful")
     // Scores are rounded to a tenth, so photos of one face tie often: a tie keeps the bib search's order.
     .sort((a, b) => scoreOf(b) - scoreOf(a) || inUploadOrder(a, b));
@@ -187,6 +189,7 @@ export async function searchByFace(
       thumbnailUrl: photo.thumbnailUrl,
       webUrl: photo.webUrl,
       score: scoreOf(photo),
+      certain: byPhoto.get(photo.id)?.certain === true,
     })),
   };
 }

@@ -5,6 +5,11 @@ export interface FaceMatch {
   photoId: string;
   /** 0..100, as Rekognition's Similarity: how alike the photo's nearest face and the selfie are. */
   score: number;
+  /**
+   * Within the engine's same-person threshold. Otherwise a look-alike within its wider one: shown
+   * apart, for the athlete to check, and never taken by the athlete's deletion.
+   */
+  certain: boolean;
 }
 
 /**
@@ -26,13 +31,13 @@ export interface FaceSearch {
    */
   indexPhoto(eventId: number, photoId: string, image: Buffer, faces: BoundingBox[]): Promise<number>;
   /**
-   * The event's photos with a face like the one at `face` in the selfie, best first, each photo once.
-   * Nothing of the selfie is kept.
+   * The event's photos with a face like the one at `face` in the selfie, best first, each photo once:
+   * the certain ones and the look-alikes. Nothing of the selfie is kept.
    */
   search(eventId: number, selfie: Buffer, face: BoundingBox): Promise<FaceMatch[]>;
   /**
-   * The athlete's deletion: the event's photos `search` would answer for this selfie leave the
-   * event's face results (their faces are forgotten). Returns those photos' ids.
+   * The athlete's deletion: the event's photos `search` would answer as certain for this selfie
+   * leave the event's face results (their faces are forgotten). Returns those photos' ids.
    */
   forget(eventId: number, selfie: Buffer, face: BoundingBox): Promise<string[]>;
   /** Forgets every face of the event: the search switched off, or the event deleted. */

@@ -16,7 +16,7 @@ import {
 } from "@aws-sdk/client-rekognition";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createRekognitionFaceSearch, FACE_MATCH_THRESHOLD } from "./rekognition-face-search";
+import { createRekognitionFaceSearch, POSSIBLE_MATCH_THRESHOLD } from "./rekognition-face-search";
 
 // The Rekognition API Reference's IndexFaces example response (FaceDetail and UnindexedFaces
 // shortened), indexed with our photo id as ExternalImageId.
@@ -43,7 +43,8 @@ const INDEX_FACES: IndexFacesResponse = {
 };
 
 // The API Reference's SearchFacesByImage example response, with a second photo of the same person
-// (two of its faces matched: a reflection, or the photo indexed twice by a re-run).
+// (two of its faces matched: a reflection, or the photo indexed twice by a re-run) and a look-alike
+// in a third, between the two thresholds.
 const face = (faceId: string, photoId: string) => ({
   BoundingBox: { Height: 0.3234420120716095, Left: 0.3233329951763153, Top: 0.5, Width: 0.24222199618816376 },
   Confidence: 99.99829864501953,
@@ -56,6 +57,7 @@ const SEARCH_FACES: SearchFacesByImageResponse = {
     { Face: face("38271d79-7bc2-5efb-b752-398a8d575b85", "foto-b"), Similarity: 93.5 },
     { Face: face("2d8c2f34-2a2d-4a37-a0b4-2c4c8b6d4e11", "foto-a"), Similarity: 99.97036743164062 },
     { Face: face("7f0e3d2b-9e3a-4c43-9e3b-5a1d2c3b4a55", "foto-b"), Similarity: 96.25 },
+    { Face: face("5b1e9c7a-3f2d-4e8b-9a6c-1d0e2f3a4b5c", "foto-c"), Similarity: 84.2 },
   ],
   FaceModelVersion: "6.0",
   SearchedFaceBoundingBox: {
@@ -160,14 +162,15 @@ describe("createRekognitionFaceSearch", () => {
     }
   });
 
-  it("answers each photo once, at its most similar face, best first", async () => {
+  it("answers each photo once, at its most similar face, best first, a look-alike under 90 as not certain", async () => {
     const { client, sent } = fakeClient({ SearchFacesByImageCommand: [SEARCH_FACES] });
 
     const matches = await createRekognitionFaceSearch(client, options).search(7, jpeg, box);
 
     expect(matches).toEqual([
-      { photoId: "foto-a", score: 100 },
-      { photoId: "foto-b", score: 96.3 },
+      { photoId: "foto-a", score: 100, certain: true },
+      { photoId: "foto-b", score: 96.3, certain: true },
+      { photoId: "foto-c", score: 84.2, certain: false },
     ]);
     expect(sent).toEqual([
       {
@@ -176,7 +179,7 @@ describe("createRekognitionFaceSearch", () => {
           CollectionId: "dorsal-faces-7",
           Image: { Bytes: jpeg },
           MaxFaces: 4096,
-          FaceMatchThreshold: FACE_MATCH_THRESHOLD,
+          FaceMatchThreshold: POSSIBLE_MATCH_THRESHOLD,
         },
       },
     ]);
@@ -188,7 +191,7 @@ describe("createRekognitionFaceSearch", () => {
     expect(await createRekognitionFaceSearch(client, options).search(7, jpeg, box)).toEqual([]);
   });
 
-  it("forgets the faces the athlete's selfie matches, and says which photos they were in", async () => {
+  it("forgets the faces the athlete's selfie matches for certain, and says which photos they were in", async () => {
     const { client, sent } = fakeClient({
       SearchFacesByImageCommand: [SEARCH_FACES],
       DeleteFacesCommand: [DELETE_FACES],

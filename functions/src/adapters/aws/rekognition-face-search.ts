@@ -11,11 +11,16 @@ import type { FaceMatch, FaceSearch } from "../../ports/face-search";
 import { prepareImage, REKOGNITION_MAX_IMAGE_BYTES } from "./rekognition";
 
 /**
- * Similarity (0..100) a face must reach to count as the selfie's person: Rekognition's
- * `FaceMatchThreshold`, the part SAME_PERSON_DISTANCE plays locally. Rekognition's default is 80;
- * 90 keeps strangers out of an athlete's results at little cost in recall on frontal selfies.
+ * Similarity (0..100) a face must reach to count as the selfie's person, the part
+ * SAME_PERSON_DISTANCE plays locally: 90 keeps strangers out of an athlete's results at little cost
+ * in recall on frontal selfies.
  */
 export const FACE_MATCH_THRESHOLD = 90;
+/**
+ * From this similarity up to FACE_MATCH_THRESHOLD, a look-alike for the athlete to check (the part
+ * POSSIBLE_DISTANCE plays locally): Rekognition's own default `FaceMatchThreshold`.
+ */
+export const POSSIBLE_MATCH_THRESHOLD = 80;
 /** SearchFacesByImage's maximum: one runner's face in every photo of a big event. */
 const MAX_MATCHES = 4096;
 /** IndexFaces's and DetectFaces' own ceiling. */
@@ -42,7 +47,7 @@ export function createRekognitionFaceSearch(
           CollectionId: collection(eventId),
           Image: { Bytes: await bytesOf(selfie) },
           MaxFaces: MAX_MATCHES,
-          FaceMatchThreshold: FACE_MATCH_THRESHOLD,
+          FaceMatchThreshold: POSSIBLE_MATCH_THRESHOLD,
         }),
       );
     } catch (error) {
@@ -87,12 +92,16 @@ export function createRekognitionFaceSearch(
 
     async forget(eventId, selfie) {
       const found = await searchFaces(eventId, selfie);
-      const faceIds = (found.FaceMatches ?? []).flatMap((match) => (match.Face?.FaceId ? [match.Face.FaceId] : []));
+      const faceIds = (found.FaceMatches ?? []).flatMap((match) =>
+        match.Face?.FaceId && (match.Similarity ?? 0) >= FACE_MATCH_THRESHOLD ? [match.Face.FaceId] : [],
+      );
       // DeleteFaces takes at most 4096 ids a call, which is what one search can answer.
       if (faceIds.length > 0) {
         await client.send(new DeleteFacesCommand({ CollectionId: collection(eventId), FaceIds: faceIds }));
       }
-      return bestPerPhoto(found).map((match) => match.photoId);
+      return bestPerPhoto(found)
+        .filter((match) => match.certain)
+        .map((match) => match.photoId);
     },
 
     async removeEvent(eventId) {
@@ -117,7 +126,11 @@ function bestPerPhoto(found: SearchFacesByImageResponse): FaceMatch[] {
     best.set(photoId, Math.max(best.get(photoId) ?? 0, match.Similarity));
   }
   return [...best]
-    .map(([photoId, similarity]) => ({ photoId, score: Math.round(similarity * 10) / 10 }))
+    .map(([photoId, similarity]) => ({
+      photoId,
+      score: Math.round(similarity * 10) / 10,
+      certain: similarity >= FACE_MATCH_THRESHOLD,
+    }))
     .sort((a, b) => b.score - a.score);
 }
 

@@ -402,6 +402,18 @@ export function PhotoResults({
     ) : null;
   const bibPhotoIds = new Set(photos.map((photo) => photo.id));
   const selfieOnly = (faceMatches ?? []).filter((photo) => !bibPhotoIds.has(photo.id));
+  const selfieCertain = selfieOnly.filter((photo) => photo.certain);
+  const selfiePossible = selfieOnly.filter((photo) => !photo.certain);
+  const selfieTile = (photo: FaceSearchPhoto) => (
+    <Box as="li" key={photo.id} listStyleType="none">
+      <PhotoTile
+        photo={{ originalFilename: photo.filename, thumbnailUrl: photo.thumbnailUrl }}
+        chosen={nothingToBuy ? null : chosen.has(photo.id)}
+        onOpen={() => setSelfiePreview(photo)}
+        onToggle={() => toggle(photo.id)}
+      />
+    </Box>
+  );
 
   return (
     <Stack as="section" gap="4" aria-labelledby="results-title">
@@ -456,24 +468,32 @@ export function PhotoResults({
           </Box>
         )}
       </SimpleGrid>
-      {selfieOnly.length > 0 && (
+      {selfieCertain.length > 0 && (
         <Stack as="section" gap="3" aria-labelledby="selfie-results-title">
           <Heading as="h3" size="md" id="selfie-results-title">
-            {selfieOnly.length === 1
+            {selfieCertain.length === 1
               ? "1 foto más encontrada con tu selfie"
-              : `${formatCount(selfieOnly.length)} fotos más encontradas con tu selfie`}
+              : `${formatCount(selfieCertain.length)} fotos más encontradas con tu selfie`}
           </Heading>
           <SimpleGrid as="ul" columns={{ base: 2, sm: 3, md: 4 }} gap="3">
-            {selfieOnly.map((photo) => (
-              <Box as="li" key={photo.id} listStyleType="none">
-                <PhotoTile
-                  photo={{ originalFilename: photo.filename, thumbnailUrl: photo.thumbnailUrl }}
-                  chosen={nothingToBuy ? null : chosen.has(photo.id)}
-                  onOpen={() => setSelfiePreview(photo)}
-                  onToggle={() => toggle(photo.id)}
-                />
-              </Box>
-            ))}
+            {selfieCertain.map(selfieTile)}
+          </SimpleGrid>
+        </Stack>
+      )}
+      {selfiePossible.length > 0 && (
+        <Stack as="section" gap="3" aria-labelledby="selfie-possible-title">
+          <Box>
+            <Heading as="h3" size="md" id="selfie-possible-title">
+              {selfiePossible.length === 1
+                ? "Podrías aparecer en 1 foto más"
+                : `Podrías aparecer en ${formatCount(selfiePossible.length)} fotos más`}
+            </Heading>
+            <Text textStyle="sm" color="fg.muted">
+              Se parecen a tu selfie, pero no tanto como para estar seguros: revísalas antes de agregarlas al carrito.
+            </Text>
+          </Box>
+          <SimpleGrid as="ul" columns={{ base: 2, sm: 3, md: 4 }} gap="3">
+            {selfiePossible.map(selfieTile)}
           </SimpleGrid>
         </Stack>
       )}

@@ -2,6 +2,7 @@ import { Alert, Box, Button, Checkbox, chakra, Heading, List, SimpleGrid, Stack,
 import { type FaceSearchPhoto, faceSearchMessages, selfieContentTypes } from "@dorsal/shared/face-search";
 import { useId, useRef, useState } from "react";
 import { ThumbnailImage } from "../../../components/ui/thumbnail";
+import { foundSummary } from "../api/face-matches";
 import { useFaceSearch, useForgetFace } from "../api/face-search";
 
 /**
@@ -119,9 +120,7 @@ export function SelfieSearch({
       )}
       {found && found.length > 0 && (
         <Stack gap="2" role="status">
-          <Text fontWeight="semibold">
-            {found.length === 1 ? "Encontramos 1 foto tuya" : `Encontramos ${found.length} fotos tuyas`}
-          </Text>
+          <Text fontWeight="semibold">{foundSummary(found)}</Text>
           {bibSearched ? (
             <Text textStyle="sm">Están abajo, junto a las de tu dorsal: agrégalas al carrito como cualquier foto.</Text>
           ) : (

@@ -17,9 +17,9 @@ const VIEWS = ["fill", "inside"] as const;
 
 /**
  * The square cut around a detected face, as a multiple of the box's longer side. Human feeds FaceRes
- * its detector's box enlarged 1.4 times; the SSD's boxes are already larger (brows to chin and
- * beyond). On the RBNR photos: 1.0 → recall 0.62 at precision ≥ 0.95, 1.2 → 0.69, 1.4 → 0.64,
- * 1.7 → 0.59 (docs/selfie-search.md).
+ * its own detector's (BlazeFace's) box enlarged 1.4 times; on this SSD's boxes, swept on the RBNR
+ * photos: 1.0 → recall 0.62 at precision ≥ 0.95, 1.2 → 0.69, 1.4 → 0.64, 1.7 → 0.59
+ * (docs/selfie-search.md).
  */
 export const FACE_CHIP_MARGIN = 1.2;
 

@@ -8,6 +8,13 @@ import { DESCRIPTOR_LENGTH } from "./faceres";
  */
 export const SAME_PERSON_DISTANCE = 0.725;
 
+/**
+ * Beyond SAME_PERSON_DISTANCE and within this, a face is a look-alike the athlete is shown apart, to
+ * check: on the same benchmark, the threshold with the most recall at precision ≥ 0.80 (the smallest
+ * of those, where several tie).
+ */
+export const POSSIBLE_DISTANCE = 0.775;
+
 export interface FaceMatch {
   photoId: string;
   /** Euclidean distance of the photo's nearest face to the selfie: 0..2. */

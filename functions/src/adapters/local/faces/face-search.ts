@@ -1,7 +1,7 @@
 import type { PhotoFacesRepository } from "../../../data/photo-faces";
 import type { FaceSearch } from "../../../ports/face-search";
 import type { BoundingBox } from "../../../ports/vision";
-import { FaceIndex } from "./face-index";
+import { FaceIndex, POSSIBLE_DISTANCE, SAME_PERSON_DISTANCE } from "./face-index";
 import { FACE_DESCRIPTOR_MODEL } from "./models";
 
 interface Describer {
@@ -53,15 +53,18 @@ export function createLocalFaceSearch(options: {
     async search(eventId, selfie, face) {
       const [descriptor] = await (await options.describer()).describeFaces(selfie, [face]);
       if (!descriptor) return [];
-      const matches = (await indexOf(eventId)).search(descriptor);
+      const matches = (await indexOf(eventId)).search(descriptor, POSSIBLE_DISTANCE);
       // Cosine similarity as a percentage: unit vectors at distance d have a·b = 1 − d²/2.
       return matches.map(({ photoId, distance }) => ({
         photoId,
         score: Math.round((1 - (distance * distance) / 2) * 1000) / 10,
+        certain: distance <= SAME_PERSON_DISTANCE,
       }));
     },
     async forget(eventId, selfie, face) {
-      const photoIds = (await this.search(eventId, selfie, face)).map((match) => match.photoId);
+      const photoIds = (await this.search(eventId, selfie, face))
+        .filter((match) => match.certain)
+        .map((match) => match.photoId);
       // The photo's every face: what the athlete asked for is that the photo stops answering their face.
       await photoFaces.remove(eventId, photoIds);
       indexes.delete(eventId);
