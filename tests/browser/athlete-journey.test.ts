@@ -112,7 +112,7 @@ describe("athlete journey", () => {
     await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: dorsal.url });
     await page.goto(`${dorsal.url}/search`);
     await page.getByRole("button", { name: `Ver dorsales de ${event.name}` }).click();
-    await page.getByRole("button", { name: "Dorsal 5173, 2 fotos" }).click();
+    await page.getByRole("button", { name: "Dorsal 5173 con 2 fotos" }).click();
     await page.getByRole("heading", { name: "2 fotos del dorsal 5173" }).waitFor();
     await checkout(page, 2, { name: "Ana Gómez", email: "ana@example.com" });
     await page.getByRole("button", { name: "Aprobar" }).click();
@@ -238,7 +238,7 @@ describe("athlete journey", () => {
     await page.goto(`${dorsal.url}/search`);
     await page.getByRole("button", { name: `Ver dorsales de ${event.name}` }).click();
     await page.getByRole("heading", { name: "1 dorsal con fotos" }).waitFor();
-    await page.getByRole("button", { name: "Dorsal 5173, 2 fotos" }).click();
+    await page.getByRole("button", { name: "Dorsal 5173 con 2 fotos" }).click();
     await page.getByRole("heading", { name: "2 fotos del dorsal 5173" }).waitFor();
     expect(page.url()).toContain(`eventId=${event.id}`);
     expect(page.url()).toContain("dorsal=5173");

@@ -33,7 +33,7 @@ describe("free photos", () => {
     const page = await browser.openPage(viewports.phone);
     await page.goto(`${dorsal.url}/free-photos`);
     await page.getByRole("button", { name: "Ver dorsales de Carrera Recreativa de Cali" }).click();
-    await page.getByRole("button", { name: "Dorsal 77, 2 fotos" }).click();
+    await page.getByRole("button", { name: "Dorsal 77 con 2 fotos" }).click();
     await page.getByRole("heading", { name: "2 fotos gratis del dorsal 77" }).waitFor();
 
     const saved: string[] = [];
@@ -50,7 +50,7 @@ describe("free photos", () => {
     const page = await browser.openPage(viewports.phone);
     await page.goto(`${dorsal.url}/free-photos`);
     await page.getByRole("button", { name: "Ver dorsales de Carrera Recreativa de Cali" }).click();
-    await page.getByRole("button", { name: "Dorsal 77, 2 fotos" }).click();
+    await page.getByRole("button", { name: "Dorsal 77 con 2 fotos" }).click();
     await page
       .getByRole("button", { name: /^Ver foto / })
       .first()
@@ -72,11 +72,11 @@ describe("free photos", () => {
     const page = await browser.openPage(viewports.phone);
     await page.goto(`${dorsal.url}/free-photos`);
     await page.getByRole("button", { name: "Ver dorsales de Carrera Recreativa de Cali" }).click();
-    await page.getByRole("button", { name: "Dorsal 77, 2 fotos" }).waitFor();
+    await page.getByRole("button", { name: "Dorsal 77 con 2 fotos" }).waitFor();
     await page.goto(`${page.url()}&dorsal=4040`);
     await page.getByText("Sin resultados").waitFor();
     await page.getByText("Las fotos de este evento son gratis").waitFor();
     await page.getByRole("button", { name: "Ver los dorsales con fotos" }).click();
-    await page.getByRole("button", { name: "Dorsal 77, 2 fotos" }).waitFor();
+    await page.getByRole("button", { name: "Dorsal 77 con 2 fotos" }).waitFor();
   });
 });

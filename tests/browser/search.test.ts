@@ -4,6 +4,7 @@ import { type BibPhotoPage, defaultEventPricing, type EventDto } from "@dorsal/s
 import type { Page } from "playwright-core";
 import PostalMime from "postal-mime";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { accessibilityViolations } from "../support/accessibility";
 import { adminToken, apiClient, waitFor } from "../support/api";
 import { animationsDone, createBrowserHarness, imagesLoaded, signInAsAdmin, viewports } from "../support/browser";
 import { seedEventWithBibPhotos } from "../support/seed";
@@ -215,13 +216,15 @@ describe("search form", () => {
     await page.getByText("Este evento tiene 4 fotos publicadas").waitFor();
     await page.screenshot({ path: `${screenshots}/no-results-phone.png`, fullPage: true });
     await page.getByRole("button", { name: "Ver los dorsales con fotos" }).click();
-    await page.getByRole("button", { name: "Dorsal 5173, 4 fotos" }).waitFor();
+    await page.getByRole("button", { name: "Dorsal 5173 con 4 fotos" }).waitFor();
+    // The grid's buttons are named by what they show (WCAG 2.5.3), which axe checks.
+    expect(await accessibilityViolations(page)).toEqual([]);
 
     await search(page, free, "9999");
     await page.getByText("Sin resultados").waitFor();
     await page.getByText("Las fotos de este evento son gratis").waitFor();
     await page.getByRole("button", { name: "Ver los dorsales con fotos" }).click();
-    await page.getByRole("button", { name: "Dorsal 77, 1 foto" }).waitFor();
+    await page.getByRole("button", { name: "Dorsal 77 con 1 foto" }).waitFor();
 
     // 'Avísame cuando estén mis fotos' under the results: nothing ticked for the athlete, the box
     // ticked by keyboard, and the emailed link's page confirms only when pressed.

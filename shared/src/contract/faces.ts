@@ -13,7 +13,7 @@ export const facesApi = {
     access: "public",
     multipart: true,
   }),
-  // The athlete's deletion: the photos this selfie finds stop answering it.
+  // The athlete's deletion: the photos this selfie finds for certain stop answering it.
   forget: endpoint<FaceForgetResponse>()({
     method: "POST",
     path: "/api/photos/search-by-face/forget",

@@ -11,6 +11,7 @@ import {
   Skeleton,
   Stack,
   Text,
+  VisuallyHidden,
 } from "@chakra-ui/react";
 import type { PublicEventDto } from "@dorsal/shared";
 import { EmptyState } from "../../../components/ui/empty-state";
@@ -119,16 +120,17 @@ export function BibGrid({
       <SimpleGrid as="ul" columns={{ base: 3, sm: 5 }} gap="2" aria-busy={dorsals.isPlaceholderData}>
         {bibs.map((bib) => (
           <li key={bib.dorsalNumber} style={{ listStyle: "none" }}>
-            <Button
-              variant="outline"
-              width="full"
-              onClick={() => onChoose(bib.dorsalNumber)}
-              aria-label={`Dorsal ${bib.dorsalNumber}, ${bib.photoCount} ${bib.photoCount === 1 ? "foto" : "fotos"}`}
-            >
+            {/* The name comes from the text, hidden words included, so that it contains what is seen
+                (WCAG 2.5.3: a voice user says the bib shown). Each child of the flex button is read as
+                a word of its own: "Dorsal 77 con 1 foto". */}
+            <Button variant="outline" width="full" onClick={() => onChoose(bib.dorsalNumber)}>
+              <VisuallyHidden>Dorsal</VisuallyHidden>
               {bib.dorsalNumber}
+              <VisuallyHidden>con</VisuallyHidden>
               <Badge size="sm" variant="subtle">
                 {bib.photoCount}
               </Badge>
+              <VisuallyHidden>{bib.photoCount === 1 ? "foto" : "fotos"}</VisuallyHidden>
             </Button>
           </li>
         ))}

@@ -489,7 +489,9 @@ export function PhotoResults({
                 : `Podrías aparecer en ${formatCount(selfiePossible.length)} fotos más`}
             </Heading>
             <Text textStyle="sm" color="fg.muted">
-              Se parecen a tu selfie, pero no tanto como para estar seguros: revísalas antes de agregarlas al carrito.
+              {selfiePossible.length === 1
+                ? "Se parece a tu selfie, pero no tanto como para estar seguros: revísala antes de agregarla al carrito."
+                : "Se parecen a tu selfie, pero no tanto como para estar seguros: revísalas antes de agregarlas al carrito."}
             </Text>
           </Box>
           <SimpleGrid as="ul" columns={{ base: 2, sm: 3, md: 4 }} gap="3">

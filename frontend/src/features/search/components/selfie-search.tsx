@@ -1,4 +1,4 @@
-import { Alert, Box, Button, Checkbox, chakra, Heading, List, SimpleGrid, Stack, Text } from "@chakra-ui/react";
+import { Alert, Badge, Box, Button, Checkbox, chakra, Heading, List, SimpleGrid, Stack, Text } from "@chakra-ui/react";
 import { type FaceSearchPhoto, faceSearchMessages, selfieContentTypes } from "@dorsal/shared/face-search";
 import { useId, useRef, useState } from "react";
 import { ThumbnailImage } from "../../../components/ui/thumbnail";
@@ -127,8 +127,21 @@ export function SelfieSearch({
             <>
               <SimpleGrid as="ul" columns={{ base: 3, sm: 4, md: 6 }} gap="2">
                 {found.map((photo) => (
-                  <Box as="li" key={photo.id} listStyleType="none" aspectRatio={1} bg="gray.100" borderRadius="md">
+                  <Box
+                    as="li"
+                    key={photo.id}
+                    listStyleType="none"
+                    aspectRatio={1}
+                    bg="gray.100"
+                    borderRadius="md"
+                    position="relative"
+                  >
                     <ThumbnailImage url={photo.thumbnailUrl} />
+                    {!photo.certain && (
+                      <Badge position="absolute" top="1" left="1" colorPalette="orange" variant="subtle" size="sm">
+                        ¿Eres tú?
+                      </Badge>
+                    )}
                   </Box>
                 ))}
               </SimpleGrid>
