@@ -3,8 +3,8 @@ import { keys, photoFacesPrefix } from "./keys";
 
 /**
  * A face descriptor as kept and searched: its values as signed bytes, 127 at the largest magnitude,
- * and the value that 127 stands for. A quarter of float32's size, and on the selfie benchmark the
- * same precision and recall at every threshold (docs/selfie-search.md).
+ * and the value that 127 stands for. A quarter of float32's size; on the selfie benchmark, the same
+ * precision and recall as float32 at the shipped thresholds (docs/selfie-search.md).
  */
 export interface CompactDescriptor {
   scale: number;
