@@ -75,16 +75,19 @@ class GraphTranslator {
       case "DepthwiseConv2dNative": {
         const [x = "", filterName = ""] = inputs;
         const depthwise = node.op === "DepthwiseConv2dNative";
-        const filter = toOihw(this.weight(filterName), depthwise ? "depthwise" : "dense");
+        const weight = this.weight(filterName);
+        const filter = toOihw(weight, depthwise ? "depthwise" : "dense");
         const [, stride = "1"] = node.attr?.strides?.list.i ?? [];
         const same = Buffer.from(node.attr?.padding?.s ?? "", "base64").toString() === "SAME";
-        const [channels = 0, , kh = 0, kw = 0] = filter.dims;
+        const [, , kh = 0, kw = 0] = filter.dims;
+        // A depthwise filter is [h, w, in, multiplier]: one group per input channel.
+        const [, , inputChannels = 0] = weight.shape;
         emit("Conv", [x, this.constant(filterName, filter.dims, filter.data)], {
           kernel_shape: [kh, kw],
           strides: [Number(stride), Number(stride)],
           // TensorFlow's SAME puts the odd padding pixel after, as ONNX's SAME_UPPER does.
           auto_pad: same ? "SAME_UPPER" : "VALID",
-          ...(depthwise ? { group: channels } : {}),
+          ...(depthwise ? { group: inputChannels } : {}),
         });
         return;
       }
