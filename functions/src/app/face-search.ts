@@ -114,14 +114,17 @@ export async function faceIndexingSlice(
 export async function resumeFaceIndexing(deps: Deps, { stalledMinutes }: { stalledMinutes: number }) {
   const now = deps.clock.now().toISOString();
   const stalledBefore = new Date(deps.clock.now().getTime() - stalledMinutes * 60_000).toISOString();
-  const model = await deps.faceSearch.descriptorModel();
+  // Asked only once an event has the search on: the hourly recount otherwise never builds the engine.
+  let model: Promise<string | undefined> | undefined;
   const resumed: number[] = [];
   for (const event of await deps.events.list()) {
     if (event.faceSearch !== true) continue;
     const run = await deps.faceIndexing.get(event.id);
-    if (model !== undefined && run?.model !== model) {
+    model ??= deps.faceSearch.descriptorModel();
+    const current = await model;
+    if (current !== undefined && run?.model !== current) {
       const photos = (await deps.events.stats([event.id])).get(event.id)?.totalPhotos ?? 0;
-      const begun = await deps.faceIndexing.begin(event.id, photos, now, model);
+      const begun = await deps.faceIndexing.begin(event.id, photos, now, current);
       await deps.jobs.start("faceIndexing", { eventId: event.id, attempt: begun.attempt });
       resumed.push(event.id);
       continue;
