@@ -62,6 +62,8 @@ export const messages = {
   requestTimedOut: "El servidor tardó demasiado en responder. Vuelve a intentarlo en unos momentos.",
   formWithoutBoundary: "Formulario inválido: el tipo de contenido no indica el separador de sus partes",
   malformedForm: "Formulario inválido: el contenido está incompleto o mal formado",
+  /** A body or form field named like an object's prototype (`__proto__`, `constructor`, `prototype`). */
+  prototypeKey: "La petición contiene un campo no permitido",
 } as const;
 
 /** Why an entry of a ZIP was not imported (returned with the batch status). */
@@ -86,6 +88,11 @@ export const photoFailureReasons = {
   unexpected: "No se pudo procesar la foto por un error interno",
   unknown: "Error desconocido",
 } as const;
+
+/** A photo whose header declares more pixels than any camera makes (a decompression bomb, say). */
+export function tooManyPixelsReason(width: number, height: number, maxMegapixels: number): string {
+  return `La imagen es demasiado grande (${width}×${height} píxeles): el máximo son ${maxMegapixels} megapíxeles`;
+}
 
 /** The ZIP size message for a configured maximum (the spec's text at the default 2 GB). */
 export function zipTooLargeMessage(maxBytes: number): string {

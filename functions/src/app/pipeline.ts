@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { pipeline as streamPipeline } from "node:stream/promises";
-import { type DetectedBib, limits, photoFailureReasons } from "@dorsal/shared";
+import { type DetectedBib, limits, photoFailureReasons, tooManyPixelsReason } from "@dorsal/shared";
 import { newPhotoFields, type PhotoRecord } from "../data/photos";
 import { type PipelineTask, permanentErrorName, photoFailedLogMessage } from "../pipeline/definition";
 import type { PipelineInput } from "../ports/pipeline";
@@ -185,7 +185,9 @@ export function createPipelineTasks(deps: Deps) {
       // HEIC: decoded once to upright raw pixels (libheif WASM), which every copy below is made from.
       const heic = photo.imageType === "heic" ? await decodeHeic(original).catch(unreadable) : undefined;
       // The header, read once: the upright size, and the colour profile the decode must honour.
-      const header = heic ? undefined : await sharp(original).metadata().catch(unreadable);
+      // The header alone, whatever size it declares (no pixel is decoded here): the limit is checked next, in our words.
+      const header = heic ? undefined : await sharp(original, { limitInputPixels: false }).metadata().catch(unreadable);
+      refuseOverPixelLimit(header);
       const image = heic
         ? sharp(heic.data, { raw: { width: heic.width, height: heic.height, channels: heic.channels } })
         : sharp(original, {
@@ -274,6 +276,8 @@ export function createPipelineTasks(deps: Deps) {
       const original = variants?.workingKey
         ? await deps.objects.getBuffer("derived", variants.workingKey)
         : await deps.objects.getBuffer("originals", photo.originalKey);
+      // Beside variants, detect meets a bomb first-hand: refused from its header before an engine decodes it.
+      if (!variants?.workingKey) refuseOverPixelLimit(await imageHeader(original));
       const reading = await vision
         .readPhoto(original, { minConfidence: Math.max(0, config.ocrConfidenceThreshold - reindexConfidenceMargin) })
         .catch(async (error: unknown) => {
@@ -514,6 +518,25 @@ function errorMessage(error: NonNullable<ExecutionState["error"]>): string {
 /** How long a photo's reading took: the step's own time, or (recorded before it was) its engines' sum. */
 export const detectionMs = (ms: Partial<Detection["ms"]>) =>
   ms.elapsed ?? (ms.decode ?? 0) + (ms.text ?? 0) + (ms.faces ?? 0);
+
+/**
+ * A photo whose header declares more than `maxInputPixels` is refused from the header alone: a
+ * decoder would allocate what it declares, and a PNG of 400 megapixels fits in a few kilobytes.
+ */
+function refuseOverPixelLimit(header: { width?: number | undefined; height?: number | undefined } | undefined): void {
+  const { width = 0, height = 0 } = header ?? {};
+  if (width * height > maxInputPixels) {
+    throw new PermanentError(tooManyPixelsReason(width, height, maxInputPixels / 1_000_000));
+  }
+}
+
+/** The image's header, or nothing where there is none to read (the engines then say why). */
+async function imageHeader(bytes: Buffer) {
+  const { default: sharp } = await import("sharp");
+  return sharp(bytes, { limitInputPixels: false })
+    .metadata()
+    .catch(() => undefined);
+}
 
 /** Whether the bytes decode at all, as variants decodes them: a broken photo, or an engine's hiccup? */
 async function decodes(bytes: Buffer): Promise<boolean> {

@@ -95,6 +95,25 @@ describe("createHttpHandler", () => {
     expect(broken.statusCode).toBe(400);
   });
 
+  it("refuses a body with a prototype's key at any depth (400), before the route runs", async () => {
+    const admin = { authorization: "Bearer admin-token" };
+    for (const body of [
+      '{"name":"x","__proto__":{"role":"admin"}}',
+      '{"name":"x","tags":[{"constructor":{"prototype":{"role":"admin"}}}]}',
+      '{"prototype":1}',
+    ]) {
+      const response = await call("POST /api/events", { body, headers: admin });
+      expect({ body, status: response.statusCode, answer: JSON.parse(response.body) }).toEqual({
+        body,
+        status: 400,
+        answer: { success: false, error: "La petición contiene un campo no permitido" },
+      });
+    }
+    // The same words as values, or inside other keys, are data like any other.
+    const plain = await call("POST /api/events", { body: '{"name":"__proto__ constructor"}', headers: admin });
+    expect(plain.statusCode).toBe(201);
+  });
+
   it("runs the route and honours its status", async () => {
     const response = await call("POST /api/events", {
       body: Buffer.from('{"name":"Maratón"}').toString("base64"),

@@ -18,6 +18,7 @@ import type { Logger } from "../logger";
 import { errorResponse } from "./errors";
 import { type MultipartForm, parseMultipart } from "./multipart";
 import { assertThroughSite } from "./origin-verify";
+import { isPrototypeKey } from "./prototype-keys";
 
 /** The session of a signed-in caller; every route that is not public has one. */
 type SessionFor<E> = E extends { access: "public" } ? SessionClaims | undefined : SessionClaims;
@@ -121,11 +122,17 @@ function parseJson(event: APIGatewayProxyEventV2): unknown {
   const raw = rawBody(event).toString("utf8");
   if (!raw) return {};
   try {
-    return JSON.parse(raw);
-  } catch {
-    throw invalid("El cuerpo de la petición no es JSON válido");
+    return JSON.parse(raw, refusingPrototypeKeys);
+  } catch (error) {
+    if (error instanceof SyntaxError) throw invalid("El cuerpo de la petición no es JSON válido");
+    throw error;
   }
 }
+
+const refusingPrototypeKeys = (key: string, value: unknown) => {
+  if (isPrototypeKey(key)) throw invalid(messages.prototypeKey);
+  return value;
+};
 
 function bearerToken(event: APIGatewayProxyEventV2): string | undefined {
   const header = event.headers.authorization ?? event.headers.Authorization;

@@ -1,6 +1,7 @@
 import { limits, messages } from "@dorsal/shared";
 import busboy from "busboy";
 import { invalid, tooLarge } from "../app/errors";
+import { isPrototypeKey } from "./prototype-keys";
 
 export interface MultipartForm {
   fields: Record<string, string>;
@@ -38,7 +39,8 @@ export function parseMultipart(body: Buffer, contentType: string | undefined): P
       );
     });
     parser.on("field", (name, value) => {
-      form.fields[name] = value;
+      if (isPrototypeKey(name)) failure = invalid(messages.prototypeKey);
+      else form.fields[name] = value;
     });
     parser.on("filesLimit", () => {
       failure = invalid("Demasiados archivos en una sola petición");
