@@ -87,8 +87,20 @@ describe("benchmarks, short", () => {
       );
       expect(figures.errors, name).toBe(0);
       expect(figures.rps, name).toBeGreaterThan(0);
+      // Each route's ceiling against what a crowd's request of it costs here.
+      expect(figures.throttle, name).toMatchObject({
+        rate: expect.any(Number),
+        cpuMs: expect.any(Number),
+        coresAtCeiling: expect.any(Number),
+        withinBudget: expect.any(Boolean),
+      });
+    }
+    // A bib's reads have first looks: nothing read or signed yet for the bib.
+    for (const name of ["search", "bibPhotos"]) {
+      expect((last[name] as Record<string, number>).firstLookCpuMs, name).toBeGreaterThan(0);
     }
     expect(output).toMatch(/seeding: \d+(\.\d)? s/);
+    expect(output).toMatch(/throttle sizing: /);
   }, 300_000);
 
   it("bench:scale seeds both events, times every read, the recount and the deletion, and ends with one JSON line of figures", async () => {
