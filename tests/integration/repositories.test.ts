@@ -337,6 +337,31 @@ describe.each(backends)("repositories on %s", (_name, open) => {
       expect(await table.get(keys.photoText(gone))).toBeUndefined();
     });
 
+    it("moves an older photo's raw text to its own item once, keeping every word", async () => {
+      const photos = createPhotoRepository(table);
+      const text = [
+        {
+          type: "WORD" as const,
+          id: 1,
+          text: "5173",
+          confidence: 98,
+          box: { left: 0.3, top: 0.5, width: 0.1, height: 0.04 },
+        },
+      ];
+      const older = ids.newId();
+      await photos.createPending({ ...photo(older), textDetections: text });
+      const listed = await photos.get(older);
+      expect(listed).toHaveProperty("textDetections", text);
+      expect(await photos.moveTextApart(listed ?? { id: older })).toBe(true);
+      expect(await photos.get(older)).not.toHaveProperty("textDetections");
+      expect(await table.get(keys.photoText(older))).toMatchObject({ textDetections: text });
+      expect(await photos.textOf({ id: older })).toEqual(text);
+      // The listing the caller held still names the text: a second move finds nothing left to move.
+      expect(await photos.moveTextApart(listed ?? { id: older })).toBe(false);
+      expect(await photos.moveTextApart({ id: older })).toBe(false);
+      expect(await photos.textOf({ id: older })).toEqual(text);
+    });
+
     it("fails once, lists the failure, and reopens it once", async () => {
       const photos = createPhotoRepository(table);
       const id = ids.newId();

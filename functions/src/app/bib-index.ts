@@ -278,6 +278,8 @@ export async function reindexEvent(
       machineBibs: machineBibsFrom(text, photo.faces ?? [], config),
     }));
     if (result.changed) changed++;
+    // Re-indexing reads every photo's text anyway: an older photo's moves to its own item on the way.
+    await deps.photos.moveTextApart(listed);
   }
   return { processed: page.photos.length, changed, cursor: encodeCursor(page.cursor) };
 }
