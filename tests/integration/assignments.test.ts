@@ -1,7 +1,7 @@
-import { type EventAssignmentDto, type EventDto, messages, type PublicUser, type UserListPage } from "@dorsal/shared";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminToken, apiClient } from "../support/api";
-import { type RunningDorsal, startDorsal } from "../support/server";
+import { type EventAssignmentDto, type EventDto, messages, type PublicUser } from "@dorsal/shared";
+import { beforeAll, describe, expect, it } from "vitest";
+import { adminToken, allUsers, apiClient } from "../support/api";
+import { sharedDorsal } from "../support/server";
 
 /**
  * User management beyond creation: an admin edits accounts (the email stays unique) and gives a
@@ -10,7 +10,7 @@ import { type RunningDorsal, startDorsal } from "../support/server";
 describe("user management and event assignments", () => {
   const forbidden = { success: false, error: "No tienes permiso para realizar esta acción" };
   const credentials = { email: "lucia@dorsal.test", password: "secreto1" };
-  let dorsal: RunningDorsal;
+  const dorsal = sharedDorsal();
   let admin: ReturnType<typeof apiClient>;
   let photographer: ReturnType<typeof apiClient>;
   let first: EventDto;
@@ -22,11 +22,10 @@ describe("user management and event assignments", () => {
       eventId,
       files: [{ filename: "foto.jpg", contentType: "image/jpeg", size: 1000 }],
     });
-  const listed = async (userId: string) =>
-    (await admin.get<UserListPage>("/api/users")).body.users.find((candidate) => candidate.id === userId);
+  // Through every page: the runtime is shared, and other suites' accounts come first.
+  const listed = async (userId: string) => (await allUsers(admin)).find((candidate) => candidate.id === userId);
 
   beforeAll(async () => {
-    dorsal = await startDorsal();
     admin = apiClient(dorsal.url, await adminToken(dorsal));
     first = (
       await admin.post<EventDto>("/api/events", { name: "Media Maratón", date: "2026-10-04", location: "Medellín" })
@@ -43,9 +42,6 @@ describe("user management and event assignments", () => {
     const login = await apiClient(dorsal.url).post<{ token: string }>("/api/auth/login", credentials);
     expect(login.status).toBe(200);
     photographer = apiClient(dorsal.url, login.body.token);
-  });
-  afterAll(async () => {
-    await dorsal?.stop();
   });
 
   it("records the creation's event as the first assignment and names it in the user list", async () => {
@@ -66,7 +62,7 @@ describe("user management and event assignments", () => {
     const row = await listed(user.id);
     expect(row).toMatchObject({ role: "photographer", latestEventName: "Media Maratón", createdAt: user.createdAt });
     expect(row?.lastLogin).toEqual(expect.any(String));
-    const adminRow = (await admin.get<UserListPage>("/api/users")).body.users.find((entry) => entry.role === "admin");
+    const adminRow = (await allUsers(admin)).find((entry) => entry.email === dorsal.adminEmail);
     expect(adminRow?.latestEventName).toBeNull();
   });
 
@@ -196,7 +192,7 @@ describe("user management and event assignments", () => {
       body: { error: "Solo los fotógrafos pueden tener eventos asignados" },
     });
 
-    const self = (await admin.get<UserListPage>("/api/users")).body.users.find((entry) => entry.role === "admin");
+    const self = (await allUsers(admin)).find((entry) => entry.email === dorsal.adminEmail);
     const demoteSelf = await admin.put(`/api/users/${self?.id}`, {
       name: "Administrador",
       email: dorsal.adminEmail,

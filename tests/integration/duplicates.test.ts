@@ -13,10 +13,10 @@ import {
   type UploadTarget,
   type ZipBatchCreated,
 } from "@dorsal/shared";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
 import { adminToken, apiClient, deletionFinished, photographerClient, waitFor } from "../support/api";
-import { type RunningDorsal, startDorsal } from "../support/server";
+import { sharedDorsal } from "../support/server";
 
 /**
  * Duplicates by content, over HTTP against the embedded runtime: the same bytes uploaded twice to
@@ -25,13 +25,12 @@ import { type RunningDorsal, startDorsal } from "../support/server";
  * sent, show each uploader only their own; an admin removes a duplicate record.
  */
 describe("duplicates by content hash", () => {
-  let dorsal: RunningDorsal;
+  const dorsal = sharedDorsal();
   let token: string;
   let event: EventDto;
   let photo: Buffer;
 
   beforeAll(async () => {
-    dorsal = await startDorsal();
     token = await adminToken(dorsal);
     const created = await apiClient(dorsal.url, token).post<EventDto>("/api/events", {
       name: "Carrera de los duplicados",
@@ -39,9 +38,6 @@ describe("duplicates by content hash", () => {
     });
     event = created.body;
     photo = await makeBibPhoto("733");
-  });
-  afterAll(async () => {
-    await dorsal?.stop();
   });
 
   const api = () => apiClient(dorsal.url, token);
