@@ -2,12 +2,13 @@ import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { crc32, deflateRawSync, deflateSync } from "node:zlib";
-import type {
-  CreateSaleResponse,
-  PhotoDto,
-  PresignResponse,
-  ZipBatchCreated,
-  ZipBatchStatusResponse,
+import {
+  type CreateSaleResponse,
+  defaultEventConfig,
+  type PhotoDto,
+  type PresignResponse,
+  type ZipBatchCreated,
+  type ZipBatchStatusResponse,
 } from "@dorsal/shared";
 import { api, type EndpointSpec, routeKeyOf } from "@dorsal/shared/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -47,15 +48,7 @@ const writeRoutes = Object.entries(api).flatMap(([group, routes]) =>
 const validBodies: Record<string, (ids: Ids) => unknown> = {
   "PUT /api/users/{id}/password": () => ({ newPassword: "clave-segura-1" }),
   "DELETE /api/events/{id}": () => ({ adminPassword: "no-es-la-clave" }),
-  "PUT /api/events/{id}/config": () => ({
-    ocrConfidenceThreshold: 90,
-    maxDorsalsPerPhoto: 10,
-    dorsalSizeThreshold: 0,
-    enableMultiDorsalSupport: true,
-    minDigits: 2,
-    maxDigits: 6,
-    allowLeadingZeros: false,
-  }),
+  "PUT /api/events/{id}/config": () => defaultEventConfig,
   "PUT /api/events/{id}/face-search": () => ({ enabled: false }),
   "POST /api/events/{id}/athlete-access": () => ({ requiresAthleteLogin: false }),
   "POST /api/events/{id}/reindex": () => ({}),

@@ -280,6 +280,17 @@ describe.each(backends)("repositories on %s", (_name, open) => {
       imageSize: { width: 10, height: 10 },
     };
 
+    /** The engine's raw text of a photo that shows one number. */
+    const aRead = (number: string) => [
+      {
+        type: "WORD" as const,
+        id: 1,
+        text: number,
+        confidence: 99,
+        box: { left: 0.1, top: 0.2, width: 0.1, height: 0.05 },
+      },
+    ];
+
     it("creates a pending photo once and moves it to processing once", async () => {
       const photos = createPhotoRepository(table);
       const id = ids.newId();
@@ -305,15 +316,7 @@ describe.each(backends)("repositories on %s", (_name, open) => {
 
     it("keeps a processed photo's raw text in an item of its own, and reads an older photo's from the photo", async () => {
       const photos = createPhotoRepository(table);
-      const text = [
-        {
-          type: "WORD" as const,
-          id: 1,
-          text: "3638",
-          confidence: 99,
-          box: { left: 0.1, top: 0.2, width: 0.1, height: 0.05 },
-        },
-      ];
+      const text = aRead("3638");
       const id = ids.newId();
       await photos.createPending(photo(id));
       await photos.markProcessing(id);
@@ -339,15 +342,7 @@ describe.each(backends)("repositories on %s", (_name, open) => {
 
     it("moves an older photo's raw text to its own item once, keeping every word", async () => {
       const photos = createPhotoRepository(table);
-      const text = [
-        {
-          type: "WORD" as const,
-          id: 1,
-          text: "5173",
-          confidence: 98,
-          box: { left: 0.3, top: 0.5, width: 0.1, height: 0.04 },
-        },
-      ];
+      const text = aRead("5173");
       const older = ids.newId();
       await photos.createPending({ ...photo(older), textDetections: text });
       const listed = await photos.get(older);
