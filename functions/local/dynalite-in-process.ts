@@ -57,6 +57,20 @@ interface StoreInternals {
 }
 
 /**
+ * A copy of a value made of JSON's kinds only, as the table's description is (LevelDB keeps it as
+ * JSON): dynalite asks for the description several times an operation, and structuredClone, which
+ * serialises any value, took ~40 µs a copy of it against ~6 for this walk (a bib's first look made
+ * about ten).
+ */
+export function copyOfJson<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(copyOfJson) as T;
+  if (value === null || typeof value !== "object") return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) copy[key] = copyOfJson(field);
+  return copy as T;
+}
+
+/**
  * dynalite reads the table's description from LevelDB before every operation — a third of its
  * reads. An ACTIVE table's description is kept in memory instead, until anything writes a table
  * description (create, update, delete), so every status change is still seen.
@@ -72,11 +86,11 @@ function rememberActiveTables(store: DynaliteStore): void {
     const known = active.get(name);
     if (known) {
       // Asynchronous like LevelDB, and a copy: dynalite's actions may change what they are given.
-      queueMicrotask(() => callback(null, structuredClone(known)));
+      queueMicrotask(() => callback(null, copyOfJson(known)));
       return;
     }
     readTable(name, (error, table) => {
-      if (!error && table?.TableStatus === "ACTIVE") active.set(name, structuredClone(table));
+      if (!error && table?.TableStatus === "ACTIVE") active.set(name, copyOfJson(table));
       callback(error, table);
     });
   };
