@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { accessibilityViolations, describeViolation } from "../support/accessibility";
 import { adminToken, apiClient } from "../support/api";
 import { sampleApplication } from "../support/applications";
-import { animationsDone, createBrowserHarness } from "../support/browser";
+import { animationsDone, createBrowserHarness, navigateInApp } from "../support/browser";
 import { layoutProblems, pageSettled, type RequestTracker, trackRequests } from "../support/layout";
 import { chooseOnSandbox } from "../support/payment-sandbox";
 import { seedEventWithBibPhotos } from "../support/seed";
@@ -43,6 +43,11 @@ interface Screen {
   open?: (page: Page) => Promise<void>;
   /** Only at these widths (a menu that exists on phones only). */
   widths?: number[];
+  /**
+   * Loaded afresh: its route renders the same page as the screen before it, which the app would
+   * re-render in place, leaving nothing new to wait for.
+   */
+  reload?: true;
 }
 
 const results = () => `/search?eventId=${event.id}&dorsal=${bib}`;
@@ -68,7 +73,7 @@ const screensByRole: Record<Role, Screen[]> = {
     { name: "soy-fotografo", path: () => "/soy-fotografo" },
     { name: "mobile-test", path: () => "/mobile-test" },
     { name: "admin-login", path: () => "/admin-login" },
-    { name: "photographer-login", path: () => "/photographer-login" },
+    { name: "photographer-login", path: () => "/photographer-login", reload: true },
   ],
   admin: [
     { name: "dashboard", path: () => "/dashboard" },
@@ -87,7 +92,7 @@ const screensByRole: Record<Role, Screen[]> = {
     { name: "events-dorsales", path: () => `/events/${event.id}/dorsales` },
     { name: "events-inscritos", path: () => `/events/${event.id}/inscritos` },
     { name: "upload", path: () => "/upload" },
-    { name: "bulk-upload", path: () => "/bulk-upload" },
+    { name: "bulk-upload", path: () => "/bulk-upload", reload: true },
     { name: "processing", path: () => "/processing" },
     { name: "search", path: () => "/search" },
     { name: "search-dorsal", path: results },
@@ -109,7 +114,7 @@ const screensByRole: Record<Role, Screen[]> = {
       open: dialog("Limpiar archivos temporales"),
     },
     { name: "preflight", path: () => "/preflight" },
-    { name: "preflight-dashboard", path: () => "/preflight-dashboard" },
+    { name: "preflight-dashboard", path: () => "/preflight-dashboard", reload: true },
   ],
   fotografo: [{ name: "upload", path: () => "/upload" }],
   deportista: [
@@ -258,6 +263,8 @@ describe.each(viewports)("$width×$height", (viewport) => {
   describe.each(Object.keys(screensByRole) as Role[])("as %s", (role) => {
     let page: Page;
     let requests: RequestTracker;
+    /** Whether the screen shown last had something opened on it (a dialog, a menu), which a reload closes. */
+    let openedOnLastScreen = false;
 
     beforeAll(async () => {
       const signedIn = sessions.get(role);
@@ -280,8 +287,17 @@ describe.each(viewports)("$width×$height", (viewport) => {
     test.each(screens)("$name", async (screen) => {
       const target = screen.path();
       const errorsBefore = browser.pageErrors.length;
-      await page.goto(`${dorsal.url}${target}`);
-      await page.getByRole("heading").first().waitFor();
+      // The role's first screen loads the app; the others are reached as its links reach them, unless
+      // the app would have to leave a dialog open or re-render the page it shows.
+      const shownPath = page.url().startsWith(dorsal.url) ? new URL(page.url()).pathname : undefined;
+      const inApp = shownPath !== undefined && shownPath !== new URL(target, dorsal.url).pathname;
+      if (inApp && !openedOnLastScreen && !screen.reload) {
+        await navigateInApp(page, target);
+      } else {
+        await page.goto(`${dorsal.url}${target}`);
+        await page.getByRole("heading").first().waitFor();
+      }
+      openedOnLastScreen = screen.open !== undefined;
       await pageSettled(page, requests);
       if (screen.open) {
         await screen.open(page);
