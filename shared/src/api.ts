@@ -81,8 +81,21 @@ export interface EventDto {
   failedPhotos: number;
   /** Photos refused as copies of one the event already has; processed + failed + duplicates = total. */
   duplicatePhotos: number;
+  /** Admins' list only: the recount of the event's counters under way, when one is. */
+  recount?: EventRecountProgress;
   createdAt: string;
   updatedAt: string;
+}
+
+/**
+ * How far a recount of an event's counters has got (a background job that goes on from its last
+ * page after a crash): shown on the events screen.
+ */
+export interface EventRecountProgress {
+  /** Reading the photos, then each bib's links (when it counts them too), then writing the counters. */
+  phase: "photos" | "bibs" | "replace";
+  /** 0–99: the share of the photos (and bibs) read so far, each phase weighed alike. */
+  percent: number;
 }
 
 /**

@@ -24,7 +24,7 @@ import type { SessionClaims } from "./tokens";
 
 /** GET /api/events/all-with-photos and GET /api/free-events. */
 export async function eventsWithPhotos(deps: Deps, options: { free: boolean }): Promise<PublicEventDto[]> {
-  return (await listEvents(deps, { includeUnlisted: false }))
+  return (await listEvents(deps, { asAdmin: false }))
     .filter((event) => event.photoCount > 0 && (!options.free || event.freePhotosEnabled))
     .map(({ id, name, date, location, status, freePhotosEnabled, requiresAthleteLogin, photoCount }) => ({
       id,

@@ -4,11 +4,12 @@ import {
   type EventConfigDto,
   type EventDto,
   type EventRecognitionConfig,
+  type EventRecountProgress,
   type EventSalesSummary,
   messages,
 } from "@dorsal/shared";
 import { processedMinutesBetween } from "../data/dashboard";
-import type { EventRecord, EventStats } from "../data/events";
+import type { EventRecord, EventStats, RecountPosition } from "../data/events";
 import type { PageCursor } from "../data/photos";
 import type { Deps } from "./deps";
 import { notFound } from "./errors";
@@ -58,11 +59,37 @@ export async function createEvent(deps: Deps, input: CreateEventInput): Promise<
   return toEventDto(event, undefined);
 }
 
-/** Every event for an admin; everyone else does not see unlisted ones (the preflight's probe). */
-export async function listEvents(deps: Deps, options: { includeUnlisted: boolean }): Promise<EventDto[]> {
-  const events = (await deps.events.list()).filter((event) => options.includeUnlisted || !event.unlisted);
-  const stats = await deps.events.stats(events.map((e) => e.id));
-  return events.map((event) => toEventDto(event, stats.get(event.id)));
+/**
+ * How far a recount is, from its checkpoint and the counters it is to replace: the photos read of
+ * the photos counted, then the bibs with photos read of those counted, each phase half of a recount
+ * that counts links too. Never 100 before the counters are written and the checkpoint gone.
+ */
+export function recountProgress(position: RecountPosition, stats: EventStats | undefined): EventRecountProgress {
+  const share = (read: number, of: number) => (of > 0 ? Math.min(1, read / of) : 0);
+  const photos = share(position.counts.totalPhotos, stats?.totalPhotos ?? 0);
+  const bibs = share(position.counts.bibsWithPhotos, stats?.bibsWithPhotos ?? 0);
+  const percent = (done: number) => Math.min(99, Math.floor(done * 100));
+  if (position.phase === "replace") return { phase: "replace", percent: 99 };
+  if (!position.links) return { phase: position.phase, percent: percent(photos) };
+  return { phase: position.phase, percent: percent(position.phase === "photos" ? photos / 2 : 0.5 + bibs / 2) };
+}
+
+/**
+ * Every event for an admin, with the recounts under way; everyone else does not see unlisted ones
+ * (the preflight's probe) nor recounts.
+ */
+export async function listEvents(deps: Deps, options: { asAdmin: boolean }): Promise<EventDto[]> {
+  const events = (await deps.events.list()).filter((event) => options.asAdmin || !event.unlisted);
+  const ids = events.map((e) => e.id);
+  const [stats, recounts] = await Promise.all([
+    deps.events.stats(ids),
+    options.asAdmin ? deps.events.recountsUnderWay(ids) : new Map<number, RecountPosition>(),
+  ]);
+  return events.map((event) => {
+    const dto = toEventDto(event, stats.get(event.id));
+    const recount = recounts.get(event.id);
+    return recount ? { ...dto, recount: recountProgress(recount, stats.get(event.id)) } : dto;
+  });
 }
 
 export async function getEvent(deps: Deps, eventId: number): Promise<EventDto> {

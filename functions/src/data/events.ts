@@ -78,6 +78,9 @@ export interface RecountCheckpoint {
   step: number;
 }
 
+/** What a checkpoint says of how far its recount is. */
+export type RecountPosition = Pick<RecountCheckpoint, "links" | "phase" | "counts">;
+
 const emptyStats = (eventId: number): EventStats => ({
   eventId,
   totalPhotos: 0,
@@ -193,6 +196,14 @@ export function createEventRepository(table: Table) {
         ],
       });
       return updated !== undefined;
+    },
+
+    /** Where these events' recounts have got to: the ones under way, or stopped and to go on. */
+    async recountsUnderWay(eventIds: number[]): Promise<Map<number, RecountPosition>> {
+      const found = await table.batchGet<RecountPosition & { eventId: number }>(eventIds.map(keys.eventRecount), {
+        attributes: ["eventId", "links", "phase", "counts"],
+      });
+      return new Map(found.map(({ eventId, ...position }) => [eventId, position]));
     },
 
     recountCheckpoint: (eventId: number) =>

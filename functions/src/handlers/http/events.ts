@@ -19,7 +19,7 @@ import { createHttpHandler, reply } from "../../http/handler";
 export const handler = createHttpHandler(
   api.events,
   {
-    list: ({ deps, session }) => listEvents(deps, { includeUnlisted: session?.role === "admin" }),
+    list: ({ deps, session }) => listEvents(deps, { asAdmin: session?.role === "admin" }),
     create: async ({ deps, body }) => reply(201, await createEvent(deps, body)),
     get: ({ deps, params }) => getEvent(deps, params.id),
     remove: async ({ deps, session, params, body, client }) =>

@@ -1,15 +1,41 @@
-import { Badge, Box, Button, HStack, Skeleton, Stack, Text } from "@chakra-ui/react";
-import type { EventDto } from "@dorsal/shared";
+import { Badge, Box, Button, HStack, Progress, Skeleton, Stack, Text } from "@chakra-ui/react";
+import type { EventDto, EventRecountProgress } from "@dorsal/shared";
+import { useQuery } from "@tanstack/react-query";
 import { Link as RouterLink } from "react-router";
 import { EmptyState } from "../../../components/ui/empty-state";
 import { CalendarIcon, TagIcon, UserIcon } from "../../../components/ui/icons";
 import { LoadError } from "../../../components/ui/load-error";
 import { formatCount, formatEventDate } from "../../../lib/format";
-import { useEvents } from "../../../lib/queries/events";
+import { eventsQueryOptions } from "../../../lib/queries/events";
 import { AthleteAccessSwitch } from "./athlete-access-switch";
 import { DeleteEventDialog } from "./delete-event-dialog";
 import { EventStatusBadge } from "./event-status-badge";
 import { FreePhotosButton } from "./free-photos-button";
+
+/** How often the list is asked again while a recount runs: it moves a page of 200 photos or bibs at a time. */
+const recountRefreshMs = 5000;
+
+const recountWords: Record<EventRecountProgress["phase"], string> = {
+  photos: "Recontando las fotos",
+  bibs: "Recontando los dorsales",
+  replace: "Guardando el recuento",
+};
+
+/** The event's counters being recounted in the background: until it ends they may be a little off. */
+function RecountProgress({ name, recount }: { name: string; recount: EventRecountProgress }) {
+  return (
+    <Box mt="2">
+      <Text textStyle="sm" color="fg.muted">
+        {recountWords[recount.phase]}… {recount.percent} %
+      </Text>
+      <Progress.Root value={recount.percent} size="xs" colorPalette="blue" mt="1">
+        <Progress.Track aria-label={`Progreso del recuento de ${name}`}>
+          <Progress.Range />
+        </Progress.Track>
+      </Progress.Root>
+    </Box>
+  );
+}
 
 function EventRow({ event }: { event: EventDto }) {
   return (
@@ -38,6 +64,7 @@ function EventRow({ event }: { event: EventDto }) {
             ` · ${formatCount(event.duplicatePhotos)} ${event.duplicatePhotos === 1 ? "repetida" : "repetidas"}`}
         </Text>
       </HStack>
+      {event.recount && <RecountProgress name={event.name} recount={event.recount} />}
       <HStack mt="3" gap="2" wrap="wrap">
         <Button asChild size="xs" variant="outline" colorPalette="blue">
           <RouterLink to={`/events/${event.id}/dorsales`} aria-label={`Revisar dorsales de ${event.name}`}>
@@ -60,7 +87,10 @@ function EventRow({ event }: { event: EventDto }) {
 }
 
 export function EventList() {
-  const events = useEvents();
+  const events = useQuery({
+    ...eventsQueryOptions(),
+    refetchInterval: (query) => (query.state.data?.some((event) => event.recount) ? recountRefreshMs : false),
+  });
 
   if (events.isPending) {
     return (

@@ -1,0 +1,125 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
+import type { EventDto } from "@dorsal/shared";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startDynalite } from "../../functions/local/storage";
+import { keys } from "../../functions/src/data/keys";
+import { accessibilityViolations, describeViolation } from "../support/accessibility";
+import { adminToken, apiClient } from "../support/api";
+import { createBrowserHarness, signInAsAdmin, viewports } from "../support/browser";
+import { type RunningDorsal, startDorsal } from "../support/server";
+
+/**
+ * Issue 24, item 2: a recount of an event's counters runs in the background, and the events screen
+ * shows how far it is. The recount is left where a stopped one leaves it (its checkpoint, written
+ * into the stopped runtime's table: half through, counting bibs), so the screen has a recount that
+ * stays put while it is looked at; the progress's figures come from the use case's tests.
+ */
+
+let dorsal: RunningDorsal;
+let dataDir: string;
+const browser = createBrowserHarness();
+const pageErrors = browser.pageErrors;
+let recounting: EventDto;
+let quiet: EventDto;
+
+/** A recount with its bib links stopped after the photos, as its checkpoint stores it. */
+async function leaveRecountHalfway(eventId: number): Promise<void> {
+  const dynamo = await startDynalite(dataDir);
+  const client = new DynamoDBClient({
+    endpoint: dynamo.endpoint,
+    region: "us-east-1",
+    credentials: { accessKeyId: "local", secretAccessKey: "local" },
+  });
+  try {
+    const counts = {
+      totalPhotos: 0,
+      processedPhotos: 0,
+      failedPhotos: 0,
+      duplicatePhotos: 0,
+      unbibbedPhotos: 0,
+      facesDetected: 0,
+      processingMsTotal: 0,
+      dorsalsDetected: 0,
+      bibsWithPhotos: 0,
+    };
+    await DynamoDBDocumentClient.from(client).send(
+      new PutCommand({
+        TableName: "dorsal",
+        Item: {
+          ...keys.eventRecount(eventId),
+          type: "eventRecount",
+          eventId,
+          links: true,
+          phase: "bibs",
+          cursor: null,
+          readAtChanges: 0,
+          counts,
+          step: 1,
+        },
+      }),
+    );
+  } finally {
+    client.destroy();
+    await dynamo.close();
+  }
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), "dorsal-recount-"));
+  const first = await startDorsal({ dataDir });
+  const admin = apiClient(first.url, await adminToken(first));
+  recounting = (await admin.post<EventDto>("/api/events", { name: "Maratón de Medellín", date: "2026-09-06" })).body;
+  quiet = (await admin.post<EventDto>("/api/events", { name: "Media Maratón de Cali", date: "2026-10-04" })).body;
+  await first.stop();
+  await leaveRecountHalfway(recounting.id);
+  dorsal = await startDorsal({ dataDir });
+  await browser.launch();
+}, 180_000);
+
+afterEach(async () => {
+  await browser.closePage();
+});
+
+afterAll(async () => {
+  await browser.close();
+  await dorsal?.stop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe("a recount on the events screen", () => {
+  for (const [size, viewport] of [
+    ["390", viewports.phone],
+    ["1366", { width: 1366, height: 900 }],
+  ] as const) {
+    it(`shows how far the event's recount is, on that event only (${size} px)`, async () => {
+      const page = await browser.openPage(viewport);
+      await signInAsAdmin(page, dorsal);
+      await page.goto(`${dorsal.url}/events`);
+      await page.getByRole("heading", { name: "Gestión de Eventos", level: 1 }).waitFor();
+      const row = (name: string) => page.getByRole("listitem").filter({ hasText: name });
+
+      await row(recounting.name).getByText("Recontando los dorsales… 50 %").waitFor();
+      const bar = row(recounting.name).getByRole("progressbar", {
+        name: `Progreso del recuento de ${recounting.name}`,
+      });
+      expect(await bar.getAttribute("aria-valuenow")).toBe("50");
+      expect(
+        await row(quiet.name)
+          .getByText(/Recontando|Guardando el recuento/)
+          .count(),
+      ).toBe(0);
+      // An athlete's list of events says nothing of it.
+      const shown = (await apiClient(dorsal.url).get<EventDto[]>("/api/events")).body;
+      expect(shown.find((event) => event.id === recounting.id)?.recount).toBeUndefined();
+
+      await page.screenshot({ path: `/tmp/events-recount-${size}.png`, fullPage: true });
+      const violations = await accessibilityViolations(page);
+      expect(violations.map(describeViolation)).toEqual([]);
+      expect(pageErrors).toEqual([]);
+    });
+  }
+});
