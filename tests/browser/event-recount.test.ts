@@ -1,22 +1,21 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
 import type { EventDto } from "@dorsal/shared";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startDynalite } from "../../functions/local/storage";
-import { keys } from "../../functions/src/data/keys";
+import { createEventRepository, emptyRecountCounts } from "../../functions/src/data/events";
 import { accessibilityViolations, describeViolation } from "../support/accessibility";
 import { adminToken, apiClient } from "../support/api";
 import { createBrowserHarness, signInAsAdmin, viewports } from "../support/browser";
 import { type RunningDorsal, startDorsal } from "../support/server";
+import { withStoppedTable } from "../support/table-scan";
 
 /**
  * Issue 24, item 2: a recount of an event's counters runs in the background, and the events screen
- * shows how far it is. The recount is left where a stopped one leaves it (its checkpoint, written
- * into the stopped runtime's table: half through, counting bibs), so the screen has a recount that
- * stays put while it is looked at; the progress's figures come from the use case's tests.
+ * shows how far it is. The recount is left where a stopped one leaves it (its checkpoint, saved by
+ * the events repository into the stopped runtime's table: half through, counting bibs), so the screen
+ * has a recount that stays put while it is looked at; the progress's figures come from the use
+ * case's tests.
  */
 
 let dorsal: RunningDorsal;
@@ -27,46 +26,14 @@ let recounting: EventDto;
 let quiet: EventDto;
 
 /** A recount with its bib links stopped after the photos, as its checkpoint stores it. */
-async function leaveRecountHalfway(eventId: number): Promise<void> {
-  const dynamo = await startDynalite(dataDir);
-  const client = new DynamoDBClient({
-    endpoint: dynamo.endpoint,
-    region: "us-east-1",
-    credentials: { accessKeyId: "local", secretAccessKey: "local" },
-  });
-  try {
-    const counts = {
-      totalPhotos: 0,
-      processedPhotos: 0,
-      failedPhotos: 0,
-      duplicatePhotos: 0,
-      unbibbedPhotos: 0,
-      facesDetected: 0,
-      processingMsTotal: 0,
-      dorsalsDetected: 0,
-      bibsWithPhotos: 0,
-    };
-    await DynamoDBDocumentClient.from(client).send(
-      new PutCommand({
-        TableName: "dorsal",
-        Item: {
-          ...keys.eventRecount(eventId),
-          type: "eventRecount",
-          eventId,
-          links: true,
-          phase: "bibs",
-          cursor: null,
-          readAtChanges: 0,
-          counts,
-          step: 1,
-        },
-      }),
-    );
-  } finally {
-    client.destroy();
-    await dynamo.close();
-  }
-}
+const leaveRecountHalfway = (eventId: number) =>
+  withStoppedTable(dataDir, (table) =>
+    createEventRepository(table).saveRecountCheckpoint(
+      eventId,
+      { links: true, phase: "bibs", cursor: null, readAtChanges: 0, counts: emptyRecountCounts(), step: 1 },
+      undefined,
+    ),
+  );
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), "dorsal-recount-"));

@@ -3,6 +3,8 @@ import path from "node:path";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { startDynalite } from "../../functions/local/storage";
+import { createDynamoTable, documentClientSender } from "../../functions/src/adapters/aws/dynamodb-table";
+import type { Table } from "../../functions/src/ports/table";
 
 /** Every item a stopped runtime left in its table: what a crash or deletion test checks for leftovers. */
 export async function tableItems(dataDir: string): Promise<Record<string, unknown>[]> {
@@ -10,6 +12,25 @@ export async function tableItems(dataDir: string): Promise<Record<string, unknow
   try {
     return await scanTable(dynamo.endpoint);
   } finally {
+    await dynamo.close();
+  }
+}
+
+/**
+ * The table of a stopped runtime through the product's own table adapter, for a test that leaves
+ * items as the runtime's code would have (a recount stopped halfway, say) before starting it again.
+ */
+export async function withStoppedTable<T>(dataDir: string, work: (table: Table) => Promise<T>): Promise<T> {
+  const dynamo = await startDynalite(dataDir);
+  const client = new DynamoDBClient({
+    endpoint: dynamo.endpoint,
+    region: "us-east-1",
+    credentials: { accessKeyId: "local", secretAccessKey: "local" },
+  });
+  try {
+    return await work(createDynamoTable(documentClientSender(client), "dorsal"));
+  } finally {
+    client.destroy();
     await dynamo.close();
   }
 }

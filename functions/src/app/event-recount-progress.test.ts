@@ -1,18 +1,14 @@
 import { createEventRequest } from "@dorsal/shared/staff-requests";
 import { describe, expect, it } from "vitest";
-import type { EventStats, RecountPosition } from "../data/events";
+import { type EventStats, emptyRecountCounts, type RecountPosition } from "../data/events";
 import { memoryContainer } from "../testing/memory-container";
 import { createEvent, listEvents, recountProgress } from "./events";
 import { recountEventStats } from "./processing";
 
 const counted = (totalPhotos: number, bibsWithPhotos: number): RecountPosition["counts"] => ({
+  ...emptyRecountCounts(),
   totalPhotos,
   processedPhotos: totalPhotos,
-  failedPhotos: 0,
-  duplicatePhotos: 0,
-  unbibbedPhotos: 0,
-  facesDetected: 0,
-  processingMsTotal: 0,
   dorsalsDetected: bibsWithPhotos,
   bibsWithPhotos,
 });

@@ -6,7 +6,7 @@ import {
   type RerunFailedRequest,
   type RerunFailedResponse,
 } from "@dorsal/shared";
-import { countsGeneration, type RecountCheckpoint } from "../data/events";
+import { countsGeneration, emptyRecountCounts, type RecountCheckpoint } from "../data/events";
 import type { PageCursor, PhotoRecord } from "../data/photos";
 import type { EventJobInput } from "../jobs/definitions";
 import { confidentFaces } from "../ports/vision";
@@ -249,17 +249,7 @@ export async function recountEventStats(
           phase: "photos",
           cursor: null,
           readAtChanges: (await deps.events.stats([eventId])).get(eventId)?.changes ?? 0,
-          counts: {
-            totalPhotos: 0,
-            processedPhotos: 0,
-            failedPhotos: 0,
-            duplicatePhotos: 0,
-            unbibbedPhotos: 0,
-            facesDetected: 0,
-            processingMsTotal: 0,
-            dorsalsDetected: 0,
-            bibsWithPhotos: 0,
-          },
+          counts: emptyRecountCounts(),
           step: step ?? 0,
         };
   const advance = async (next: Pick<RecountCheckpoint, "phase" | "cursor" | "counts">): Promise<boolean> => {

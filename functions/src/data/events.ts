@@ -78,6 +78,19 @@ export interface RecountCheckpoint {
   step: number;
 }
 
+/** A recount's counts before it has read anything. */
+export const emptyRecountCounts = (): RecountCheckpoint["counts"] => ({
+  totalPhotos: 0,
+  processedPhotos: 0,
+  failedPhotos: 0,
+  duplicatePhotos: 0,
+  unbibbedPhotos: 0,
+  facesDetected: 0,
+  processingMsTotal: 0,
+  dorsalsDetected: 0,
+  bibsWithPhotos: 0,
+});
+
 /** What a checkpoint says of how far its recount is. */
 export type RecountPosition = Pick<RecountCheckpoint, "links" | "phase" | "counts">;
 
