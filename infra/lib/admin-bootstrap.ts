@@ -4,6 +4,7 @@ import * as iam from "aws-cdk-lib/aws-iam";
 import * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import { Construct, type IConstruct } from "constructs";
 import type { AdminBootstrapProperties } from "../../functions/src/handlers/admin-bootstrap";
+import type { LambdaBundles } from "./bundling";
 import { CustomResourceProvider } from "./custom-resource-provider";
 import { DorsalFunction } from "./dorsal-function";
 
@@ -25,6 +26,8 @@ export interface AdminBootstrapProps {
   email: string;
   /** functions/src/handlers/admin-bootstrap.ts */
   entry: string;
+  /** @default the entry bundled alone */
+  bundles?: LambdaBundles;
   /** The AWS configuration every function gets (functions/src/config.ts). */
   environment: Record<string, string>;
   table: dynamodb.ITable;
@@ -73,6 +76,7 @@ export class AdminBootstrap extends Construct {
 
     this.bootstrapper = new DorsalFunction(this, "Function", {
       entry: props.entry,
+      bundles: props.bundles,
       description: "Creates Dorsal's first admin from its Secrets Manager secret (custom resource)",
       // scrypt is CPU-bound, and Lambda hands out CPU in proportion to memory.
       memorySize: 1024,

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { BundlingOptions, ILocalBundling } from "aws-cdk-lib";
 import { type BuildOptions, buildSync, type Metafile } from "esbuild";
-import { type BundleFile, cachedOrBuilt, keepBundle } from "./bundle-cache";
+import { type BundleFile, cachedBundle, keepBundle, repoRoot } from "./bundle-cache";
 
 /**
  * Modules only the embedded local runtime loads (through dynamic import). They are left out of
@@ -58,31 +58,35 @@ const requireShim = [
   "const require = __dorsalCreateRequire(import.meta.url);",
 ].join("\n");
 
-/**
- * One Lambda entry bundled in-process with esbuild into ES modules for Node 22 (`index.mjs` plus
- * chunks for dynamic imports): offline, no Docker, and CDK hashes the output, so unchanged code
- * means an unchanged asset.
- *
- * The bundle is built when the function is defined, because what it imports decides how the
- * function is deployed: a bundle that imports sharp gets sharp's prebuilt linux-x64 binaries,
- * copied from the local node_modules, and must run on x86_64.
- *
- * CDK keys its per-app asset cache on this object's serialised public fields, so the entry is one
- * of them, and the built files are kept in a private field that serialisation skips.
- */
-export class EsbuildBundler implements ILocalBundling {
-  readonly entry: string;
-  readonly usesSharp: boolean;
-  /** The packages of `filePackages` the bundle imports, copied beside it. */
-  readonly filePackages: string[];
-  readonly #files: BundleFile[];
+interface Built {
+  metafile: Metafile;
+  files: BundleFile[];
+}
 
-  constructor(entry: string) {
-    this.entry = path.resolve(entry);
-    if (!existsSync(this.entry)) throw new Error(`Lambda entry not found: ${this.entry}`);
-    const options: BuildOptions = {
-      entryPoints: { index: this.entry },
+/**
+ * Lambda entries bundled in one esbuild call, into ES modules for Node 22: offline, no Docker.
+ * Bundled one by one, each of the stack's 30 functions parsed the AWS SDK, zod and the app's modules
+ * again (2026-12-02, this 2-core machine: 29 s for the 30 builds, 1.5 s for one call). Code that
+ * several entries import lands in chunks they share, and each function's asset carries only the
+ * files its own entry reaches: the same modules as when it was bundled alone, in a few more files
+ * (docs/deploy.md, Prerequisites).
+ *
+ * The bundle is built when the first function is defined, because what it imports decides how the
+ * function is deployed (see `EsbuildBundler`).
+ */
+export class LambdaBundles {
+  readonly #names: ReadonlyMap<string, string>;
+  readonly #options: BuildOptions;
+  #built: Built | undefined;
+
+  constructor(entries: readonly string[]) {
+    const resolved = [...new Set(entries.map((entry) => path.resolve(entry)))];
+    for (const entry of resolved) if (!existsSync(entry)) throw new Error(`Lambda entry not found: ${entry}`);
+    this.#names = outputNames(resolved);
+    this.#options = {
+      entryPoints: Object.fromEntries([...this.#names].map(([entry, name]) => [name, entry])),
       outdir: virtualOutdir,
+      absWorkingDir: repoRoot,
       bundle: true,
       // Each dynamic import() becomes a chunk loaded on first use, as it would be unbundled: the
       // local-only adapters (and what they import) never load on Lambda.
@@ -102,9 +106,62 @@ export class EsbuildBundler implements ILocalBundling {
       external: [...localOnlyModules, ...Object.keys(filePackages)],
       logLevel: "error",
     };
-    const { metafile, files } = cachedOrBuilt(this.entry, options, () => bundle(this.entry, options));
-    const outputs = metafile.outputs;
-    const eager = eagerlyLoaded(outputs, this.entry);
+  }
+
+  /** The bundle of one of the entries. */
+  bundlerOf(entry: string): EsbuildBundler {
+    const resolved = path.resolve(entry);
+    const name = this.#names.get(resolved);
+    if (name === undefined) throw new Error(`${resolved} is not among the entries these bundles were made for.`);
+    this.#built ??= cachedBundle(this.#options) ?? bundle(this.#options);
+    return new EsbuildBundler(resolved, name, this.#built);
+  }
+}
+
+/**
+ * Each entry's output file at the asset's root, named after its path below the entries' common
+ * folder (`http/admin.ts` → `http-admin.mjs`), so names never collide and chunks sit beside them.
+ * No dot: Lambda's Node runtime takes a handler setting's module name up to its first dot.
+ */
+function outputNames(entries: readonly string[]): Map<string, string> {
+  const dirs = entries.map((entry) => path.dirname(entry));
+  let common = dirs[0] ?? "";
+  while (!dirs.every((dir) => dir === common || dir.startsWith(`${common}${path.sep}`))) common = path.dirname(common);
+  return new Map(
+    entries.map((entry) => {
+      const relative = path.relative(common, entry).replace(/\.[cm]?[jt]sx?$/, "");
+      return [entry, relative.replace(/[^A-Za-z0-9]+/g, "-")];
+    }),
+  );
+}
+
+/**
+ * One function's share of a `LambdaBundles` build: its entry's output and every chunk that output
+ * imports, directly or not, with their source maps.
+ *
+ * What it imports decides how the function is deployed: a bundle that imports sharp gets sharp's
+ * prebuilt linux-x64 binaries, copied from the local node_modules, and must run on x86_64.
+ *
+ * CDK keys its per-app asset cache on this object's serialised public fields, so the entry is one
+ * of them, and the built files are kept in a private field that serialisation skips.
+ */
+export class EsbuildBundler implements ILocalBundling {
+  readonly entry: string;
+  /** The function's `handler` setting: the entry's output file, then its export. */
+  readonly handler: string;
+  readonly usesSharp: boolean;
+  /** The packages of `filePackages` the bundle imports, copied beside it. */
+  readonly filePackages: string[];
+  readonly #files: BundleFile[];
+
+  constructor(entry: string, outputName: string, built: Built) {
+    this.entry = entry;
+    this.handler = `${outputName}.handler`;
+    const outputs = built.metafile.outputs;
+    // The metafile names files relative to the build's working directory.
+    const entryOutput = path.relative(repoRoot, path.join(virtualOutdir, `${outputName}.mjs`));
+    const outputPath = (file: string) => path.relative(virtualOutdir, path.resolve(repoRoot, file));
+    const eager = reachable(outputs, entryOutput, (i) => i.kind === "import-statement");
     const offending = [...eager].flatMap((file) =>
       (outputs[file]?.imports ?? []).filter(
         (i) => i.external && i.kind !== "dynamic-import" && lazyModules.includes(i.path),
@@ -114,12 +171,14 @@ export class EsbuildBundler implements ILocalBundling {
       const names = [...new Set(offending.map((i) => i.path))].join(", ");
       throw new Error(`${this.entry} loads ${names} on start; ${names} must be loaded with import().`);
     }
+    const shipped = reachable(outputs, entryOutput, () => true);
     const imported = new Set(
-      Object.values(outputs).flatMap((output) => output.imports.filter((i) => i.external).map((i) => i.path)),
+      [...shipped].flatMap((file) => (outputs[file]?.imports ?? []).filter((i) => i.external).map((i) => i.path)),
     );
     this.filePackages = Object.keys(filePackages).filter((name) => imported.has(name));
     this.usesSharp = this.filePackages.includes("sharp");
-    this.#files = files;
+    const files = new Set([...shipped].flatMap((file) => [outputPath(file), `${outputPath(file)}.map`]));
+    this.#files = built.files.filter((file) => files.has(file.path));
   }
 
   tryBundle(outputDir: string, _options: BundlingOptions): boolean {
@@ -134,29 +193,31 @@ export class EsbuildBundler implements ILocalBundling {
   }
 }
 
-function bundle(entry: string, options: BuildOptions): { metafile: Metafile; files: BundleFile[] } {
+function bundle(options: BuildOptions): Built {
   const result = buildSync({ ...options, write: false, metafile: true } as const);
   const files = result.outputFiles.map((file) => ({
     path: path.relative(virtualOutdir, file.path),
     contents: file.contents,
   }));
-  keepBundle(entry, options, result.metafile, files);
+  keepBundle(options, result.metafile, files);
   return { metafile: result.metafile, files };
 }
 
-/** The entry's output file and every chunk it imports statically, directly or not. */
-function eagerlyLoaded(outputs: Metafile["outputs"], entry: string): Set<string> {
-  const loaded = new Set<string>();
+/** The output file and every chunk it imports through `follow`, directly or not (metafile paths). */
+function reachable(
+  outputs: Metafile["outputs"],
+  from: string,
+  follow: (i: Metafile["outputs"][string]["imports"][number]) => boolean,
+): Set<string> {
+  if (!outputs[from]) throw new Error(`esbuild made no ${from}`);
+  const found = new Set<string>();
   const visit = (file: string) => {
-    if (loaded.has(file)) return;
-    loaded.add(file);
-    for (const i of outputs[file]?.imports ?? []) if (!i.external && i.kind === "import-statement") visit(i.path);
+    if (found.has(file)) return;
+    found.add(file);
+    for (const i of outputs[file]?.imports ?? []) if (!i.external && follow(i)) visit(i.path);
   };
-  // Chunks of dynamic imports have an entryPoint too; only the handler's own output counts.
-  for (const [file, output] of Object.entries(outputs)) {
-    if (output.entryPoint && path.resolve(output.entryPoint) === entry) visit(file);
-  }
-  return loaded;
+  visit(from);
+  return found;
 }
 
 /**

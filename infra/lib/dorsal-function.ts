@@ -4,11 +4,13 @@ import * as iam from "aws-cdk-lib/aws-iam";
 import * as lambda from "aws-cdk-lib/aws-lambda";
 import * as logs from "aws-cdk-lib/aws-logs";
 import { Construct } from "constructs";
-import { EsbuildBundler } from "./bundling";
+import { LambdaBundles } from "./bundling";
 
 export interface DorsalFunctionProps {
   /** TypeScript file exporting `handler`. */
   entry: string;
+  /** Bundles that hold `entry`, built with the stack's other functions. @default the entry bundled alone */
+  bundles?: LambdaBundles;
   description: string;
   /** @default 512 */
   memorySize?: number;
@@ -36,7 +38,7 @@ export class DorsalFunction extends Construct {
 
   constructor(scope: Construct, id: string, props: DorsalFunctionProps) {
     super(scope, id);
-    const bundler = new EsbuildBundler(props.entry);
+    const bundler = (props.bundles ?? new LambdaBundles([props.entry])).bundlerOf(props.entry);
 
     this.logGroup = new logs.LogGroup(this, "Logs", {
       retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
@@ -51,7 +53,7 @@ export class DorsalFunction extends Construct {
       description: props.description,
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: bundler.usesSharp ? lambda.Architecture.X86_64 : lambda.Architecture.ARM_64,
-      handler: "index.handler",
+      handler: bundler.handler,
       code: lambda.Code.fromAsset(path.dirname(props.entry), {
         assetHashType: AssetHashType.OUTPUT,
         bundling: {

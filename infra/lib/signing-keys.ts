@@ -3,9 +3,13 @@ import { CustomResource, Duration, Validations } from "aws-cdk-lib";
 import * as cloudfront from "aws-cdk-lib/aws-cloudfront";
 import * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import { Construct } from "constructs";
+import type { LambdaBundles } from "./bundling";
 import { CustomResourceProvider } from "./custom-resource-provider";
 import { DorsalFunction } from "./dorsal-function";
 import type { SigningKeysProperties } from "./signing-keys.handler";
+
+/** The generator's Lambda entry. */
+export const signingKeysEntry = fileURLToPath(new URL("./signing-keys.handler.ts", import.meta.url));
 
 /**
  * The two private keys Dorsal signs with, generated in the account on first deploy by a custom
@@ -27,7 +31,8 @@ export class SigningKeys extends Construct {
   /** CDK's provider framework, which calls `generator` and answers CloudFormation. */
   readonly provider: CustomResourceProvider;
 
-  constructor(scope: Construct, id: string) {
+  /** @param bundles bundles that hold `signingKeysEntry`; by default it is bundled alone */
+  constructor(scope: Construct, id: string, bundles?: LambdaBundles) {
     super(scope, id);
 
     // Created with a throwaway random value; the custom resource overwrites it with the key.
@@ -39,7 +44,8 @@ export class SigningKeys extends Construct {
     });
 
     this.generator = new DorsalFunction(this, "Generator", {
-      entry: fileURLToPath(new URL("./signing-keys.handler.ts", import.meta.url)),
+      entry: signingKeysEntry,
+      bundles,
       description: "Generates Dorsal's signing keys into Secrets Manager (custom resource)",
       memorySize: 256,
       timeout: Duration.minutes(1),

@@ -18,6 +18,7 @@ import { type PipelineTask, pipelineTasks } from "../../functions/src/pipeline/d
 import { preflightFunctionTimeoutSeconds } from "../../functions/src/preflight/definition";
 import { AdminBootstrap, adminEmailFrom } from "./admin-bootstrap";
 import { Alarms, alarmEmailFrom } from "./alarms";
+import { LambdaBundles } from "./bundling";
 import { capacity } from "./capacity";
 import { reservesConcurrency } from "./concurrency";
 import { customDomainFrom } from "./custom-domain";
@@ -27,7 +28,7 @@ import { mailFromContext } from "./mail";
 import { acknowledgeWildcardResource } from "./nag";
 import { Pipeline } from "./pipeline";
 import { Preflight } from "./preflight";
-import { SigningKeys } from "./signing-keys";
+import { SigningKeys, signingKeysEntry } from "./signing-keys";
 import { Site } from "./site";
 import { photoKeyPrefix, type StatefulExports } from "./stateful-stack";
 import { leanIndexesStep, tableIndexesAt } from "./table-indexes";
@@ -375,7 +376,27 @@ export class StatelessStack extends Stack {
     const originals = bucket("Originals", stateful.originalsBucketName);
     const derived = bucket("Derived", stateful.derivedBucketName);
 
-    this.keys = new SigningKeys(this, "SigningKeys");
+    const handlers = path.join(props.repoRoot, "functions", "src", "handlers");
+    const entries = {
+      http: byName(httpHandlers, (name) => path.join(handlers, "http", `${name}.ts`)),
+      pipeline: byName(pipelineTasks, (task) => path.join(handlers, "pipeline", `${task}.ts`)),
+      starter: path.join(handlers, "pipeline", "starter.ts"),
+      unzip: path.join(handlers, "pipeline", "unzip.ts"),
+      paymentsReconcile: path.join(handlers, "payments-reconcile.ts"),
+      countersRecount: path.join(handlers, "counters-recount.ts"),
+      notificationsSweep: path.join(handlers, "notifications-sweep.ts"),
+      eventDeletionSlice: path.join(handlers, "jobs", "event-deletion-slice.ts"),
+      counterRecountSlice: path.join(handlers, "jobs", "counter-recount-slice.ts"),
+      faceIndexingSlice: path.join(handlers, "jobs", "face-indexing-slice.ts"),
+      preflight: path.join(handlers, "preflight.ts"),
+      adminBootstrap: path.join(handlers, "admin-bootstrap.ts"),
+      signingKeys: signingKeysEntry,
+    };
+    const bundles = new LambdaBundles(
+      Object.values(entries).flatMap((entry) => (typeof entry === "string" ? [entry] : Object.values(entry))),
+    );
+
+    this.keys = new SigningKeys(this, "SigningKeys", bundles);
     // Created with a throwaway random value: checkout answers 503 until ops store the real keys.
     this.wompiKeys = new secretsmanager.Secret(this, "WompiKeys", {
       description:
@@ -486,7 +507,6 @@ export class StatelessStack extends Stack {
     // Without it nothing is emailed; every action that would send says its email was not sent.
     const mailFrom = mailFromContext(this);
 
-    const handlers = path.join(props.repoRoot, "functions", "src", "handlers");
     // An account whose concurrency quota cannot hold the reservations deploys without them.
     const reserves = reservesConcurrency(this);
     const appFunction = (
@@ -498,6 +518,7 @@ export class StatelessStack extends Stack {
         ...spec,
         ...(reserves ? { reservedConcurrentExecutions } : {}),
         entry,
+        bundles,
         environment,
       });
       if (access.signsSessions) {
@@ -651,7 +672,7 @@ export class StatelessStack extends Stack {
     };
 
     this.httpFunctions = byName(httpHandlers, (name) => {
-      const fn = appFunction(`Http-${name}`, path.join(handlers, "http", `${name}.ts`), httpSpecs[name]);
+      const fn = appFunction(`Http-${name}`, entries.http[name], httpSpecs[name]);
       fn.fn.addEnvironment("ORIGIN_VERIFY_SECRET", this.originVerify.secretValue.unsafeUnwrap());
       return fn;
     });
@@ -676,33 +697,25 @@ export class StatelessStack extends Stack {
     });
 
     this.pipelineFunctions = byName(pipelineTasks, (task) =>
-      appFunction(`Pipeline-${task}`, path.join(handlers, "pipeline", `${task}.ts`), pipelineSpecs[task]),
+      appFunction(`Pipeline-${task}`, entries.pipeline[task], pipelineSpecs[task]),
     );
-    this.starter = appFunction("Pipeline-starter", path.join(handlers, "pipeline", "starter.ts"), starterSpec);
-    this.unzip = appFunction("Pipeline-unzip", path.join(handlers, "pipeline", "unzip.ts"), unzipSpec);
-    this.paymentsReconciler = appFunction(
-      "Payments-reconcile",
-      path.join(handlers, "payments-reconcile.ts"),
-      reconcileSpec,
-    );
+    this.starter = appFunction("Pipeline-starter", entries.starter, starterSpec);
+    this.unzip = appFunction("Pipeline-unzip", entries.unzip, unzipSpec);
+    this.paymentsReconciler = appFunction("Payments-reconcile", entries.paymentsReconcile, reconcileSpec);
     // Cheap: one invocation every 10 minutes, a query of the sparse pending-sales index when idle.
     new events.Rule(this, "ReconcilePayments", {
       description: "Settles pending sales by looking them up at Wompi",
       schedule: events.Schedule.rate(Duration.minutes(10)),
       targets: [new targets.LambdaFunction(this.paymentsReconciler.fn)],
     });
-    this.countersRecounter = appFunction("Counters-recount", path.join(handlers, "counters-recount.ts"), recountSpec);
+    this.countersRecounter = appFunction("Counters-recount", entries.countersRecount, recountSpec);
     // Hourly: an event untouched since its last recount costs one read of its stats.
     new events.Rule(this, "RecountCounters", {
       description: "Recounts the counters of events that changed since their last recount",
       schedule: events.Schedule.rate(Duration.hours(1)),
       targets: [new targets.LambdaFunction(this.countersRecounter.fn)],
     });
-    this.notificationsSweeper = appFunction(
-      "Notifications-sweep",
-      path.join(handlers, "notifications-sweep.ts"),
-      notifySweepSpec,
-    );
+    this.notificationsSweeper = appFunction("Notifications-sweep", entries.notificationsSweep, notifySweepSpec);
     // Every 5 minutes: when idle, one query of the sparse index of owed messages.
     new events.Rule(this, "SendPhotoNotifications", {
       description: "Emails the athletes whose bib's photos stopped arriving (avísame)",
@@ -723,20 +736,12 @@ export class StatelessStack extends Stack {
     this.httpFunctions.admin.fn.addToRolePolicy(
       new iam.PolicyStatement({ actions: ["sqs:GetQueueAttributes"], resources: [this.pipeline.queue.queueArn] }),
     );
-    this.eventDeletionSlice = appFunction(
-      "Event-deletion",
-      path.join(handlers, "jobs", "event-deletion-slice.ts"),
-      eventDeletionSpec,
-    );
+    this.eventDeletionSlice = appFunction("Event-deletion", entries.eventDeletionSlice, eventDeletionSpec);
     this.eventDeletion = new JobWorkflow(this, "EventDeletion", {
       job: "eventDeletion",
       slice: this.eventDeletionSlice.fn,
     });
-    this.counterRecountSlice = appFunction(
-      "Counters-recount-slice",
-      path.join(handlers, "jobs", "counter-recount-slice.ts"),
-      recountSliceSpec,
-    );
+    this.counterRecountSlice = appFunction("Counters-recount-slice", entries.counterRecountSlice, recountSliceSpec);
     this.counterRecount = new JobWorkflow(this, "CounterRecount", {
       job: "counterRecount",
       slice: this.counterRecountSlice.fn,
@@ -751,11 +756,7 @@ export class StatelessStack extends Stack {
       starter.fn.addEnvironment("DELETION_STATE_MACHINE_ARN", this.eventDeletion.stateMachine.stateMachineArn);
       this.eventDeletion.stateMachine.grantStartExecution(starter.fn);
     }
-    this.faceIndexingSlice = appFunction(
-      "Face-indexing-slice",
-      path.join(handlers, "jobs", "face-indexing-slice.ts"),
-      faceIndexingSliceSpec,
-    );
+    this.faceIndexingSlice = appFunction("Face-indexing-slice", entries.faceIndexingSlice, faceIndexingSliceSpec);
     this.faceIndexing = new JobWorkflow(this, "FaceIndexing", {
       job: "faceIndexing",
       slice: this.faceIndexingSlice.fn,
@@ -765,7 +766,7 @@ export class StatelessStack extends Stack {
       starter.fn.addEnvironment("FACE_INDEXING_STATE_MACHINE_ARN", this.faceIndexing.stateMachine.stateMachineArn);
       this.faceIndexing.stateMachine.grantStartExecution(starter.fn);
     }
-    this.preflightFunction = appFunction("Preflight-run", path.join(handlers, "preflight.ts"), preflightSpec);
+    this.preflightFunction = appFunction("Preflight-run", entries.preflight, preflightSpec);
 
     this.alarms = new Alarms(this, "Alarms", {
       pipeline: this.pipeline,
@@ -792,7 +793,8 @@ export class StatelessStack extends Stack {
 
     this.admin = new AdminBootstrap(this, "AdminBootstrap", {
       email: adminEmailFrom(this),
-      entry: path.join(handlers, "admin-bootstrap.ts"),
+      entry: entries.adminBootstrap,
+      bundles,
       environment,
       table,
     });

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { slaRule } from "@dorsal/shared";
@@ -54,6 +54,15 @@ beforeAll(() => {
 
 const logicalId = (stack: Stack, fn: DorsalFunction) => stack.getLogicalId(fn.fn.node.defaultChild as CfnFunction);
 const functionOf = (fn: DorsalFunction) => code.toJSON().Resources[logicalId(stateless, fn)] as Resource;
+/** The function's code as synthesized: the asset folder of the cloud assembly. */
+const assetOf = (fn: DorsalFunction) =>
+  path.join(assembly.directory, `asset.${(functionOf(fn).Properties.Code as { S3Key: string }).S3Key.split(".")[0]}`);
+/** The module Lambda's Node runtime loads for the handler setting: its name ends at the first dot. */
+const handlerFileOf = (fn: DorsalFunction) => {
+  const [, module, exported] = /^([^.]*)\.(.*)$/.exec(functionOf(fn).Properties.Handler as string) ?? [];
+  expect(exported).toBe("handler");
+  return `${module}.mjs`;
+};
 /** The statements of the policies attached to a role (CDK merges and sorts them). */
 const statementsOf = (role: IRole) => {
   const ref = { Ref: stateless.getLogicalId(role.node.defaultChild as CfnRole) };
@@ -277,14 +286,37 @@ describe("functions", () => {
     }
   });
 
+  it("ship each function's handler module with every chunk it loads, which loads on its own", () => {
+    const functions = [...appFunctions(), stateless.keys.generator];
+    const handlerFiles = functions.map((fn) => path.join(assetOf(fn), handlerFileOf(fn)));
+    // Far from the repository's node_modules (the assembly is in the temp dir), as Lambda would load
+    // them: a chunk missing from an asset, or a package the bundle expects beside it, fails the import.
+    const loaded = spawnSync(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `for (const file of ${JSON.stringify(handlerFiles)}) {
+           const { handler } = await import(file);
+           if (typeof handler !== "function") throw new Error(file + " exports no handler");
+         }
+         process.stdout.write("loaded " + ${handlerFiles.length});`,
+      ],
+      { cwd: assembly.directory, encoding: "utf8" },
+    );
+    expect(loaded.stderr).toBe("");
+    expect(loaded.stdout).toBe(`loaded ${functions.length}`);
+    // What the function's asset holds is only what its own entry reaches.
+    const filesOf = (fn: DorsalFunction) =>
+      readdirSync(path.join(assetOf(fn), "chunks")).filter((file) => file.endsWith(".mjs"));
+    expect(filesOf(stateless.keys.generator).length).toBeLessThan(filesOf(stateless.httpFunctions.admin).length);
+  });
+
   it("ship sharp's linux-x64 binaries, on x86_64, exactly when the bundle uses sharp", () => {
     for (const fn of [...appFunctions(), stateless.keys.generator]) {
       const { Properties } = functionOf(fn);
-      const asset = path.join(
-        assembly.directory,
-        `asset.${(Properties.Code as { S3Key: string }).S3Key.split(".")[0]}`,
-      );
-      expect(existsSync(path.join(asset, "index.mjs"))).toBe(true);
+      const asset = assetOf(fn);
+      expect(existsSync(path.join(asset, handlerFileOf(fn)))).toBe(true);
       const shipsSharp = existsSync(path.join(asset, "node_modules/@img/sharp-linux-x64/lib"));
       expect(Properties.Architectures).toEqual([shipsSharp ? "x86_64" : "arm64"]);
     }
@@ -293,11 +325,6 @@ describe("functions", () => {
   });
 
   it("ship pdfkit as files beside the admin API alone, loaded only for the report, rendering Spanish from the asset", () => {
-    const assetOf = (fn: DorsalFunction) =>
-      path.join(
-        assembly.directory,
-        `asset.${(functionOf(fn).Properties.Code as { S3Key: string }).S3Key.split(".")[0]}`,
-      );
     for (const fn of appFunctions()) {
       expect(existsSync(path.join(assetOf(fn), "node_modules/pdfkit")), fn.node.path).toBe(
         fn === stateless.httpFunctions.admin,
@@ -311,9 +338,14 @@ describe("functions", () => {
       expect(existsSync(path.join(asset, `node_modules/pdfkit/js/standard-fonts/${font}.cjs`))).toBe(true);
     }
     // Not on the cold start's path: the bundle imports it with import(), on the first report only.
-    const entry = readFileSync(path.join(asset, "index.mjs"), "utf8");
-    expect(entry.includes('import("pdfkit")')).toBe(true);
-    expect(/(from|import)\s*"pdfkit"/.test(entry)).toBe(false);
+    const code = [
+      handlerFileOf(stateless.httpFunctions.admin),
+      ...readdirSync(path.join(asset, "chunks")).map((file) => `chunks/${file}`),
+    ]
+      .filter((file) => file.endsWith(".mjs"))
+      .map((file) => readFileSync(path.join(asset, file), "utf8"));
+    expect(code.some((file) => file.includes('import("pdfkit")'))).toBe(true);
+    expect(code.some((file) => /(from|import)\s*"pdfkit"/.test(file))).toBe(false);
 
     // The asset's own copy, far from the repository's node_modules, as Lambda would load it.
     const copy = mkdtempSync(path.join(tmpdir(), "dorsal-admin-asset-"));
