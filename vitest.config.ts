@@ -81,6 +81,10 @@ export default defineConfig({
         test: {
           name: "infra",
           include: ["infra/test/**/*.test.ts"],
+          // Each file imports aws-cdk-lib (~4 s), so a worker keeps it for the next file: 109–119 → 90–93
+          // CPU-s on a fresh clone (2026-12-02). What CDK keeps between apps is keyed on the output
+          // folder, which setup.ts makes anew for every file; the one spy restores itself.
+          isolate: false,
           setupFiles: ["infra/test/setup.ts"],
           testTimeout: 180_000,
           hookTimeout: 180_000,
