@@ -377,6 +377,8 @@ export class StatelessStack extends Stack {
     const derived = bucket("Derived", stateful.derivedBucketName);
 
     const handlers = path.join(props.repoRoot, "functions", "src", "handlers");
+    // Every function's entry, before any function is defined: they are bundled in one esbuild call,
+    // and a function whose entry is missing here stops the synth (`LambdaBundles.bundlerOf`).
     const entries = {
       http: byName(httpHandlers, (name) => path.join(handlers, "http", `${name}.ts`)),
       pipeline: byName(pipelineTasks, (task) => path.join(handlers, "pipeline", `${task}.ts`)),
