@@ -1,12 +1,11 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { Level } from "level";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureTable, startDynalite } from "../../functions/local/storage";
-import { createDynamoTable, documentClientSender } from "../../functions/src/adapters/aws/dynamodb-table";
 import { servingIndexNames } from "../../functions/src/data/table-schema";
+import type { Table } from "../../functions/src/ports/table";
+import { withStoppedTable } from "../support/table-scan";
 
 /**
  * dynalite writes an item's index entries and then the item, separately; a kill in between must not
@@ -23,21 +22,8 @@ describe("local table after a kill mid-write", () => {
     processingStatus: name,
   });
 
-  async function withTable<T>(work: (table: ReturnType<typeof createDynamoTable>) => Promise<T>): Promise<T> {
-    const dynamo = await startDynalite(dataDir);
-    const client = new DynamoDBClient({
-      endpoint: dynamo.endpoint,
-      region: "us-east-1",
-      credentials: { accessKeyId: "local", secretAccessKey: "local" },
-    });
-    try {
-      await ensureTable(dynamo.endpoint, "us-east-1", "repair");
-      return await work(createDynamoTable(documentClientSender(client), "repair"));
-    } finally {
-      client.destroy();
-      await dynamo.close();
-    }
-  }
+  const withTable = <T>(work: (table: Table) => Promise<T>) =>
+    withStoppedTable(dataDir, work, { tableName: "repair", create: true });
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), "dorsal-dynrepair-"));

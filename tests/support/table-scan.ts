@@ -2,7 +2,7 @@ import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, ScanCommand } from "@aws-sdk/lib-dynamodb";
-import { startDynalite } from "../../functions/local/storage";
+import { ensureTable, startDynalite } from "../../functions/local/storage";
 import { createDynamoTable, documentClientSender } from "../../functions/src/adapters/aws/dynamodb-table";
 import type { Table } from "../../functions/src/ports/table";
 
@@ -19,8 +19,13 @@ export async function tableItems(dataDir: string): Promise<Record<string, unknow
 /**
  * The table of a stopped runtime through the product's own table adapter, for a test that leaves
  * items as the runtime's code would have (a recount stopped halfway, say) before starting it again.
+ * `create` makes a table of another name first, for a test of the stand-in itself.
  */
-export async function withStoppedTable<T>(dataDir: string, work: (table: Table) => Promise<T>): Promise<T> {
+export async function withStoppedTable<T>(
+  dataDir: string,
+  work: (table: Table) => Promise<T>,
+  { tableName = "dorsal", create = false }: { tableName?: string; create?: boolean } = {},
+): Promise<T> {
   const dynamo = await startDynalite(dataDir);
   const client = new DynamoDBClient({
     endpoint: dynamo.endpoint,
@@ -28,7 +33,8 @@ export async function withStoppedTable<T>(dataDir: string, work: (table: Table) 
     credentials: { accessKeyId: "local", secretAccessKey: "local" },
   });
   try {
-    return await work(createDynamoTable(documentClientSender(client), "dorsal"));
+    if (create) await ensureTable(dynamo.endpoint, "us-east-1", tableName);
+    return await work(createDynamoTable(documentClientSender(client), tableName));
   } finally {
     client.destroy();
     await dynamo.close();
