@@ -44,6 +44,7 @@ const sharedWorkerSuites = [
   "s3rver-repair",
   "scale-reads",
   "start-list",
+  "table-endpoint",
 ].map((name) => `tests/integration/${name}.test.ts`);
 
 /**

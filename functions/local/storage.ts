@@ -1,5 +1,5 @@
 import { mkdir } from "node:fs/promises";
-import type { Server } from "node:http";
+import type { IncomingMessage, RequestListener, Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import {
@@ -47,12 +47,42 @@ export async function startDynalite(dataDir: string): Promise<LocalDynamo> {
     server.listen(0, "127.0.0.1", () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  admitOnlyLocalClients(server, port);
   return {
     endpoint: `http://127.0.0.1:${port}`,
     send: inProcessDynaliteSender(store),
     writes: watchDynaliteWrites(store),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/**
+ * dynalite answers every origin's CORS preflight and never checks a signature, so a web page open in
+ * a browser on this machine could read and write the whole table over loopback (password hashes,
+ * download tokens, roles), and a name an attacker re-points at 127.0.0.1 (DNS rebinding) could do it
+ * as its own origin. What uses this endpoint is SDK clients and tools, never a browser: a request
+ * that comes from one (a preflight, an `Origin` or `Sec-Fetch-*` header) or names another host is
+ * refused before dynalite sees it.
+ */
+function admitOnlyLocalClients(server: Server, port: number): void {
+  const handlers = server.listeners("request") as RequestListener[];
+  server.removeAllListeners("request");
+  const hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
+  server.on("request", (request: IncomingMessage, response) => {
+    if (fromBrowser(request) || !hosts.has(request.headers.host ?? "")) {
+      response.writeHead(403, { "content-type": "text/plain" }).end("Forbidden");
+      return;
+    }
+    for (const handler of handlers) handler.call(server, request, response);
+  });
+}
+
+function fromBrowser(request: IncomingMessage): boolean {
+  return (
+    request.method === "OPTIONS" ||
+    request.headers.origin !== undefined ||
+    Object.keys(request.headers).some((name) => name.startsWith("sec-fetch-"))
+  );
 }
 
 export async function ensureTable(endpoint: string, region: string, tableName: string): Promise<void> {
