@@ -318,7 +318,8 @@ async function composeAws(config: AwsConfig): Promise<Container> {
 
 async function composeLocal(config: LocalConfig, local: LocalServices): Promise<Container> {
   const logger = createLogger(config.LOG_LEVEL);
-  // The local object store answers only the runtime's own key pair; dynalite accepts any.
+  // The local object store answers only the runtime's own key pair; dynalite checks no signature
+  // (its loopback endpoint refuses browsers instead: functions/local/storage.ts).
   const credentials = await localStorageCredentials(config.DATA_DIR);
   const region = config.AWS_REGION;
   const buckets = { originals: config.ORIGINALS_BUCKET, derived: config.DERIVED_BUCKET };
