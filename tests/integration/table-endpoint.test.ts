@@ -94,7 +94,11 @@ describe("the embedded table's endpoint admits no browser", () => {
   });
 
   it("refuses a request that carries a browser's headers", async () => {
-    for (const headers of [{ origin: "https://pagina-cualquiera.example" }, { "sec-fetch-mode": "no-cors" }]) {
+    const browserHeaders: Record<string, string>[] = [
+      { origin: "https://pagina-cualquiera.example" },
+      { "sec-fetch-mode": "no-cors" },
+    ];
+    for (const headers of browserHeaders) {
       const answer = await listTables(headers);
       expect(answer.status, JSON.stringify(headers)).toBe(403);
       expect(answer.body).not.toContain(tableName);
