@@ -42,12 +42,13 @@ export async function startDynalite(dataDir: string): Promise<LocalDynamo> {
   const { created: server, store } = withCapturedStore<Server>(() =>
     dynalite({ path: dir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 }),
   );
+  // Guarded before it listens, so no request ever reaches dynalite unchecked.
+  admitOnlyLocalClients(server);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  admitOnlyLocalClients(server, port);
   return {
     endpoint: `http://127.0.0.1:${port}`,
     send: inProcessDynaliteSender(store),
@@ -64,12 +65,14 @@ export async function startDynalite(dataDir: string): Promise<LocalDynamo> {
  * that comes from one (a preflight, an `Origin` or `Sec-Fetch-*` header) or names another host is
  * refused before dynalite sees it.
  */
-function admitOnlyLocalClients(server: Server, port: number): void {
+function admitOnlyLocalClients(server: Server): void {
   const handlers = server.listeners("request") as RequestListener[];
   server.removeAllListeners("request");
-  const hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
+  const loopbackNames = ["127.0.0.1", "localhost", "[::1]"];
   server.on("request", (request: IncomingMessage, response) => {
-    if (fromBrowser(request) || !hosts.has(request.headers.host ?? "")) {
+    const { port } = server.address() as AddressInfo;
+    const addressed = loopbackNames.some((name) => request.headers.host === `${name}:${port}`);
+    if (fromBrowser(request) || !addressed) {
       response.writeHead(403, { "content-type": "text/plain" }).end("Forbidden");
       return;
     }

@@ -1,32 +1,10 @@
 import { mkdtemp, rm } from "node:fs/promises";
-import { request } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DynamoDBClient, ListTablesCommand } from "@aws-sdk/client-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureTable, type LocalDynamo, startDynalite } from "../../functions/local/storage";
-
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/** A raw HTTP request, so the test sets what a browser or a rebound name would send (Host included). */
-function send(endpoint: string, method: string, headers: Record<string, string>, body = ""): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(endpoint, { method, headers }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => {
-        text += chunk;
-      });
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
+import { requestFrom } from "../support/http-from";
 
 /**
  * The embedded table's HTTP endpoint listens on loopback for the SDK clients and tools of this
@@ -40,10 +18,9 @@ describe("the embedded table's endpoint admits no browser", () => {
   let host: string;
   /** What the SDK sends for ListTables, minus the signature dynalite never checks. */
   const listTables = (extra: Record<string, string> = {}) =>
-    send(
-      dynamo.endpoint,
-      "POST",
-      {
+    requestFrom("127.0.0.1", dynamo.endpoint, "POST", "/", {
+      json: {},
+      headers: {
         host,
         "content-type": "application/x-amz-json-1.0",
         "x-amz-target": "DynamoDB_20120810.ListTables",
@@ -52,8 +29,7 @@ describe("the embedded table's endpoint admits no browser", () => {
           "AWS4-HMAC-SHA256 Credential=local/20261202/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=00",
         ...extra,
       },
-      "{}",
-    );
+    });
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), "dorsal-table-endpoint-"));
@@ -83,11 +59,13 @@ describe("the embedded table's endpoint admits no browser", () => {
   });
 
   it("refuses a browser's CORS preflight, so no page can go on to read the table", async () => {
-    const preflight = await send(dynamo.endpoint, "OPTIONS", {
-      host,
-      origin: "https://pagina-cualquiera.example",
-      "access-control-request-method": "POST",
-      "access-control-request-headers": "authorization,content-type,x-amz-date,x-amz-target",
+    const preflight = await requestFrom("127.0.0.1", dynamo.endpoint, "OPTIONS", "/", {
+      headers: {
+        host,
+        origin: "https://pagina-cualquiera.example",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization,content-type,x-amz-date,x-amz-target",
+      },
     });
     expect(preflight.status).toBe(403);
     expect(preflight.headers["access-control-allow-origin"]).toBeUndefined();
