@@ -1,7 +1,8 @@
+import { Writer } from "../onnx/protobuf";
+
 /**
  * Just enough of ONNX's protobuf schema (onnx.proto, proto2) to hand onnxruntime a graph of float
- * tensors built in memory. The face weights ship as tfjs weight files, not as an .onnx file, and the
- * ONNX schema packages on npm drag in an old protobufjs for a few hundred bytes of encoding.
+ * tensors built in memory: the face weights ship as tfjs weight files, not as an .onnx file.
  */
 
 export interface OnnxNode {
@@ -37,61 +38,6 @@ const ATTRIBUTE_STRING = 3;
 const ATTRIBUTE_INTS = 7;
 const IR_VERSION = 8;
 const OPSET = 13;
-
-const WIRE_VARINT = 0;
-const WIRE_BYTES = 2;
-
-class Writer {
-  private readonly chunks: Uint8Array[] = [];
-  private length = 0;
-
-  varint(value: number | bigint): this {
-    let v = BigInt.asUintN(64, BigInt(value));
-    const bytes: number[] = [];
-    do {
-      const low = Number(v & 0x7fn);
-      v >>= 7n;
-      bytes.push(v > 0n ? low | 0x80 : low);
-    } while (v > 0n);
-    return this.raw(Uint8Array.from(bytes));
-  }
-
-  int(field: number, value: number): this {
-    return this.varint((field << 3) | WIRE_VARINT).varint(value);
-  }
-
-  bytes(field: number, value: Uint8Array): this {
-    return this.varint((field << 3) | WIRE_BYTES)
-      .varint(value.length)
-      .raw(value);
-  }
-
-  string(field: number, value: string): this {
-    return this.bytes(field, new TextEncoder().encode(value));
-  }
-
-  message(field: number, build: (writer: Writer) => void): this {
-    const inner = new Writer();
-    build(inner);
-    return this.bytes(field, inner.finish());
-  }
-
-  finish(): Uint8Array {
-    const out = new Uint8Array(this.length);
-    let offset = 0;
-    for (const chunk of this.chunks) {
-      out.set(chunk, offset);
-      offset += chunk.length;
-    }
-    return out;
-  }
-
-  private raw(value: Uint8Array): this {
-    this.chunks.push(value);
-    this.length += value.length;
-    return this;
-  }
-}
 
 function writeAttribute(w: Writer, name: string, value: number | number[] | string): void {
   w.string(1, name);

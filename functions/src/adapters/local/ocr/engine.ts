@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { InferenceSession, Tensor } from "onnxruntime-node";
 import sharp from "sharp";
 import type { BoundingBox, TextDetection } from "../../../ports/vision";
+import { foldAffineOps } from "../onnx/fold-affine";
 import { type PhotoInput, type RawPixels, TEXT_SOURCE_LONG_SIDE, uprightPixels } from "../pixels";
 import { confirmedBy, ctcGreedyDecode, type DecodedText, parseDictionary } from "./ctc";
 import { boxesFromProbabilityMap, mapQuad, type Point, type Quad } from "./db-postprocess";
@@ -86,9 +87,10 @@ export async function loadPaddleOcr(files: OcrModelFiles): Promise<PaddleOcr> {
     // Input shapes change with every photo, so a planned memory pattern only holds on to buffers (~200 MB).
     enableMemPattern: false,
   };
+  // The same arithmetic in fewer ops: ×1.5 faster on both models (fold-affine.ts, docs/recognition.md).
   const [detector, recogniser] = await Promise.all([
-    InferenceSession.create(files.detection, sessionOptions),
-    InferenceSession.create(files.recognition, sessionOptions),
+    InferenceSession.create(foldAffineOps(readFileSync(files.detection)).model, sessionOptions),
+    InferenceSession.create(foldAffineOps(readFileSync(files.recognition)).model, sessionOptions),
   ]);
   const alphabet = parseDictionary(readFileSync(files.dictionary, "utf8"));
 
