@@ -293,30 +293,38 @@ function intoConvolution(graph: EditableGraph, conv: Node): string | undefined {
     }
   } else return undefined;
 
-  const w = new Float32Array(weights.data);
-  const perFilter = w.length / (weights.dims[0] ?? 1);
-  const kernel = weights.dims.slice(2).reduce((a, b) => a * b, 1);
-  for (let i = 0; i < w.length; i += 1) {
-    const first = Math.floor(i / perFilter);
-    // ConvTranspose: the output channel is the second axis, within the first axis's group.
-    const channel =
-      conv.op === "Conv"
-        ? first
-        : Math.floor(first / ((weights.dims[0] ?? 1) / group)) * (weights.dims[1] ?? 1) +
-          Math.floor((i % perFilter) / kernel);
-    w[i] = (w[i] as number) * (scale[channel] as number);
-  }
   const b = new Float32Array(outputs);
   for (let o = 0; o < outputs; o += 1) b[o] = (bias[o] as number) * (scale[o] as number) + (shift[o] as number);
   const name = conv.outputs[0] ?? "conv";
   conv.inputs = [
     conv.inputs[0] ?? "",
-    graph.addConstant(`${name}.W`, { dims: weights.dims, data: w }),
+    // A shift leaves the weights as they are.
+    next.op === "Add"
+      ? (conv.inputs[1] ?? "")
+      : graph.addConstant(`${name}.W`, {
+          dims: weights.dims,
+          data: scaledFilters(conv.op === "ConvTranspose", weights, group, scale),
+        }),
     graph.addConstant(`${name}.B`, { dims: [outputs], data: b }),
   ];
   conv.outputs = next.outputs;
   graph.remove(next);
   return `${conv.op}+${next.op}`;
+}
+
+/** The weights with each output channel's filters multiplied by that channel's scale. */
+function scaledFilters(transposed: boolean, weights: FloatTensor, group: number, scale: Float32Array): Float32Array {
+  const [first = 1, second = 1] = weights.dims;
+  const kernel = weights.data.length / (first * second);
+  const w = new Float32Array(weights.data);
+  for (let a = 0; a < first; a += 1) {
+    for (let b = 0; b < second; b += 1) {
+      // Conv weights are [out, in / group, …]; ConvTranspose's [in, out / group, …].
+      const s = scale[transposed ? Math.floor(a / (first / group)) * second + b : a] as number;
+      for (let k = (a * second + b) * kernel, end = k + kernel; k < end; k += 1) w[k] = (w[k] as number) * s;
+    }
+  }
+  return w;
 }
 
 /** Mul(x, s) [→ Add(·, b)] → Conv, s and b scalars: the scale into the weights, the shift where exact. */
