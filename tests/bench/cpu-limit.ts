@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { createLocalFaceDetector } from "../../functions/src/adapters/local/faces";
-import { sharedPixels, TEXT_SOURCE_LONG_SIDE, uprightPixels } from "../../functions/src/adapters/local/pixels";
+import { createSharedPixelPool, TEXT_SOURCE_LONG_SIDE, uprightPixels } from "../../functions/src/adapters/local/pixels";
 import { contentTypes } from "../../functions/src/app/image-types";
 import { storagePaths } from "../../functions/src/app/storage-paths";
 import { composeInMemory } from "../../functions/src/compose";
@@ -59,6 +59,7 @@ export async function measureCpuLimit(files: string[]): Promise<CpuLimit> {
   const container = await composeInMemory(config);
   // The same engine as the pipeline's, for the faces' own CPU in the stage pass.
   const faceDetector = await createLocalFaceDetector();
+  const sharedPixels = createSharedPixelPool();
   const { deps, pipelineTasks: tasks } = container;
   try {
     const eventId = await deps.events.nextId();
@@ -85,11 +86,12 @@ export async function measureCpuLimit(files: string[]): Promise<CpuLimit> {
       const done = cpuMs();
       if (!measure) return;
       const beforeDecode = cpuMs();
-      const pixels = sharedPixels(await uprightPixels(bytes, TEXT_SOURCE_LONG_SIDE));
+      const lease = sharedPixels.lease(await uprightPixels(bytes, TEXT_SOURCE_LONG_SIDE));
       const decode = cpuMs() - beforeDecode;
       const beforeFaces = cpuMs();
-      await faceDetector.detectFaces(pixels);
+      await faceDetector.detectFaces(lease.pixels);
       const faces = cpuMs() - beforeFaces;
+      lease.release();
       measure.prepareAndRecord += beforeVariants - beforePrepare + (done - beforeRecord);
       measure.variants += beforeDetect - beforeVariants;
       measure.decode += decode;

@@ -44,13 +44,46 @@ export function transferableCopy(input: PhotoInput): { photo: PhotoInput; transf
   return { photo, transfer: data.buffer };
 }
 
+/** Pixels in shared memory, and what gives the memory back once no engine reads them. */
+export interface SharedPixelsLease {
+  pixels: RawPixels;
+  release(): void;
+}
+
 /**
- * The same pixels in shared memory: one copy, which every worker then reads without a copy of its
- * own (a 3000-px photo is 20 MB, read by up to three engine calls).
+ * Shared memory for decoded photos, reused from one photo to the next. Every worker reads a photo's
+ * pixels from one copy in shared memory (a 3000-px photo is 20 MB, read by up to three engine calls).
+ * A SharedArrayBuffer is freed only once every thread that saw it has collected it, and worker
+ * threads collect rarely: fresh buffers a photo piled up as ~300 MB of garbage in a ZIP import, the
+ * runtime's peak (docs/benchmarks.md). Reused, they stay a few buffers for good.
  */
-export function sharedPixels(pixels: RawPixels): RawPixels {
-  if (pixels.data.buffer instanceof SharedArrayBuffer) return pixels;
-  const data = new Uint8Array(new SharedArrayBuffer(pixels.data.byteLength));
-  data.set(pixels.data);
-  return { data, width: pixels.width, height: pixels.height };
+export function createSharedPixelPool(kept = 4): { lease(pixels: RawPixels): SharedPixelsLease } {
+  const free: SharedArrayBuffer[] = [];
+  return {
+    lease(pixels) {
+      const needed = pixels.data.byteLength;
+      // The smallest free buffer that fits, so a small photo does not take a big one.
+      let best = -1;
+      free.forEach((buffer, i) => {
+        if (buffer.byteLength >= needed && (best < 0 || buffer.byteLength < (free[best]?.byteLength ?? 0))) best = i;
+      });
+      const buffer = best >= 0 ? (free.splice(best, 1)[0] as SharedArrayBuffer) : new SharedArrayBuffer(needed);
+      const data = new Uint8Array(buffer, 0, needed);
+      data.set(pixels.data);
+      let released = false;
+      return {
+        pixels: { data, width: pixels.width, height: pixels.height },
+        release() {
+          if (released) return;
+          released = true;
+          free.push(buffer);
+          // Beyond `kept`, the smallest goes: the big ones are the ones worth keeping.
+          if (free.length > kept) {
+            free.sort((a, b) => b.byteLength - a.byteLength);
+            free.pop();
+          }
+        },
+      };
+    },
+  };
 }

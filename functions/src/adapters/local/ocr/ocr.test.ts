@@ -1,7 +1,7 @@
 import sharp, { type Sharp } from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BoundingBox, TextDetection } from "../../../ports/vision";
-import { sharedPixels, TEXT_SOURCE_LONG_SIDE, uprightPixels } from "../pixels";
+import { createSharedPixelPool, TEXT_SOURCE_LONG_SIDE, uprightPixels } from "../pixels";
 import { createLocalTextDetector, type LocalTextDetector } from "./index";
 
 // Wide and short: the detector scales every photo to 1280 px long side, so this keeps tests quick.
@@ -173,7 +173,7 @@ describe("local PaddleOCR text detector, a photo's work spread over workers", { 
     const frame = await distantRunnerFrame(1416, bigNumbers).jpeg({ quality: 95 }).toBuffer();
     const closerLook = [{ left: 0.4, top: 0.5, width: 0.2, height: 0.2 }];
     const inOneGo = await detector.detectText(frame, { closerLook });
-    const pixels = sharedPixels(await uprightPixels(frame, TEXT_SOURCE_LONG_SIDE));
+    const { pixels } = createSharedPixelPool().lease(await uprightPixels(frame, TEXT_SOURCE_LONG_SIDE));
     const inSteps = await detector.finish(pixels, await detector.findCoarse(pixels), { closerLook });
     expect(inSteps).toEqual(inOneGo);
     const words = inOneGo.filter((d) => d.type === "WORD").map((d) => d.text);
