@@ -15,8 +15,9 @@ import {
  * a CPU does in the convolutions' own pass: every convolution is followed by a scalar scale and shift
  * (PP-LCNetV3's "learnable affine blocks", kept apart at export), and every hard-swish is four ops
  * (x · clip(x + 3, 0, 6) / 6). At 1280 px each of those ops reads and writes tens of megabytes, and
- * onnxruntime fuses none of them (its Conv+Mul fusion wants the constant second; the model puts it
- * first). So the graph is rewritten before the session is made, with the same arithmetic:
+ * onnxruntime's own optimiser fuses none of them (not even with each Mul's constant put second, the
+ * order its Conv+Mul fusion looks for: the same time a run). So the graph is rewritten before the
+ * session is made, with the same arithmetic:
  * - Conv or ConvTranspose → Mul / Add by a per-channel constant, or → BatchNormalization: folded
  *   into the convolution's weights and bias;
  * - x · clip(x + 3, 0, 6) / 6 → x · HardSigmoid(x; α = 1/6, β = ½), the same function;
