@@ -13,8 +13,8 @@ export async function createLocalVision(options: {
     createLocalTextDetector(options.workers ? { workers: options.workers } : {}),
     createLocalFaceDetector(),
   ]);
-  // The local engine always reads everything; the filter is applied to its answer, as Rekognition would.
   const sharedPixels = createSharedPixelPool();
+  // The local engine always reads everything; the filter is applied to its answer, as Rekognition would.
   const atLeast = (detections: TextDetection[], floor: number | undefined) =>
     floor === undefined ? detections : detections.filter((d) => d.confidence >= floor);
   return {

@@ -58,16 +58,14 @@ export interface SharedPixelsLease {
  * runtime's peak (docs/benchmarks.md). Reused, they stay a few buffers for good.
  */
 export function createSharedPixelPool(kept = 4): { lease(pixels: RawPixels): SharedPixelsLease } {
+  /** Smallest first. */
   const free: SharedArrayBuffer[] = [];
   return {
     lease(pixels) {
       const needed = pixels.data.byteLength;
       // The smallest free buffer that fits, so a small photo does not take a big one.
-      let best = -1;
-      free.forEach((buffer, i) => {
-        if (buffer.byteLength >= needed && (best < 0 || buffer.byteLength < (free[best]?.byteLength ?? 0))) best = i;
-      });
-      const buffer = best >= 0 ? (free.splice(best, 1)[0] as SharedArrayBuffer) : new SharedArrayBuffer(needed);
+      const fits = free.findIndex((buffer) => buffer.byteLength >= needed);
+      const buffer = fits >= 0 ? (free.splice(fits, 1)[0] as SharedArrayBuffer) : new SharedArrayBuffer(needed);
       const data = new Uint8Array(buffer, 0, needed);
       data.set(pixels.data);
       let released = false;
@@ -77,11 +75,9 @@ export function createSharedPixelPool(kept = 4): { lease(pixels: RawPixels): Sha
           if (released) return;
           released = true;
           free.push(buffer);
+          free.sort((a, b) => a.byteLength - b.byteLength);
           // Beyond `kept`, the smallest goes: the big ones are the ones worth keeping.
-          if (free.length > kept) {
-            free.sort((a, b) => b.byteLength - a.byteLength);
-            free.pop();
-          }
+          if (free.length > kept) free.shift();
         },
       };
     },
