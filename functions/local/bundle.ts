@@ -1,6 +1,7 @@
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { build, type Plugin } from "esbuild";
+import { writePreparedModels } from "../src/adapters/local/prepared-models";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 
@@ -29,8 +30,11 @@ const packagesStayOutside: Plugin = {
  * (`./ocr-worker.mjs`, `./faces-worker.mjs`), where the sources' files of those names register tsx
  * first. Each file is written under a temporary name and renamed, so a process starting the
  * runtime while another rebuilds it reads either the old file or the new one, never half of one.
+ * The recognition models go beside them, made ready to load (prepared-models.ts).
  */
 export async function bundleRuntime(): Promise<string> {
+  // Before the code that reads them, so a bundle never meets models older than itself.
+  await writePreparedModels(path.join(runtimeBundleDir, "models"));
   const result = await build({
     absWorkingDir: repoRoot,
     entryPoints: {

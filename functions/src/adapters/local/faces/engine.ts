@@ -2,10 +2,10 @@ import { InferenceSession, Tensor } from "onnxruntime-node";
 import sharp from "sharp";
 import type { BoundingBox, FaceDetection } from "../../../ports/vision";
 import { type PhotoInput, type RawPixels, uprightPixels } from "../pixels";
-import { DESCRIPTOR_LENGTH, FACERES_INPUT, FACERES_INPUT_SIZE, FACERES_OUTPUT, loadFaceRes } from "./faceres";
+import { DESCRIPTOR_LENGTH, FACERES_INPUT, FACERES_INPUT_SIZE, FACERES_OUTPUT } from "./faceres";
 import { FACE_DESCRIBE_LONG_SIDE, FACE_WORKING_LONG_SIDE, type FaceEngineSettings } from "./protocol";
 import { sameFace } from "./same-face";
-import { decodeFaces, loadSsdMobilenet, SSD_BOXES, SSD_CLASSES, SSD_INPUT, SSD_INPUT_SIZE } from "./ssd-mobilenet";
+import { decodeFaces, SSD_BOXES, SSD_CLASSES, SSD_INPUT, SSD_INPUT_SIZE, type SsdModel } from "./ssd-mobilenet";
 
 /**
  * "fill" stretches the photo over the square, as the TF Object Detection API trained the model;
@@ -29,9 +29,11 @@ export interface FaceEngine {
   describeFaces(image: PhotoInput, boxes: BoundingBox[]): Promise<Float32Array[]>;
 }
 
-export interface FaceModelPaths {
-  detector: string;
-  recognition: string;
+export interface FaceModels {
+  /** SSD MobileNet as ONNX, with its anchors (prepared-models.ts). */
+  detector: SsdModel;
+  /** FaceRes as ONNX; asked for on the first description only. */
+  describer: () => Promise<Uint8Array>;
 }
 
 // One intra-op thread: faces take one core and leave the others to the OCR workers.
@@ -42,13 +44,13 @@ const SESSION_OPTIONS: InferenceSession.SessionOptions = {
   graphOptimizationLevel: "all",
 };
 
-export async function loadFaceEngine(models: FaceModelPaths, settings: FaceEngineSettings): Promise<FaceEngine> {
-  const { onnx, anchors } = await loadSsdMobilenet(models.detector);
+export async function loadFaceEngine(models: FaceModels, settings: FaceEngineSettings): Promise<FaceEngine> {
+  const { onnx, anchors } = models.detector;
   const session = await InferenceSession.create(onnx, SESSION_OPTIONS);
   // The recognition net is loaded on first use: an install that never searches by selfie never pays for it.
   let recognition: Promise<InferenceSession> | undefined;
   const recognitionSession = () => {
-    recognition ??= loadFaceRes(models.recognition).then((model) => InferenceSession.create(model, SESSION_OPTIONS));
+    recognition ??= models.describer().then((model) => InferenceSession.create(model, SESSION_OPTIONS));
     return recognition;
   };
 

@@ -1,12 +1,15 @@
 import { parentPort, workerData } from "node:worker_threads";
+import { faceDescriberModel, faceDetectorModel } from "../prepared-models";
 import { loadFaceEngine } from "./engine";
-import { FACE_MODELS } from "./models";
 import type { FaceEngineSettings, FaceMessage, FaceRequest } from "./protocol";
 
 const port = parentPort;
 if (!port) throw new Error("worker.ts must run in a worker thread");
 
-const engine = await loadFaceEngine(FACE_MODELS, workerData as FaceEngineSettings);
+const engine = await loadFaceEngine(
+  { detector: await faceDetectorModel(), describer: faceDescriberModel },
+  workerData as FaceEngineSettings,
+);
 const reply = (message: FaceMessage) => port.postMessage(message);
 
 // Photos run strictly one after another, so a burst of requests never runs several inferences at once.

@@ -1,13 +1,10 @@
-import { readFileSync } from "node:fs";
 import { InferenceSession, Tensor } from "onnxruntime-node";
 import sharp from "sharp";
 import type { BoundingBox, TextDetection } from "../../../ports/vision";
-import { foldAffineOps } from "../onnx/fold-affine";
 import { type PhotoInput, type RawPixels, TEXT_SOURCE_LONG_SIDE, uprightPixels } from "../pixels";
 import { confirmedBy, ctcGreedyDecode, type DecodedText, parseDictionary } from "./ctc";
 import { boxesFromProbabilityMap, mapQuad, type Point, type Quad } from "./db-postprocess";
 import { type RecognisedRegion, subQuad, toTextDetections } from "./detections";
-import type { OcrModelFiles } from "./models";
 import { area, contains, holdsCentre, mergeScaled, quadBounds, type Rect, tilesOf, touchesInnerEdge } from "./rects";
 
 /**
@@ -77,7 +74,15 @@ export interface PaddleOcr {
   readRegions(pixels: RawPixels, quads: readonly Quad[]): Promise<(RecognisedRegion | null)[]>;
 }
 
-export async function loadPaddleOcr(files: OcrModelFiles): Promise<PaddleOcr> {
+export interface OcrModels {
+  /** Both graphs as onnxruntime loads them: folded (prepared-models.ts). */
+  detector: Uint8Array;
+  recogniser: Uint8Array;
+  /** The recogniser's character list, one per line. */
+  dictionary: string;
+}
+
+export async function loadPaddleOcr(models: OcrModels): Promise<PaddleOcr> {
   // More than one intra-op thread was slower and erratic on 2 cores; parallelism comes from workers.
   const sessionOptions: InferenceSession.SessionOptions = {
     intraOpNumThreads: 1,
@@ -87,12 +92,11 @@ export async function loadPaddleOcr(files: OcrModelFiles): Promise<PaddleOcr> {
     // Input shapes change with every photo, so a planned memory pattern only holds on to buffers (~200 MB).
     enableMemPattern: false,
   };
-  // The same arithmetic in fewer ops: ×1.5 faster on both models (fold-affine.ts, docs/recognition.md).
   const [detector, recogniser] = await Promise.all([
-    InferenceSession.create(foldAffineOps(readFileSync(files.detection)).model, sessionOptions),
-    InferenceSession.create(foldAffineOps(readFileSync(files.recognition)).model, sessionOptions),
+    InferenceSession.create(models.detector, sessionOptions),
+    InferenceSession.create(models.recogniser, sessionOptions),
   ]);
-  const alphabet = parseDictionary(readFileSync(files.dictionary, "utf8"));
+  const alphabet = parseDictionary(models.dictionary);
 
   /**
    * Text regions of `window` (crop-source pixels; the whole image by default) detected at `scale`

@@ -1,4 +1,6 @@
+import { readFile } from "node:fs/promises";
 import { parentPort } from "node:worker_threads";
+import { ocrDetectorModel, ocrRecogniserModel } from "../prepared-models";
 import { loadPaddleOcr } from "./engine";
 import { OCR_MODEL_FILES } from "./models";
 import type { OcrMessage, OcrReply, OcrRequest } from "./protocol";
@@ -6,7 +8,12 @@ import type { OcrMessage, OcrReply, OcrRequest } from "./protocol";
 const port = parentPort;
 if (!port) throw new Error("worker.ts must run in a worker thread");
 
-const ocr = await loadPaddleOcr(OCR_MODEL_FILES);
+const [detector, recogniser, dictionary] = await Promise.all([
+  ocrDetectorModel(),
+  ocrRecogniserModel(),
+  readFile(OCR_MODEL_FILES.dictionary, "utf8"),
+]);
+const ocr = await loadPaddleOcr({ detector, recogniser, dictionary });
 const reply = (message: OcrMessage) => port.postMessage(message);
 
 async function answer(request: OcrRequest): Promise<OcrReply> {
