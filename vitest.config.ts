@@ -50,13 +50,14 @@ const sharedWorkerSuites = [
 /**
  * One `npm test` runs every layer. Browser tests and the isolated integration tests start the
  * embedded runtime as a child process, exactly as `npm start` does, and talk to it over HTTP; each
- * such file has its own runtime and data dir, so files run side by side. Vitest's default is one file fewer than the
- * cores, which on 2 cores is one at a time, while a file spends about a third of its time
- * waiting on a browser, a poll or a photo in the pipeline.
+ * such file has its own runtime and data dir, so files run side by side. A file spends part of its
+ * time waiting on a poll, a timer or a photo in the pipeline: with one file per core the browser
+ * project left the 2 cores 24 % idle (504 busy CPU-s in 331 s), with one file more 11 % (475 in
+ * 267 s), and the whole run went from 606 to 552 s (docs/testing.md, 2026-12-07).
  */
 export default defineConfig({
   test: {
-    maxWorkers: availableParallelism(),
+    maxWorkers: availableParallelism() + 1,
     reporters: ["default", "./tests/support/project-times.ts"],
     projects: [
       {
