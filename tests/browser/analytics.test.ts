@@ -3,7 +3,7 @@ import type { EventDto } from "@dorsal/shared";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { adminToken, apiClient } from "../support/api";
-import { createBrowserHarness, signInAsAdmin, viewports } from "../support/browser";
+import { createBrowserHarness, type SignedInTab, signedInTab, signInAsAdmin, viewports } from "../support/browser";
 import { pdfLines } from "../support/pdf";
 import { seedEventWithBibPhotos } from "../support/seed";
 import { type RunningDorsal, startDorsal } from "../support/server";
@@ -14,6 +14,8 @@ import { type RunningDorsal, startDorsal } from "../support/server";
  * PDF report of what is on screen, downloaded.
  */
 let dorsal: RunningDorsal;
+/** The admin's tab, signed in once over the API (signedInTab): the login screen is not this file's subject. */
+let adminTab: SignedInTab;
 const browser = createBrowserHarness();
 let rosas: EventDto;
 let montana: EventDto;
@@ -22,6 +24,7 @@ const { desktop, phone } = viewports;
 
 beforeAll(async () => {
   dorsal = await startDorsal();
+  adminTab = await signedInTab(dorsal.url, dorsal.adminEmail, dorsal.adminPassword);
   await browser.launch();
   const token = await adminToken(dorsal);
   rosas = (await seedEventWithBibPhotos(dorsal, token, { name: "Carrera de las Rosas", bibs: ["5173", "5173", "42"] }))
@@ -91,8 +94,7 @@ describe("analytics screen", () => {
   });
 
   it("fits a phone: cards stacked, the comparison scrolls inside its own box", async () => {
-    const page = await browser.openPage(phone);
-    await signInAsAdmin(page, dorsal);
+    const page = await browser.openPage(phone, { storageState: adminTab });
     await page.goto(`${dorsal.url}/analytics`);
     await kpi(page, "Fotos totales").getByText("4 procesadas").waitFor();
     await page.getByRole("table", { name: "Comparación por evento" }).waitFor();
@@ -116,8 +118,7 @@ describe("analytics PDF report", () => {
   }
 
   it("downloads the report of the event and range on screen, on a wide screen", async () => {
-    const page = await browser.openPage(wide, { acceptDownloads: true });
-    await signInAsAdmin(page, dorsal);
+    const page = await browser.openPage(wide, { acceptDownloads: true, storageState: adminTab });
     await page.goto(`${dorsal.url}/analytics`);
     await page.getByLabel("Evento", { exact: true }).selectOption(String(montana.id));
     await page.getByRole("button", { name: "7 días" }).click();
@@ -139,8 +140,7 @@ describe("analytics PDF report", () => {
   });
 
   it("fits the button on a phone and downloads every event's report from there", async () => {
-    const page = await browser.openPage(phone, { acceptDownloads: true });
-    await signInAsAdmin(page, dorsal);
+    const page = await browser.openPage(phone, { acceptDownloads: true, storageState: adminTab });
     await page.goto(`${dorsal.url}/analytics`);
     await kpi(page, "Fotos totales").getByText("4 procesadas").waitFor();
     const button = page.getByRole("button", { name: "Descargar informe (PDF)" });
@@ -161,8 +161,7 @@ describe("analytics PDF report", () => {
   it("says in Spanish why a report could not be made", async () => {
     const admin = apiClient(dorsal.url, await adminToken(dorsal));
     const doomed = (await admin.post<EventDto>("/api/events", { name: "Carrera Fugaz", date: "2026-12-20" })).body;
-    const page = await browser.openPage(wide, { acceptDownloads: true });
-    await signInAsAdmin(page, dorsal);
+    const page = await browser.openPage(wide, { acceptDownloads: true, storageState: adminTab });
     await page.goto(`${dorsal.url}/analytics`);
     await page.getByLabel("Evento", { exact: true }).selectOption(String(doomed.id));
     await kpi(page, "Fotos totales").getByText("0 procesadas").waitFor();

@@ -1,7 +1,7 @@
 import type { EventDto } from "@dorsal/shared";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { adminToken, apiClient } from "../support/api";
-import { createBrowserHarness, signIn, signInAsAdmin, viewports } from "../support/browser";
+import { createBrowserHarness, type SignedInTab, signedInTab, signIn, viewports } from "../support/browser";
 import { seedEventWithBibPhotos } from "../support/seed";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
@@ -12,6 +12,8 @@ import { type RunningDorsal, startDorsal } from "../support/server";
  */
 
 let dorsal: RunningDorsal;
+/** The admin's tab, signed in once over the API (signedInTab): the login screen is not this file's subject. */
+let adminTab: SignedInTab;
 const browser = createBrowserHarness();
 const pageErrors = browser.pageErrors;
 let admin: ReturnType<typeof apiClient>;
@@ -21,6 +23,7 @@ const athlete = { name: "Laura Gómez", email: "laura.gomez@corre.test", passwor
 
 beforeAll(async () => {
   dorsal = await startDorsal();
+  adminTab = await signedInTab(dorsal.url, dorsal.adminEmail, dorsal.adminPassword);
   await browser.launch();
   const token = await adminToken(dorsal);
   admin = apiClient(dorsal.url, token);
@@ -78,8 +81,7 @@ describe("athlete login", () => {
 
 describe("athlete access switch", () => {
   it("lets the organizer open an event to signed-in athletes", async () => {
-    const page = await browser.openPage(viewports.desktop);
-    await signInAsAdmin(page, dorsal);
+    const page = await browser.openPage(viewports.desktop, { storageState: adminTab });
     await page.goto(`${dorsal.url}/events`);
     const row = page.getByRole("listitem").filter({ hasText: event.name });
     const access = row.getByRole("checkbox", { name: "Acceso deportistas" });

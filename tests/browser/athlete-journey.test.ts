@@ -9,7 +9,14 @@ import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
 import { probePortraitJpeg } from "../../functions/src/preflight/probe-portrait";
 import { accessibilityViolations } from "../support/accessibility";
 import { adminToken, apiClient, waitFor } from "../support/api";
-import { animationsDone, createBrowserHarness, imagesLoaded, signInAsAdmin, viewports } from "../support/browser";
+import {
+  animationsDone,
+  createBrowserHarness,
+  imagesLoaded,
+  type SignedInTab,
+  signedInTab,
+  viewports,
+} from "../support/browser";
 import { seedEventWithBibPhotos } from "../support/seed";
 import { type RunningDorsal, startDorsal } from "../support/server";
 import { readZip } from "../support/zip";
@@ -22,11 +29,14 @@ import { readZip } from "../support/zip";
  */
 
 let dorsal: RunningDorsal;
+/** The admin's tab, signed in once over the API (signedInTab): the login screen is not this file's subject. */
+let adminTab: SignedInTab;
 const browser = createBrowserHarness();
 let event: EventDto;
 
 beforeAll(async () => {
   dorsal = await startDorsal();
+  adminTab = await signedInTab(dorsal.url, dorsal.adminEmail, dorsal.adminPassword);
   await browser.launch();
   ({ event } = await seedEventWithBibPhotos(dorsal, await adminToken(dorsal), {
     name: "Media Maratón de Bogotá",
@@ -257,8 +267,7 @@ describe("athlete journey", () => {
   });
 
   it("lets the admin read the buyer's email in 'Correos enviados', whose link opens the purchase", async () => {
-    const page = await browser.openPage(viewports.phone);
-    await signInAsAdmin(page, dorsal);
+    const page = await browser.openPage(viewports.phone, { storageState: adminTab });
     await page.goto(`${dorsal.url}/settings`);
     await page.getByRole("link", { name: "Correos enviados" }).click();
     await page.getByRole("heading", { name: "Correos enviados", level: 1 }).waitFor();
@@ -294,8 +303,7 @@ describe("athlete journey", () => {
   });
 
   it("lets the admin find a buyer's sale and give them a new link, which opens what is left of it", async () => {
-    const page = await browser.openPage({ width: 1366, height: 900 });
-    await signInAsAdmin(page, dorsal);
+    const page = await browser.openPage({ width: 1366, height: 900 }, { storageState: adminTab });
     await page.goto(`${dorsal.url}/analytics`);
     await page.getByRole("link", { name: "Ver ventas" }).click();
     await page.getByRole("heading", { name: "Ventas", level: 1 }).waitFor();
@@ -385,8 +393,7 @@ describe("athlete journey", () => {
     const selfieEvent = (
       await admin.post<EventDto>("/api/events", { name: "Carrera de la Selfie", date: "2026-11-29", location: "Cali" })
     ).body;
-    const organizer = await browser.openPage({ width: 1366, height: 900 });
-    await signInAsAdmin(organizer, dorsal);
+    const organizer = await browser.openPage({ width: 1366, height: 900 }, { storageState: adminTab });
     await organizer.goto(`${dorsal.url}/events/${selfieEvent.id}/dorsales`);
     await organizer.getByRole("checkbox", { name: "Búsqueda por selfie" }).check({ force: true });
     await organizer.getByText("Búsqueda por selfie activada").waitFor();

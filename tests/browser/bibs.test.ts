@@ -4,7 +4,15 @@ import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
 import { adminToken, apiClient, waitFor } from "../support/api";
-import { animationsDone, createBrowserHarness, imagesLoaded, signInAsAdmin, viewports } from "../support/browser";
+import {
+  animationsDone,
+  createBrowserHarness,
+  imagesLoaded,
+  type SignedInTab,
+  signedInTab,
+  signInAsAdmin,
+  viewports,
+} from "../support/browser";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
 /**
@@ -14,6 +22,8 @@ import { type RunningDorsal, startDorsal } from "../support/server";
  */
 
 let dorsal: RunningDorsal;
+/** The admin's tab, signed in once over the API (signedInTab): the login screen is not this file's subject. */
+let adminTab: SignedInTab;
 const browser = createBrowserHarness();
 const pageErrors = browser.pageErrors;
 let admin: ReturnType<typeof apiClient>;
@@ -27,6 +37,7 @@ const blankFile = "sin-dorsal.jpg";
 
 beforeAll(async () => {
   dorsal = await startDorsal();
+  adminTab = await signedInTab(dorsal.url, dorsal.adminEmail, dorsal.adminPassword);
   await browser.launch();
 
   admin = apiClient(dorsal.url, await adminToken(dorsal));
@@ -84,6 +95,9 @@ afterAll(async () => {
 });
 
 const openPage = (viewport: { width: number; height: number }) => browser.openPage(viewport);
+/** A page whose tab the admin signed in on already: the review screen, not the login, is under test. */
+const openSignedIn = (viewport: { width: number; height: number }) =>
+  browser.openPage(viewport, { storageState: adminTab });
 
 const search = async (bib: string) =>
   (await admin.get<SearchResponse>(`/api/photos/search?eventId=${event.id}&dorsalNumber=${bib}`)).body;
@@ -206,8 +220,7 @@ describe("bib review", () => {
   });
 
   it("saves the recognition settings and rejects what is out of range", async () => {
-    const page = await openPage(desktop);
-    await signInAsAdmin(page, dorsal);
+    const page = await openSignedIn(desktop);
     await page.goto(`${dorsal.url}/events/${event.id}/dorsales`);
     const settings = page.getByRole("region", { name: "Reconocimiento" });
     const confidence = settings.getByRole("textbox", { name: "Confianza mínima" });
@@ -241,8 +254,7 @@ describe("bib review", () => {
       (await admin.get<SearchResponse>(`/api/photos/search?eventId=${letterEvent.id}&dorsalNumber=${bib}`)).body;
     expect((await searchLetter("M10380")).totalFound).toBe(0);
 
-    const page = await openPage(desktop);
-    await signInAsAdmin(page, dorsal);
+    const page = await openSignedIn(desktop);
     await page.goto(`${dorsal.url}/events/${letterEvent.id}/dorsales`);
     const settings = page.getByRole("region", { name: "Reconocimiento" });
     const digitsOnly = settings.getByRole("radio", { name: "Solo números" });
@@ -303,8 +315,7 @@ describe("bib review", () => {
   });
 
   it("works on a phone", async () => {
-    const page = await openPage(phone);
-    await signInAsAdmin(page, dorsal);
+    const page = await openSignedIn(phone);
     await page.goto(`${dorsal.url}/events/${event.id}/dorsales`);
     await card(page, bibFile).waitFor();
     await thumbnailsLoaded(page);
@@ -328,8 +339,7 @@ describe("bib review", () => {
 
   // Issue 18: a start list decides which reads are published; a read off it is proposed, on a phone.
   it("imports a start list, and a read off the list is accepted as its listed bib in one click", async () => {
-    const page = await openPage(phone);
-    await signInAsAdmin(page, dorsal);
+    const page = await openSignedIn(phone);
     await page.goto(`${dorsal.url}/events`);
     await page.getByRole("link", { name: `Lista de inscritos de ${event.name}` }).click();
     await page.getByRole("heading", { name: "Lista de inscritos", level: 1 }).waitFor();

@@ -4,7 +4,14 @@ import type { Download, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
 import { adminToken, apiClient } from "../support/api";
-import { animationsDone, createBrowserHarness, imagesLoaded, signInAsAdmin, viewports } from "../support/browser";
+import {
+  animationsDone,
+  createBrowserHarness,
+  imagesLoaded,
+  type SignedInTab,
+  signedInTab,
+  viewports,
+} from "../support/browser";
 import { seedEventWithBibPhotos } from "../support/seed";
 import { type RunningDorsal, startDorsal } from "../support/server";
 import { readZip } from "../support/zip";
@@ -18,6 +25,8 @@ import { readZip } from "../support/zip";
  */
 
 let dorsal: RunningDorsal;
+/** The admin's tab, signed in once over the API (signedInTab): the login screen is not this file's subject. */
+let adminTab: SignedInTab;
 const browser = createBrowserHarness();
 const pageErrors = browser.pageErrors;
 let event: EventDto;
@@ -37,6 +46,7 @@ const listed = async (wanted: string) => {
 
 beforeAll(async () => {
   dorsal = await startDorsal();
+  adminTab = await signedInTab(dorsal.url, dorsal.adminEmail, dorsal.adminPassword);
   await browser.launch();
   const token = await adminToken(dorsal);
   ({ event } = await seedEventWithBibPhotos(dorsal, token, { name: "Maratón de Medellín", bibs: [bib, bib, "42"] }));
@@ -56,9 +66,8 @@ afterAll(async () => {
 
 describe("download code generator", () => {
   it("issues a code for a bib and copies the message for the customer", async () => {
-    const page = await browser.openPage(wide);
+    const page = await browser.openPage(wide, { storageState: adminTab });
     await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: dorsal.url });
-    await signInAsAdmin(page, dorsal);
     await page.goto(`${dorsal.url}/admin-download-codes`);
     await page.getByRole("heading", { name: "Generar Códigos de Descarga" }).waitFor();
     await page.getByText("Envía el comprobante y su número de dorsal por chat").waitFor();
@@ -111,8 +120,7 @@ describe("download code generator", () => {
   });
 
   it("warns before issuing a code for a bib without photos, and issues it only when confirmed", async () => {
-    const page = await browser.openPage(wide);
-    await signInAsAdmin(page, dorsal);
+    const page = await browser.openPage(wide, { storageState: adminTab });
     await page.goto(`${dorsal.url}/admin-download-codes`);
     const dorsalField = page.getByLabel("Número de dorsal");
     await dorsalField.fill("999");
@@ -236,8 +244,7 @@ describe("code dialog", () => {
 
 describe("issued codes table", () => {
   it("tells the organizer what the athlete was told, on a phone too", async () => {
-    const page = await browser.openPage(viewports.phone);
-    await signInAsAdmin(page, dorsal);
+    const page = await browser.openPage(viewports.phone, { storageState: adminTab });
     await page.goto(`${dorsal.url}/admin-download-codes`);
     const row = page.getByTestId("issued-code-row").filter({ hasText: code });
     await row.getByText("0 de 3 descargas restantes por foto").waitFor();

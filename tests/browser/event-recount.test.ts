@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createEventRepository, emptyRecountCounts } from "../../functions/src/data/events";
 import { accessibilityViolations, describeViolation } from "../support/accessibility";
 import { adminToken, apiClient } from "../support/api";
-import { createBrowserHarness, signInAsAdmin, viewports } from "../support/browser";
+import { createBrowserHarness, type SignedInTab, signedInTab, viewports } from "../support/browser";
 import { type RunningDorsal, startDorsal } from "../support/server";
 import { withStoppedTable } from "../support/table-scan";
 
@@ -19,6 +19,8 @@ import { withStoppedTable } from "../support/table-scan";
  */
 
 let dorsal: RunningDorsal;
+/** The admin's tab, signed in once over the API (signedInTab): the login screen is not this file's subject. */
+let adminTab: SignedInTab;
 let dataDir: string;
 const browser = createBrowserHarness();
 const pageErrors = browser.pageErrors;
@@ -44,6 +46,7 @@ beforeAll(async () => {
   await first.stop();
   await leaveRecountHalfway(recounting.id);
   dorsal = await startDorsal({ dataDir });
+  adminTab = await signedInTab(dorsal.url, dorsal.adminEmail, dorsal.adminPassword);
   await browser.launch();
 }, 180_000);
 
@@ -63,8 +66,7 @@ describe("a recount on the events screen", () => {
     ["1366", { width: 1366, height: 900 }],
   ] as const) {
     it(`shows how far the event's recount is, on that event only (${size} px)`, async () => {
-      const page = await browser.openPage(viewport);
-      await signInAsAdmin(page, dorsal);
+      const page = await browser.openPage(viewport, { storageState: adminTab });
       await page.goto(`${dorsal.url}/events`);
       await page.getByRole("heading", { name: "Gestión de Eventos", level: 1 }).waitFor();
       const row = (name: string) => page.getByRole("listitem").filter({ hasText: name });

@@ -2,7 +2,14 @@ import type { CreateSaleResponse, EventDto, EventSalesSummary } from "@dorsal/sh
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { adminToken, apiClient, waitFor } from "../support/api";
-import { animationsDone, createBrowserHarness, focusedInput, signInAsAdmin, viewports } from "../support/browser";
+import {
+  animationsDone,
+  createBrowserHarness,
+  focusedInput,
+  type SignedInTab,
+  signedInTab,
+  viewports,
+} from "../support/browser";
 import { chooseOnSandbox } from "../support/payment-sandbox";
 import { seedEventWithBibPhotos } from "../support/seed";
 import { type RunningDorsal, startDorsal } from "../support/server";
@@ -14,6 +21,8 @@ import { type RunningDorsal, startDorsal } from "../support/server";
  */
 
 let dorsal: RunningDorsal;
+/** The admin's tab, signed in once over the API (signedInTab): the login screen is not this file's subject. */
+let adminTab: SignedInTab;
 const browser = createBrowserHarness();
 const pageErrors = browser.pageErrors;
 let admin: ReturnType<typeof apiClient>;
@@ -28,6 +37,7 @@ const wide = { width: 1366, height: 900 };
 
 beforeAll(async () => {
   dorsal = await startDorsal();
+  adminTab = await signedInTab(dorsal.url, dorsal.adminEmail, dorsal.adminPassword);
   await browser.launch();
   const token = await adminToken(dorsal);
   admin = apiClient(dorsal.url, token);
@@ -67,16 +77,16 @@ const eventsNow = async () => (await admin.get<EventDto[]>("/api/events")).body;
 const row = (page: Page, name: string) =>
   page.getByRole("region", { name: "Eventos", exact: true }).getByRole("listitem").filter({ hasText: name });
 
-async function openEventsScreen(page: Page) {
-  await signInAsAdmin(page, dorsal);
+async function openEventsScreen(viewport: { width: number; height: number }): Promise<Page> {
+  const page = await browser.openPage(viewport, { storageState: adminTab });
   await page.goto(`${dorsal.url}/events`);
   await page.getByRole("heading", { name: "Gestión de Eventos", level: 1 }).waitFor();
+  return page;
 }
 
 describe("events screen", () => {
   it("creates an event, frees and protects its photos, and deletes it only with the right password", async () => {
-    const page = await browser.openPage(wide);
-    await openEventsScreen(page);
+    const page = await openEventsScreen(wide);
 
     const name = "Carrera Nocturna de Cali";
     await page.getByLabel("Nombre del evento").fill(name);
@@ -142,8 +152,7 @@ describe("events screen", () => {
   });
 
   it("frees an event that sold photos only once the organizer has read what it means, by keyboard", async () => {
-    const page = await browser.openPage(wide);
-    await openEventsScreen(page);
+    const page = await openEventsScreen(wide);
     const sold = row(page, selling.name);
     const freeButton = sold.getByRole("button", { name: `Liberar Fotos Gratis de ${selling.name}` });
     await freeButton.click();
@@ -184,8 +193,7 @@ describe("events screen", () => {
   });
 
   it("fits a phone, and Escape closes the delete dialog without deleting", async () => {
-    const page = await browser.openPage(viewports.phone);
-    await openEventsScreen(page);
+    const page = await openEventsScreen(viewports.phone);
     const neighbourRow = row(page, neighbour.name);
     await neighbourRow.getByRole("button", { name: `Liberar Fotos Gratis de ${neighbour.name}` }).waitFor();
     expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(viewports.phone.width);

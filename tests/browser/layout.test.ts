@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { accessibilityViolations, describeViolation } from "../support/accessibility";
 import { adminToken, apiClient } from "../support/api";
 import { sampleApplication } from "../support/applications";
-import { animationsDone, createBrowserHarness, navigateInApp } from "../support/browser";
+import { animationsDone, createBrowserHarness, navigateInApp, tabSignedInAs } from "../support/browser";
 import { layoutProblems, pageSettled, type RequestTracker, trackRequests } from "../support/layout";
 import { chooseOnSandbox } from "../support/payment-sandbox";
 import { seedEventWithBibPhotos } from "../support/seed";
@@ -268,14 +268,7 @@ describe.each(viewports)("$width×$height", (viewport) => {
 
     beforeAll(async () => {
       const signedIn = sessions.get(role);
-      page = await browser.openPage(viewport, {
-        storageState: {
-          cookies: [],
-          origins: signedIn
-            ? [{ origin: dorsal.url, localStorage: [{ name: "race_photo_user", value: JSON.stringify(signedIn) }] }]
-            : [],
-        },
-      });
+      page = await browser.openPage(viewport, signedIn ? { storageState: tabSignedInAs(dorsal.url, signedIn) } : {});
       requests = trackRequests(page);
     });
 

@@ -5,7 +5,7 @@ import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { accessibilityViolations, describeViolation } from "../support/accessibility";
 import { adminToken, apiClient, waitFor } from "../support/api";
-import { animationsDone, createBrowserHarness, signIn, signInAsAdmin } from "../support/browser";
+import { animationsDone, createBrowserHarness, type SignedInTab, signedInTab, signIn } from "../support/browser";
 import { layoutProblems } from "../support/layout";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
@@ -23,6 +23,8 @@ const phone = { width: 390, height: 844 };
 const runTimeoutMs = 240_000;
 
 let dorsal: RunningDorsal;
+/** The admin's tab, signed in once over the API (signedInTab): the login screen is not this file's subject. */
+let adminTab: SignedInTab;
 const browser = createBrowserHarness();
 const pageErrors = browser.pageErrors;
 let admin: ReturnType<typeof apiClient>;
@@ -32,6 +34,7 @@ let newest: EventDto;
 beforeAll(async () => {
   await mkdir(screenshots, { recursive: true });
   dorsal = await startDorsal();
+  adminTab = await signedInTab(dorsal.url, dorsal.adminEmail, dorsal.adminPassword);
   await browser.launch();
   admin = apiClient(dorsal.url, await adminToken(dorsal));
   older = (await admin.post<EventDto>("/api/events", { name: "Carrera de la Montaña", date: "2026-08-16" })).body;
@@ -72,8 +75,7 @@ async function screenProblems(page: Page): Promise<string[]> {
 
 describe("preflight screen", () => {
   it("runs the validation for the chosen event, follows it to GREEN and keeps it in the history", async () => {
-    const page = await browser.openPage(desktop);
-    await signInAsAdmin(page, dorsal);
+    const page = await browser.openPage(desktop, { storageState: adminTab });
     await page.goto(`${dorsal.url}/preflight`);
     await page.getByRole("heading", { name: "Verificación previa", level: 1 }).waitFor();
 
@@ -164,8 +166,7 @@ describe("preflight screen", () => {
   });
 
   it("is the same screen at /preflight-dashboard, on a phone too, history first to last", async () => {
-    const page = await browser.openPage(phone);
-    await signInAsAdmin(page, dorsal);
+    const page = await browser.openPage(phone, { storageState: adminTab });
     await page.goto(`${dorsal.url}/preflight-dashboard`);
     await page.getByRole("heading", { name: "Verificación previa", level: 1 }).waitFor();
     // The latest run is shown until another is picked in the history.
@@ -185,8 +186,7 @@ describe("preflight screen", () => {
   });
 
   it("says why when a run is going already, then follows that one", async () => {
-    const page = await browser.openPage(desktop);
-    await signInAsAdmin(page, dorsal);
+    const page = await browser.openPage(desktop, { storageState: adminTab });
     await page.goto(`${dorsal.url}/preflight`);
     await page.getByTestId("preflight-history-run").first().waitFor();
     await page.getByLabel("Evento a validar").selectOption({ label: "Sin evento (solo el sistema)" });
@@ -227,10 +227,9 @@ describe("preflight screen", () => {
   });
 
   it("reloads the history on 'Actualizar' and, with auto-refresh on, validates again 30 s after the last", async () => {
-    const page = await browser.openPage(desktop);
+    const page = await browser.openPage(desktop, { storageState: adminTab });
     // The page's own clock, moved on by hand to the 30 s mark (it otherwise runs as usual).
     await page.clock.install();
-    await signInAsAdmin(page, dorsal);
     await page.goto(`${dorsal.url}/preflight`);
     const rows = page.getByTestId("preflight-history-run");
     await rows.nth(1).waitFor();

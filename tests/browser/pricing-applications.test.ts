@@ -2,7 +2,7 @@ import { type EventDto, type EventPricingDto, type PublicUser, pricingMessages }
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { adminToken, apiClient } from "../support/api";
-import { createBrowserHarness, signInAsAdmin, viewports } from "../support/browser";
+import { createBrowserHarness, type SignedInTab, signedInTab, signInAsAdmin, viewports } from "../support/browser";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
 /**
@@ -13,6 +13,8 @@ import { type RunningDorsal, startDorsal } from "../support/server";
  */
 
 let dorsal: RunningDorsal;
+/** The admin's tab, signed in once over the API (signedInTab): the login screen is not this file's subject. */
+let adminTab: SignedInTab;
 const browser = createBrowserHarness();
 const pageErrors = browser.pageErrors;
 let admin: ReturnType<typeof apiClient>;
@@ -24,6 +26,7 @@ const wide = { width: 1366, height: 900 };
 
 beforeAll(async () => {
   dorsal = await startDorsal();
+  adminTab = await signedInTab(dorsal.url, dorsal.adminEmail, dorsal.adminPassword);
   await browser.launch();
   admin = apiClient(dorsal.url, await adminToken(dorsal));
   event = (await admin.post<EventDto>("/api/events", { name: "Carrera de la Mujer", date: "2026-09-13" })).body;
@@ -58,8 +61,7 @@ describe("event pricing", () => {
   const field = (page: Page, label: string) => page.getByLabel(label);
 
   it("lets an organizer set an event's prices, showing each discount's savings", async () => {
-    const page = await browser.openPage(desktop);
-    await signInAsAdmin(page, dorsal);
+    const page = await browser.openPage(desktop, { storageState: adminTab });
     await page.goto(`${dorsal.url}/event-pricing`);
     await page.getByRole("heading", { name: "Precios por evento", level: 1 }).waitFor();
     // The newest event is chosen and starts from spec §9's defaults.
@@ -122,8 +124,7 @@ describe("event pricing", () => {
   });
 
   it("prices in pesos only: the form shows the currency as text, and the API refuses any other", async () => {
-    const page = await browser.openPage(wide);
-    await signInAsAdmin(page, dorsal);
+    const page = await browser.openPage(wide, { storageState: adminTab });
     await page.goto(`${dorsal.url}/event-pricing`);
     await page.getByText(/^Guardado el /).waitFor();
     const currency = page.getByRole("group", { name: "Moneda" });
@@ -195,8 +196,7 @@ describe("event pricing", () => {
   });
 
   it("fits a phone", async () => {
-    const page = await browser.openPage(phone);
-    await signInAsAdmin(page, dorsal);
+    const page = await browser.openPage(phone, { storageState: adminTab });
     await page.goto(`${dorsal.url}/event-pricing`);
     await page.getByTestId("pricing-tier").nth(0).getByText("Desde 3 fotos", { exact: true }).waitFor();
     await page.getByText("Ahorro: $ 4.000 COP por foto (20%)").waitFor();
@@ -235,8 +235,7 @@ describe("photographer applications", () => {
   });
 
   it("lets the organizer approve it and shows the new photographer's credentials once", async () => {
-    const page = await browser.openPage(desktop);
-    await signInAsAdmin(page, dorsal);
+    const page = await browser.openPage(desktop, { storageState: adminTab });
     await page.goto(`${dorsal.url}/photographer-applications`);
     await page.getByRole("heading", { name: "Aplicaciones de fotógrafos", level: 1 }).waitFor();
     await page.getByTestId("application-row").filter({ hasText: applicant.name }).waitFor();

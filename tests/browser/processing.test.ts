@@ -9,7 +9,15 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
 import { adminToken, apiClient, waitFor } from "../support/api";
-import { animationsDone, createBrowserHarness, signIn, signInAsAdmin, viewports } from "../support/browser";
+import {
+  animationsDone,
+  createBrowserHarness,
+  type SignedInTab,
+  signedInTab,
+  signIn,
+  signInAsAdmin,
+  viewports,
+} from "../support/browser";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
 /**
@@ -20,6 +28,8 @@ import { type RunningDorsal, startDorsal } from "../support/server";
  */
 
 let dorsal: RunningDorsal;
+/** The admin's tab, signed in once over the API (signedInTab): the login screen is not this file's subject. */
+let adminTab: SignedInTab;
 const browser = createBrowserHarness();
 const pageErrors = browser.pageErrors;
 let admin: ReturnType<typeof apiClient>;
@@ -31,6 +41,7 @@ const brokenFile = "rota-9001.jpg";
 
 beforeAll(async () => {
   dorsal = await startDorsal();
+  adminTab = await signedInTab(dorsal.url, dorsal.adminEmail, dorsal.adminPassword);
   await browser.launch();
   admin = apiClient(dorsal.url, await adminToken(dorsal));
   event = (await admin.post<EventDto>("/api/events", { name: "Carrera de la Montaña", date: "2026-08-16" })).body;
@@ -129,8 +140,7 @@ describe("processing screens", () => {
   });
 
   it("shows the empty state for an event without failures, on a phone too", async () => {
-    const page = await browser.openPage(phone);
-    await signInAsAdmin(page, dorsal);
+    const page = await browser.openPage(phone, { storageState: adminTab });
     await page.goto(`${dorsal.url}/processing?eventId=${quiet.id}`);
     await page.getByText("No hay fotos con errores").waitFor();
     expect(await page.getByRole("button", { name: "Reintentar todas" }).isDisabled()).toBe(true);

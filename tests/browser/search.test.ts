@@ -6,7 +6,14 @@ import PostalMime from "postal-mime";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { accessibilityViolations } from "../support/accessibility";
 import { adminToken, apiClient, waitFor } from "../support/api";
-import { animationsDone, createBrowserHarness, imagesLoaded, signInAsAdmin, viewports } from "../support/browser";
+import {
+  animationsDone,
+  createBrowserHarness,
+  imagesLoaded,
+  type SignedInTab,
+  signedInTab,
+  viewports,
+} from "../support/browser";
 import { seedEventWithBibPhotos } from "../support/seed";
 import { type RunningDorsal, startDorsal } from "../support/server";
 
@@ -19,6 +26,8 @@ import { type RunningDorsal, startDorsal } from "../support/server";
  */
 
 let dorsal: RunningDorsal;
+/** The admin's tab, signed in once over the API (signedInTab): the login screen is not this file's subject. */
+let adminTab: SignedInTab;
 const browser = createBrowserHarness();
 const pageErrors = browser.pageErrors;
 let paid: EventDto;
@@ -32,6 +41,7 @@ const freeName = "Carrera Recreativa de Cali";
 
 beforeAll(async () => {
   dorsal = await startDorsal();
+  adminTab = await signedInTab(dorsal.url, dorsal.adminEmail, dorsal.adminPassword);
   await browser.launch();
   await mkdir(screenshots, { recursive: true });
   const token = await adminToken(dorsal);
@@ -420,8 +430,7 @@ describe("an admin's search (spec §2.6)", () => {
       [viewports.phone, "phone"],
       [wide, "desktop"],
     ] as const) {
-      const page = await browser.openPage(viewport);
-      await signInAsAdmin(page, dorsal);
+      const page = await browser.openPage(viewport, { storageState: adminTab });
       await page.goto(`${dorsal.url}/search?eventId=${paid.id}&dorsal=5173`);
       const modes = page.getByRole("group", { name: "Ver la búsqueda como" });
       await modes.getByRole("button", { name: "Administrador", pressed: true }).waitFor();
