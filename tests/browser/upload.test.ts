@@ -17,7 +17,8 @@ import { recordTexts, uploadScreenSuite, wholePage } from "../support/upload-scr
  * choice to send originals.
  */
 
-const { browser, pageErrors, url, admin, newEvent, signInToUpload, onDisk } = uploadScreenSuite("2026-09-20");
+const { browser, pageErrors, url, admin, newEvent, openSignedIn, goToUpload, openUploadScreen, onDisk } =
+  uploadScreenSuite("2026-09-20");
 const { desktop, phone } = viewports;
 /** The size the upload screen is looked at on a laptop. */
 const laptop = { width: 1366, height: 900 };
@@ -62,8 +63,7 @@ async function signInAsPhotographer(page: Page, event: EventDto, email: string):
 describe("upload screen", () => {
   it("offers one action, says why it cannot be pressed, and follows this upload against a fixed total", async () => {
     const event = await newEvent("Carrera de la Subida");
-    const page = await browser.openPage(laptop);
-    await signInToUpload(page);
+    const page = await openUploadScreen(laptop);
     expect(await page.getByLabel("Evento").inputValue()).toBe(String(event.id));
 
     // Nothing chosen: one action, disabled, with the reason in plain sight (not in a tooltip).
@@ -129,8 +129,7 @@ describe("upload screen", () => {
 
   it("reports photos the event already had as such, and an admin removes a copy from the bib review", async () => {
     const event = await newEvent("Carrera de las repetidas");
-    const page = await browser.openPage(phone);
-    await signInToUpload(page);
+    const page = await openUploadScreen(phone);
     const first = await makeBibPhoto("8601");
     const second = await makeBibPhoto("8602");
     await uploadPhotos(page, [jpeg("meta-8601.jpg", first), jpeg("meta-8602.jpg", second)]);
@@ -257,8 +256,7 @@ describe("upload screen", () => {
 
   it("cancels an upload ('Subida cancelada') and keeps the photos selected", async () => {
     const event = await newEvent("Carrera cancelada");
-    const page = await browser.openPage(desktop);
-    await signInToUpload(page);
+    const page = await openUploadScreen(desktop);
     // Holds the signing call so the upload is still running when Cancelar is pressed.
     await page.route("**/api/photos/uploads", async (route) => {
       await new Promise((resolve) => setTimeout(resolve, 3000));
@@ -278,8 +276,7 @@ describe("upload screen", () => {
 
   it("resumes a multipart upload after the connection drops, from the parts already stored", async () => {
     const event = await newEvent("Carrera con corte de red");
-    const page = await browser.openPage(desktop);
-    await signInToUpload(page);
+    const page = await openUploadScreen(desktop);
     const partRequests: string[] = [];
     const dropPartTwo = async (route: Parameters<Parameters<Page["route"]>[1]>[0]) => {
       const url = new URL(route.request().url());
@@ -316,8 +313,7 @@ describe("upload screen", () => {
 
   it("resumes after the tab is closed mid-upload: the photo is picked again and only the missing parts go", async () => {
     const event = await newEvent("Carrera con pestaña cerrada");
-    const first = await browser.openPage(desktop);
-    await signInToUpload(first);
+    const first = await openUploadScreen(desktop);
     // A file on disk keeps its name, size and date, which is how Uppy recognises it when picked again.
     const file = await onDisk("cerrada-8301.jpg", await makeBigBibPhoto("8301"));
     const firstTab: string[] = [];
@@ -363,10 +359,10 @@ describe("upload screen", () => {
 
   it("on a phone: gallery and camera buttons, the originals choice explained, 2 at a time, compression", async () => {
     const event = await newEvent("Carrera desde el celular");
-    const page = await browser.openPage(phone);
+    const page = await openSignedIn(phone);
     const cdp = await page.context().newCDPSession(page);
     await cdp.send("Emulation.setUserAgentOverride", { userAgent: androidChrome });
-    await signInToUpload(page);
+    await goToUpload(page);
 
     await page.getByRole("button", { name: "Galería", exact: true }).waitFor();
     await page.getByRole("button", { name: "Cámara", exact: true }).waitFor();
@@ -397,8 +393,7 @@ describe("upload screen", () => {
 
   it("the mobile diagnostic (/mobile-test) posts photos with the event id and shows the answer", async () => {
     const event = await newEvent("Carrera de diagnóstico");
-    const page = await browser.openPage(phone);
-    await signInToUpload(page);
+    const page = await openUploadScreen(phone);
     await page.goto(`${url()}/mobile-test`);
     await page.getByRole("heading", { name: "Diagnóstico de carga móvil" }).waitFor();
     expect(await page.getByLabel("Evento").inputValue()).toBe(String(event.id));

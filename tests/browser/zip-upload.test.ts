@@ -19,8 +19,7 @@ import { makeZip } from "../support/zip";
  * cloud-drive card imports a folder of the runtime's drive stand-in into the same event.
  */
 
-const { browser, pageErrors, url, admin, newEvent, signInToUpload, filesFolder, onDisk } =
-  uploadScreenSuite("2026-10-04");
+const { pageErrors, url, admin, newEvent, openUploadScreen, filesFolder, onDisk } = uploadScreenSuite("2026-10-04");
 const { desktop, phone } = viewports;
 
 const zipCard = (page: Page) => page.getByRole("region", { name: "Subir archivo ZIP" });
@@ -68,8 +67,7 @@ const bigZip = async (name: string, bib: string) =>
 describe("ZIP upload card", () => {
   it("uploads a picked ZIP, follows it to Completado and lists the skipped entries with their reason", async () => {
     const event = await newEvent("Carrera del ZIP");
-    const page = await browser.openPage(desktop);
-    await signInToUpload(page);
+    const page = await openUploadScreen(desktop);
     expect(await page.getByLabel("Evento").inputValue()).toBe(String(event.id));
     const card = zipCard(page);
     await card.getByText("hasta 5.000 fotos").waitFor();
@@ -142,8 +140,7 @@ describe("ZIP upload card", () => {
 
   it("sends a big ZIP in parts through the same uploader and imports it", async () => {
     const event = await newEvent("Carrera del ZIP grande");
-    const page = await browser.openPage(desktop);
-    await signInToUpload(page);
+    const page = await openUploadScreen(desktop);
     const sent = await recordStorage(page);
     const zip = await bigZip("grande-7201.jpg", "7201");
     expect(zip.length).toBeGreaterThan(10 * 1024 * 1024);
@@ -170,8 +167,7 @@ describe("ZIP upload card", () => {
 
   it("resumes after the connection drops: 'Reanudar subida del ZIP' sends only the missing parts", async () => {
     const event = await newEvent("Carrera del ZIP con corte de red");
-    const page = await browser.openPage(desktop);
-    await signInToUpload(page);
+    const page = await openUploadScreen(desktop);
     const card = zipCard(page);
     const dropped = await recordStorage(page, { partNumber: "2", as: "reset" });
     await card
@@ -201,8 +197,7 @@ describe("ZIP upload card", () => {
 
   it("sends the whole ZIP again when the store no longer has the interrupted upload", async () => {
     const event = await newEvent("Carrera del ZIP olvidado");
-    const page = await browser.openPage(desktop);
-    await signInToUpload(page);
+    const page = await openUploadScreen(desktop);
     const card = zipCard(page);
     await recordStorage(page, { partNumber: "2", as: "reset" });
     await card
@@ -234,8 +229,7 @@ describe("ZIP upload card", () => {
 
   it("resumes after the tab is closed: the screen finds the unfinished ZIP and sends the rest of the same file", async () => {
     const event = await newEvent("Carrera del ZIP con pestaña cerrada");
-    const first = await browser.openPage(desktop);
-    await signInToUpload(first);
+    const first = await openUploadScreen(desktop);
     // A file on disk keeps its name, size and date, which is how the same file is recognised when picked again.
     const folder = await filesFolder();
     const file = path.join(folder, "cerrada.zip");
@@ -282,8 +276,7 @@ describe("ZIP upload card", () => {
 
   it("refuses a file that is not a ZIP, and says why 'Subir ZIP' waits while none is chosen", async () => {
     await newEvent("Carrera sin ZIP");
-    const page = await browser.openPage(desktop);
-    await signInToUpload(page);
+    const page = await openUploadScreen(desktop);
     const batches: string[] = [];
     page.on("request", (request) => {
       if (request.url().includes("/api/photos/zip-batches")) batches.push(request.method());
@@ -313,8 +306,7 @@ describe("ZIP upload card", () => {
 
   it("cancels an upload ('Subida cancelada') and says when the progress cannot be checked", async () => {
     const event = await newEvent("Carrera cancelada del ZIP");
-    const page = await browser.openPage(desktop);
-    await signInToUpload(page);
+    const page = await openUploadScreen(desktop);
     const card = zipCard(page);
     const zip = await raceZip(["7401", "7402"]);
     // Holds the batch creation so the upload is still running when Cancelar is pressed.
@@ -351,8 +343,7 @@ describe("ZIP upload card", () => {
 
   it("on a phone: the card fits 390 px with a long file name and the skipped list", async () => {
     await newEvent("Carrera del ZIP en el celular");
-    const page = await browser.openPage(phone);
-    await signInToUpload(page);
+    const page = await openUploadScreen(phone);
     const card = zipCard(page);
     const longName = `fotos-de-la-media-maraton-internacional-de-la-ciudad-${"x".repeat(60)}.zip`;
     await card.getByLabel("Archivo ZIP").setInputFiles(zipFile(longName, await raceZip(["7501", "7502"])));

@@ -5,7 +5,7 @@ import type { EventDto } from "@dorsal/shared";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, onTestFinished } from "vitest";
 import { adminToken, apiClient } from "./api";
-import { createBrowserHarness, signInAsAdmin } from "./browser";
+import { createBrowserHarness, type SignedInTab, signedInTab } from "./browser";
 import { type RunningDorsal, startDorsal } from "./server";
 
 /**
@@ -18,6 +18,8 @@ async function filesFolder(): Promise<string> {
   return folder;
 }
 
+type Viewport = { width: number; height: number };
+
 /**
  * What the upload screen's browser suites share: one runtime and one browser per file, a fresh
  * page per test, and an event per test, since the screen picks an admin's newest event.
@@ -26,6 +28,8 @@ export function uploadScreenSuite(eventDate: string) {
   const browser = createBrowserHarness();
   let dorsal: RunningDorsal | undefined;
   let admin: ReturnType<typeof apiClient> | undefined;
+  /** The admin's tab, signed in once over the API: the login screen is the smoke tests' subject. */
+  let adminTab: SignedInTab | undefined;
   const started = <T>(value: T | undefined): T => {
     if (value === undefined) throw new Error("the suite's runtime is not started (beforeAll)");
     return value;
@@ -35,6 +39,7 @@ export function uploadScreenSuite(eventDate: string) {
     dorsal = await startDorsal();
     await browser.launch();
     admin = apiClient(dorsal.url, await adminToken(dorsal));
+    adminTab = await signedInTab(dorsal.url, dorsal.adminEmail, dorsal.adminPassword);
   });
   afterEach(async () => {
     await browser.closePage();
@@ -43,6 +48,11 @@ export function uploadScreenSuite(eventDate: string) {
     await browser.close();
     await dorsal?.stop();
   });
+
+  async function goToUpload(page: Page): Promise<void> {
+    await page.goto(`${started(dorsal).url}/upload`);
+    await page.getByRole("heading", { name: "Carga Masiva de Fotos", level: 1 }).waitFor();
+  }
 
   return {
     browser,
@@ -63,10 +73,15 @@ export function uploadScreenSuite(eventDate: string) {
       await writeFile(file, buffer);
       return file;
     },
-    async signInToUpload(page: Page): Promise<void> {
-      await signInAsAdmin(page, started(dorsal));
-      await page.goto(`${started(dorsal).url}/upload`);
-      await page.getByRole("heading", { name: "Carga Masiva de Fotos", level: 1 }).waitFor();
+    /** A page in a tab the admin signed in on already. */
+    openSignedIn(viewport: Viewport): Promise<Page> {
+      return browser.openPage(viewport, { storageState: started(adminTab) });
+    },
+    goToUpload,
+    async openUploadScreen(viewport: Viewport): Promise<Page> {
+      const page = await browser.openPage(viewport, { storageState: started(adminTab) });
+      await goToUpload(page);
+      return page;
     },
   };
 }
