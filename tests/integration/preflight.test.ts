@@ -1,5 +1,3 @@
-import { spawn } from "node:child_process";
-import path from "node:path";
 import {
   type EventDto,
   messages,
@@ -7,56 +5,16 @@ import {
   type PreflightRunList,
   preflightCheckNames,
 } from "@dorsal/shared";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type PreflightReport, runPreflight } from "../../functions/src/preflight/preflight";
+import { describe, expect, it } from "vitest";
+import { runPreflight } from "../../functions/src/preflight/preflight";
 import { makeBibPhoto, zipOf } from "../../functions/src/preflight/probe-photo";
 import { probePortraitJpeg } from "../../functions/src/preflight/probe-portrait";
-import { adminToken, allUsers, apiClient, waitFor } from "../support/api";
-import { type RunningDorsal, sharedDorsal, startDorsal } from "../support/server";
-
-const root = path.resolve(import.meta.dirname, "../..");
-
-type Client = ReturnType<typeof apiClient>;
+import { adminToken, apiClient, waitFor } from "../support/api";
+import { runEnded, temporaryAdmins } from "../support/preflight-runs";
+import { type RunningDorsal, sharedDorsal } from "../support/server";
 
 /** What the probe itself checks over HTTP (`npm run preflight`): every check up to its cleanup. */
 const probeChecks = preflightCheckNames.slice(0, preflightCheckNames.indexOf("cleanup") + 1);
-
-/** Waits for a run the server started to end, as /preflight polls it. */
-const runEnded = (admin: Client, runId: string, timeoutMs = 120_000) =>
-  waitFor(
-    async () => {
-      const { body } = await admin.get<PreflightRunDto>(`/api/admin/preflight/${runId}`);
-      return body.state === "running" ? undefined : body;
-    },
-    timeoutMs,
-    `preflight run ${runId} to end`,
-  );
-
-const temporaryAdmins = async (admin: Client) =>
-  (await allUsers(admin)).filter((user) => user.email.startsWith("preflight-"));
-
-/** `npm run preflight` as ops run it: its exit code, and its last line parsed as the report. */
-function preflightCli(url: string, credentials: { email: string; password: string }) {
-  return new Promise<{ code: number | null; lines: string[]; report: PreflightReport }>((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", "functions/src/preflight/cli.ts", "--url", url, "--timeout", "60"],
-      {
-        cwd: root,
-        env: { ...process.env, ADMIN_EMAIL: credentials.email, ADMIN_PASSWORD: credentials.password },
-      },
-    );
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.on("error", reject);
-    child.on("close", (code) => {
-      const lines = output.trim().split("\n");
-      resolve({ code, lines, report: JSON.parse(lines.at(-1) ?? "{}") as PreflightReport });
-    });
-  });
-}
 
 /** The preflight's probe against a runtime: a bib photo (with or without a face) and the next bib in a ZIP. */
 async function probeThrough(
@@ -171,68 +129,5 @@ describe("preflight (issue 21): a probe through every stage", () => {
     expect(unknownEvent.body.error).toBe(messages.eventNotFound);
     expect((await admin.get(`/api/admin/preflight/${runId}`)).status).toBe(404);
     expect((await admin.get("/api/admin/preflight/..%2Fusers")).status).toBe(400);
-  });
-
-  describe("against a runtime whose recognition stage is broken", () => {
-    /** The probe stops at the pipeline, and still removes what it made. */
-    const redAtPipeline = [
-      "api GREEN",
-      "signIn GREEN",
-      "probeEvent GREEN",
-      "upload GREEN",
-      "pipeline RED",
-      "cleanup GREEN",
-    ];
-    let broken: RunningDorsal;
-    beforeAll(async () => {
-      // Rekognition behind an address nothing answers: detect fails, the pipeline fails the photo.
-      broken = await startDorsal({
-        env: {
-          VISION_ENGINE: "rekognition",
-          AWS_REGION: "us-east-1",
-          AWS_ACCESS_KEY_ID: "preflight-test",
-          AWS_SECRET_ACCESS_KEY: "preflight-test",
-          AWS_ENDPOINT_URL_REKOGNITION: "http://127.0.0.1:9",
-        },
-      });
-    });
-    afterAll(() => broken.stop());
-
-    it("is RED at the pipeline with the photo's reason, exits 1, and still removes the probe", async () => {
-      const { code, lines, report } = await preflightCli(broken.url, {
-        email: broken.adminEmail,
-        password: broken.adminPassword,
-      });
-      expect(code).toBe(1);
-      expect(report.status).toBe("RED");
-      expect(report.checks.map(({ name, status }) => `${name} ${status}`)).toEqual(redAtPipeline);
-      expect(report.checks[4]?.detail).toMatch(/^la foto falló: .+/);
-      // One line a check, as ops read it, before the JSON.
-      expect(lines.slice(0, -1)).toHaveLength(6);
-      expect(lines[4]).toMatch(/^RED +pipeline +\d+ ms {2}la foto falló/);
-    });
-
-    it("is RED from /preflight too, at the pipeline, and the checks after the probe still run", async () => {
-      const admin = apiClient(broken.url, await adminToken(broken));
-
-      const started = await admin.post<PreflightRunDto>("/api/admin/preflight", {});
-      const ended = await runEnded(admin, started.body.id);
-
-      expect(ended.status).toBe("RED");
-      expect(ended.checks.map(({ name, status }) => `${name} ${status}`)).toEqual([
-        ...redAtPipeline,
-        "payments GREEN",
-        "quotas GREEN",
-        "system GREEN",
-      ]);
-      expect(await temporaryAdmins(admin)).toEqual([]);
-    });
-
-    it("is RED at sign-in with the server's own reason when the credentials are wrong", async () => {
-      const { code, report } = await preflightCli(broken.url, { email: broken.adminEmail, password: "no-es-la-clave" });
-      expect(code).toBe(1);
-      expect(report.checks.map(({ name, status }) => `${name} ${status}`)).toEqual(["api GREEN", "signIn RED"]);
-      expect(report.checks[1]?.detail).toMatch(/^POST \/api\/auth\/login: 401 /);
-    });
   });
 });
