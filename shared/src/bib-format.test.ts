@@ -11,6 +11,7 @@ import {
   isBibText,
   matchesBibPattern,
   normaliseBib,
+  printedBib,
 } from "./bib-format";
 import { defaultEventConfig } from "./constants";
 import { eventRecognitionConfig } from "./staff-requests";
@@ -25,11 +26,26 @@ describe("normaliseBib", () => {
     expect(normaliseBib("M0380")).toBe("M0380");
   });
 
+  it("takes a gap, hyphen, dot or slash between the letter and the number as print, never one between digits", () => {
+    expect(normaliseBib("M 10380")).toBe("M10380");
+    expect(normaliseBib("m-10380")).toBe("M10380");
+    expect(normaliseBib("M. 10380")).toBe("M10380");
+    expect(normaliseBib("10380 / F")).toBe("10380F");
+    expect(normaliseBib("AB 12")).toBe("AB12");
+    expect(normaliseBib("12 34")).toBe("12 34");
+    expect(normaliseBib("12-34")).toBe("12-34");
+    expect(normaliseBib("M 0380")).toBe("M0380");
+    expect(printedBib(" m 0891 ")).toBe("M0891");
+  });
+
   it("tells typed text that could be a bib from anything else", () => {
     expect(isBibText("m10380")).toBe(true);
     expect(isBibText("4821")).toBe(true);
     expect(isBibText("MX")).toBe(false);
-    expect(isBibText("M-10380")).toBe(false);
+    expect(isBibText("M-10380")).toBe(true);
+    expect(isBibText("M 10380")).toBe(true);
+    expect(isBibText("12 34")).toBe(false);
+    expect(isBibText("M--")).toBe(false);
     expect(isBibText("1234567890123")).toBe(false);
   });
 });

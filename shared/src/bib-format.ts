@@ -1,6 +1,6 @@
 /**
  * What an event's bibs look like. `bibPattern` (event_configs) is a regular expression a whole read
- * must match, tested case-insensitively on the read trimmed and upper-cased; the digit count is the
+ * must match, tested case-insensitively on the read as printed (`printedBib`); the digit count is the
  * event's minDigits/maxDigits. Organizers never type the expression: they pick a `BibFormat` and
  * the screen builds it with `bibPatternOf`; `bibFormatOf` reads it back.
  */
@@ -11,20 +11,33 @@ export const bibPatternMaxLength = 100;
 /** A typed or searched bib: letters and digits, at least one digit (the longest pattern plus letters). */
 export const bibTextMaxLength = 12;
 
-/** Bibs are stored and searched as printed, in capitals; leading zeros are print style ("0891" is 891). */
-export function normaliseBib(text: string): string {
+/**
+ * A read or a typed bib as printed, in capitals. A space, hyphen, dot or slash between a letter and
+ * the number is print style too: "M 10380" and "M-10380" are M10380 (the text engines read the gap
+ * of a bib printed "M 10380" as a space, and no separator can match a bib format). Between digits
+ * nothing is joined: "12 34" is two numbers. Leading zeros stay (the leading-zero rule reads them).
+ */
+export function printedBib(text: string): string {
   return text
     .trim()
     .toUpperCase()
-    .replace(/^0+(?=\d)/, "");
+    .replace(
+      /([A-Z])[\s./_-]+(?=\d)|(\d)[\s./_-]+(?=[A-Z])/g,
+      (_, letter?: string, digit?: string) => letter ?? digit ?? "",
+    );
+}
+
+/** Bibs are stored and searched as printed (`printedBib`); leading zeros are print style ("0891" is 891). */
+export function normaliseBib(text: string): string {
+  return printedBib(text).replace(/^0+(?=\d)/, "");
 }
 
 export const bibTextMessage = "El dorsal solo lleva letras y números, con al menos un número";
 
 /** Whether a typed bib could be a bib of some event; the event's own format is judged elsewhere. */
 export function isBibText(text: string): boolean {
-  const trimmed = text.trim();
-  return trimmed.length <= bibTextMaxLength && /^[A-Za-z0-9]+$/.test(trimmed) && /\d/.test(trimmed);
+  const bib = printedBib(text);
+  return bib.length <= bibTextMaxLength && /^[A-Z0-9]+$/.test(bib) && /\d/.test(bib);
 }
 
 export function digitCount(text: string): number {
@@ -44,7 +57,7 @@ function wholeReadRegExp(pattern: string): RegExp {
 }
 
 export function matchesBibPattern(read: string, pattern: string): boolean {
-  return wholeReadRegExp(pattern).test(read.trim().toUpperCase());
+  return wholeReadRegExp(pattern).test(printedBib(read));
 }
 
 export const bibPatternMessages = {

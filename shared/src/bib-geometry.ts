@@ -42,3 +42,23 @@ export function wearerRegion(face: Box): Box {
   const bottom = Math.min(1, chin + (WEARER_DROP + 1) * face.height);
   return { left, top, width: Math.max(0, right - left), height: Math.max(0, bottom - top) };
 }
+
+/**
+ * Whether `first` and `second` stand side by side in one line of print, `first` on the left: level
+ * (their heights overlap by half the smaller one), about as tall (a letter printed smaller than the
+ * number still is, down to half), and at most two characters apart, `charWidth` being one character
+ * of the number (boxes are fractions of the photo's width and height, so widths are compared with
+ * widths and heights with heights).
+ */
+export function sideBySide(first: Box, second: Box, charWidth: number): boolean {
+  const gap = second.left - (first.left + first.width);
+  const overlap = Math.min(first.top + first.height, second.top + second.height) - Math.max(first.top, second.top);
+  const ratio = first.height / Math.max(1e-9, second.height);
+  return (
+    gap >= -0.5 * charWidth &&
+    gap <= 2 * charWidth &&
+    overlap >= 0.5 * Math.min(first.height, second.height) &&
+    ratio >= 0.5 &&
+    ratio <= 2
+  );
+}

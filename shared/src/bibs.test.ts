@@ -77,6 +77,51 @@ describe("bib rules: every rejection", () => {
     ]);
   });
 
+  it("reads a letter bib printed with a gap or a hyphen as one bib, and never joins two numbers", () => {
+    const lettered = { ...rules, bibPattern: "^[A-Z]\\d+$", minDigits: 5, maxDigits: 5 };
+    // The engines give the line ("M 10380") and its words ("M", "10380"): the line is the bib.
+    expect(extractBibs([word("M 10380", 96), word("M", 99), word("10380", 98)], lettered, [face])).toEqual([
+      { number: "M10380", confidence: 96, box: onChest },
+    ]);
+    expect(extractBibs([word("M-10380", 97)], lettered, [face])).toEqual([
+      { number: "M10380", confidence: 97, box: onChest },
+    ]);
+    expect(judge(word("12 34"), [face], rules)).toBe("pattern");
+    expect(judge(word("M 01380"), [face], lettered)).toBeUndefined();
+  });
+
+  it("joins a letter printed apart from the number, on its side, when the two stand level in one line", () => {
+    const lettered = { ...rules, bibPattern: "^[A-Z]\\d+$", minDigits: 5, maxDigits: 5 };
+    const suffixed = { ...lettered, bibPattern: "^\\d+[A-Z]$" };
+    // 10380 on the chest, five characters of 0.024 each; the letter a character to its left or right.
+    const number = word("10380", 98, onChest);
+    const letterAt = (left: number, top = onChest.top, height = onChest.height) =>
+      word("M", 95, { left, top, width: 0.02, height });
+    const joinedBox = {
+      left: 0.396,
+      top: 0.44,
+      width: expect.closeTo(0.164, 9) as number,
+      height: expect.closeTo(0.048, 9) as number,
+    };
+    expect(extractBibs([letterAt(0.396), number], lettered, [face])).toEqual([
+      { number: "M10380", confidence: 95, box: joinedBox },
+    ]);
+    expect(extractBibs([number, letterAt(0.58)], suffixed, [face])).toEqual([
+      expect.objectContaining({ number: "10380M", confidence: 95 }),
+    ]);
+    // Too far apart, not level, or much smaller: two things, not one bib.
+    expect(extractBibs([letterAt(0.3), number], lettered, [face])).toEqual([]);
+    expect(extractBibs([letterAt(0.396, 0.5), number], lettered, [face])).toEqual([]);
+    expect(extractBibs([letterAt(0.396, 0.45, 0.02), number], lettered, [face])).toEqual([]);
+    // Two numbers side by side are never joined, and a digits-only event publishes the number alone.
+    expect(
+      extractBibs([word("103", 99, { ...onChest, width: 0.05 }), word("80", 99, { ...onChest, left: 0.5 })], rules, [
+        face,
+      ]).map((bib) => bib.number),
+    ).toEqual(["103", "80"]);
+    expect(extractBibs([letterAt(0.396), number], rules, [face]).map((bib) => bib.number)).toEqual(["10380"]);
+  });
+
   it("rejects numbers shorter or longer than the configured digits", () => {
     expect(judge(word("7"))).toBe("length");
     expect(judge(word("1234567"))).toBe("length");
@@ -164,6 +209,7 @@ describe("checkManualBib", () => {
   it("judges a letter event's bib by its format and says what its bibs look like", () => {
     const lettered = { ...event, bibPattern: "^[A-Z]\\d+$", minDigits: 5, maxDigits: 5 };
     expect(checkManualBib(" m10380 ", lettered)).toEqual({ number: "M10380" });
+    expect(checkManualBib("M-10380", lettered)).toEqual({ number: "M10380" });
     const format = { error: "Los dorsales de este evento son una letra y 5 dígitos, p. ej. M10380" };
     expect(checkManualBib("10380", lettered)).toEqual(format);
     expect(checkManualBib("M1038", lettered)).toEqual(format);

@@ -1,6 +1,14 @@
 import type { EventConfigDto, EventRecognitionConfig } from "./api";
-import { bibExample, bibFormatOf, describeBibFormat, digitCount, matchesBibPattern, normaliseBib } from "./bib-format";
-import { type Box, wearerOf } from "./bib-geometry";
+import {
+  bibExample,
+  bibFormatOf,
+  describeBibFormat,
+  digitCount,
+  matchesBibPattern,
+  normaliseBib,
+  printedBib,
+} from "./bib-format";
+import { type Box, sideBySide, wearerOf } from "./bib-geometry";
 import { defaultEventConfig } from "./constants";
 
 /**
@@ -84,7 +92,7 @@ export function extractBibs(
   faces: readonly FaceCandidate[] = [],
 ): BibCandidate[] {
   const best = new Map<string, BibCandidate>();
-  for (const word of words) {
+  for (const word of [...words, ...lettersJoined(words)]) {
     if (judgeWord(word, rules, faces)) continue;
     // Leading zeros and case are print style, not identity: "0891" and "891" are one runner.
     const number = normaliseBib(word.text);
@@ -96,13 +104,51 @@ export function extractBibs(
   return ranked.slice(0, rules.enableMultiDorsalSupport ? rules.maxDorsalsPerPhoto : 1);
 }
 
+/**
+ * A letter printed apart from the number ("M  10380") reaches the rules as two detections, the
+ * number and the letter, which neither engine joins when the gap is wide. So each letter (one to
+ * three) standing beside a number, level with it and about as tall, is also read joined to it, on
+ * the side it stands (M10380, 10380M), at the lower of the two confidences. Only a letter and a
+ * number are joined, never two numbers, so a digits-only event is unaffected.
+ */
+function lettersJoined(words: readonly WordCandidate[]): WordCandidate[] {
+  const printed = words.map((word) => ({ word, text: printedBib(word.text) }));
+  const letters = printed.filter(({ text }) => /^[A-Z]{1,3}$/.test(text));
+  const numbers = printed.filter(({ text }) => /^\d+$/.test(text));
+  const joined: WordCandidate[] = [];
+  for (const letter of letters) {
+    for (const number of numbers) {
+      const charWidth = number.word.box.width / number.text.length;
+      const before = sideBySide(letter.word.box, number.word.box, charWidth);
+      if (!before && !sideBySide(number.word.box, letter.word.box, charWidth)) continue;
+      joined.push({
+        text: before ? letter.text + number.text : number.text + letter.text,
+        confidence: Math.min(letter.word.confidence, number.word.confidence),
+        box: union(letter.word.box, number.word.box),
+      });
+    }
+  }
+  return joined;
+}
+
+function union(a: Box, b: Box): Box {
+  const left = Math.min(a.left, b.left);
+  const top = Math.min(a.top, b.top);
+  return {
+    left,
+    top,
+    width: Math.max(a.left + a.width, b.left + b.width) - left,
+    height: Math.max(a.top + a.height, b.top + b.height) - top,
+  };
+}
+
 /** The first rule a word fails, cheapest first; `undefined` when it is a bib. */
 export function judgeWord(
   word: WordCandidate,
   rules: BibRuleConfig,
   faces: readonly FaceCandidate[],
 ): BibRejection | undefined {
-  const text = word.text.trim().toUpperCase();
+  const text = printedBib(word.text);
   if (!matchesBibPattern(text, rules.bibPattern)) return "pattern";
   const digits = digitCount(text);
   if (digits < rules.minDigits || digits > rules.maxDigits) return "length";
@@ -142,7 +188,7 @@ export const manualBibMessages = {
  * (`normaliseBib`); a zero-padded event (allowLeadingZeros) may be typed without the zeros.
  */
 export function checkManualBib(typed: string, config: BibSettings): { number: string } | { error: string } {
-  const text = typed.trim().toUpperCase();
+  const text = printedBib(typed);
   if (text === "") return { error: manualBibMessages.required };
   const digitsOnly = config.bibPattern === defaultEventConfig.bibPattern;
   if (!matchesBibPattern(text, config.bibPattern))

@@ -78,7 +78,7 @@ describe("parseStartListCsv", () => {
       "2;;",
       "3;Luis;no-es-correo",
       "1;Otra Ana;",
-      "12-A;Guion;",
+      "12-34;Guion;",
       "12345678901;Largo;",
       "4;Bien;",
     ].join("\n");
@@ -89,7 +89,7 @@ describe("parseStartListCsv", () => {
       { line: 4, message: "Línea 4: falta el nombre" },
       { line: 5, message: "Línea 5: el correo «no-es-correo» no es válido" },
       { line: 6, message: "Línea 6: el dorsal 1 está repetido (ya está en la línea 2)" },
-      { line: 7, message: "Línea 7: el dorsal «12-A» no es válido: usa solo números y letras" },
+      { line: 7, message: "Línea 7: el dorsal «12-34» no es válido: usa solo números y letras" },
       { line: 8, message: "Línea 8: el dorsal «12345678901» es demasiado largo (máximo 10 caracteres)" },
     ]);
   });

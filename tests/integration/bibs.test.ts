@@ -230,6 +230,19 @@ describe("bib index: manual correction and re-indexing", () => {
       { code: code.body.code, eventId: lettered.id, dorsalNumber: "M10380" },
     );
     expect(validation.body).toMatchObject({ valid: true, photos: [{ id: published }] });
+
+    // Printed with a gap between the letter and the number, read through the pipeline as one bib,
+    // and found however the athlete types it.
+    const gapped = (await admin.post<EventDto>("/api/events", { name: "Carrera del Espacio", date: "2026-12-28" }))
+      .body;
+    await admin.put(`/api/events/${gapped.id}/config`, { ...settings, ...letterFormat });
+    const spaced = await upload(gapped.id, "M 20471");
+    for (const typed of ["M20471", "m 20471", "M-20471"]) {
+      const result = await admin.get<SearchResponse>(
+        `/api/photos/search?eventId=${gapped.id}&dorsalNumber=${encodeURIComponent(typed)}`,
+      );
+      expect(result.body, typed).toMatchObject({ totalFound: 1, dorsalNumber: "M20471", photos: [{ id: spaced }] });
+    }
   });
 
   it("keeps these tools for admins", async () => {
