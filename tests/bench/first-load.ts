@@ -4,8 +4,8 @@
  *
  *   npm run bench:first-load -- [--baseline main] [--runs 5]
  *
- * The baseline commit is exported (git archive) to a temporary directory that borrows this
- * checkout's node_modules (its own workspaces excepted), built with its own Vite config, and run
+ * The baseline commit is exported to a temporary directory with its dependencies (`./baseline.ts`),
+ * built with its own Vite config, and run
  * with its own runtime, both with a fresh DATA_DIR. Each run opens `/search` in a new Chromium
  * context (empty cache), alternating baseline and current, and measures from navigation start to
  * the page's h1: once on the loopback (mostly CPU: parsing and running the JS) and once over an
@@ -16,12 +16,11 @@
  * The last line is one JSON object.
  */
 import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, readdir, rm, symlink } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { rm } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { type Browser, chromium } from "playwright-core";
 import { type RunningDorsal, startDorsal } from "../support/server";
+import { currentCheckout, exportBaseline } from "./baseline";
 import { percentile } from "./bibs/score";
 
 const { values } = parseArgs({
@@ -36,8 +35,6 @@ if (values.help) {
   process.exit(0);
 }
 const runs = Number(values.runs);
-const root = path.resolve(import.meta.dirname, "../..");
-const workspaces = ["shared", "functions", "infra", "frontend"];
 
 /** Lighthouse's mobile throttling ("Slow 4G"), in the units of CDP's Network.emulateNetworkConditions. */
 const slow4g = {
@@ -65,22 +62,6 @@ interface Load {
   jsWireBytes: number;
   jsDecodedBytes: number;
   reloadWireBytes: number;
-}
-
-async function exportBaseline(ref: string): Promise<{ dir: string; commit: string }> {
-  const commit = execFileSync("git", ["rev-parse", "--short", ref], { cwd: root, encoding: "utf8" }).trim();
-  const dir = await mkdtemp(path.join(tmpdir(), "dorsal-first-load-"));
-  execFileSync("sh", ["-c", `git archive ${commit} | tar -x -C "${dir}"`], { cwd: root });
-  // The dependencies are the same packages; only the workspaces must be the baseline's own.
-  await mkdir(path.join(dir, "node_modules", "@dorsal"), { recursive: true });
-  for (const entry of await readdir(path.join(root, "node_modules"))) {
-    if (entry === "@dorsal") continue;
-    await symlink(path.join(root, "node_modules", entry), path.join(dir, "node_modules", entry));
-  }
-  for (const workspace of workspaces)
-    await symlink(path.join(dir, workspace), path.join(dir, "node_modules", "@dorsal", workspace));
-  execFileSync("npm", ["run", "build", "--silent"], { cwd: dir, stdio: ["ignore", "ignore", "inherit"] });
-  return { dir, commit };
 }
 
 async function coldLoad(browser: Browser, url: string, conditions: typeof slow4g | undefined): Promise<Load> {
@@ -142,8 +123,8 @@ const ratio = (after: number, before: number) => Number((after / before).toFixed
 
 console.log(`building ${values.baseline} in a temporary directory…`);
 const baseline = await exportBaseline(values.baseline);
-const current = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
-const dirty = execFileSync("git", ["status", "--porcelain"], { cwd: root, encoding: "utf8" }).trim() !== "";
+execFileSync("npm", ["run", "build", "--silent"], { cwd: baseline.dir, stdio: ["ignore", "ignore", "inherit"] });
+const { commit: current, dirty } = currentCheckout();
 const servers: { name: "baseline" | "current"; dorsal: RunningDorsal }[] = [];
 const browser = await chromium.launch({
   executablePath: "/usr/bin/chromium",

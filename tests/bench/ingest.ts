@@ -90,9 +90,11 @@ const grain = (() => {
  */
 async function makePhoto(source: string, seed: number, quality: number, scale = 1): Promise<Buffer> {
   const noise = Buffer.alloc(24 * 24 * 3);
-  let state = seed * 2654435761 + 1;
+  // 32-bit products (Math.imul): in doubles they lose their low bits, and two seeds made the same
+  // noise, so two photos of one source hashed alike and the second was a duplicate.
+  let state = (Math.imul(seed, 2654435761) + 1) >>> 0;
   for (let i = 0; i < noise.length; i += 1) {
-    state = (state * 1103515245 + 12345) >>> 0;
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
     noise[i] = state >>> 24;
   }
   const photo = await sharp(source)
@@ -293,7 +295,10 @@ try {
         const polled = await api.get<{ processingStatus: string }>(`/api/photos/${timing.photoId}`);
         if (polled.status !== 200) throw new Error(`photo: ${polled.status}`);
         if (polled.body.processingStatus === "successful") break;
-        if (polled.body.processingStatus === "failed") throw new Error(`24 MP photo ${timing.photoId} failed`);
+        // A duplicate is never processed: with few sources two made photos can hash alike.
+        if (polled.body.processingStatus === "failed" || polled.body.processingStatus === "duplicate") {
+          throw new Error(`24 MP photo ${timing.photoId}: ${polled.body.processingStatus}`);
+        }
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       seconds.push((Date.now() - timing.startedAt) / 1000);

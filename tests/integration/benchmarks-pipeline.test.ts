@@ -38,6 +38,20 @@ describe("the pipeline's benchmarks, short", () => {
     expect(single.medianS).toBeGreaterThan(0);
   }, 600_000);
 
+  it("bench:ingest:against runs a baseline commit's bench beside this checkout's and reports the ratio", async () => {
+    const { output, last } = await runBenchmark("tests/bench/ingest-against.ts", [
+      ...["--baseline", "HEAD", "--rounds", "1", "--photos", "1", "--data", sources],
+    ]);
+    expect(last).toMatchObject({ photos: 1, rounds: 1 });
+    for (const side of ["baselinePhotosPerMinute", "currentPhotosPerMinute"]) {
+      const figures = last[side] as number[];
+      expect(figures, side).toHaveLength(1);
+      expect(figures[0], side).toBeGreaterThan(0);
+    }
+    expect(last.ratio).toBeGreaterThan(0);
+    expect(output).toMatch(/round 1, baseline \(\w+\): [\d.]+ photos\/min/);
+  }, 600_000);
+
   it("bench:detect measures detect sending the original and the working copy, each in its own process", async () => {
     const { last } = await runBenchmark("tests/bench/detect-aws.ts", ["--photos", "2", "--data", sources]);
     for (const mode of ["original", "copy"]) {
