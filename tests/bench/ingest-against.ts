@@ -48,10 +48,14 @@ async function ingestIn(dir: string, args: string[]): Promise<IngestFigures> {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  // Shown as it comes, indented: a run takes minutes.
+  let shown = 0;
+  // Shown as it comes, line by line and indented: a run takes minutes.
   const collect = (chunk: Buffer) => {
     output += chunk.toString();
-    process.stdout.write(chunk.toString().replace(/^(?=.)/gm, "    "));
+    const complete = output.lastIndexOf("\n") + 1;
+    if (complete <= shown) return;
+    process.stdout.write(output.slice(shown, complete).replace(/^(?=.)/gm, "    "));
+    shown = complete;
   };
   child.stdout.on("data", collect);
   child.stderr.on("data", collect);
