@@ -295,7 +295,7 @@ try {
         const polled = await api.get<{ processingStatus: string }>(`/api/photos/${timing.photoId}`);
         if (polled.status !== 200) throw new Error(`photo: ${polled.status}`);
         if (polled.body.processingStatus === "successful") break;
-        // A duplicate is never processed: with few sources two made photos can hash alike.
+        // A duplicate is never processed: waiting for it would never end.
         if (polled.body.processingStatus === "failed" || polled.body.processingStatus === "duplicate") {
           throw new Error(`24 MP photo ${timing.photoId}: ${polled.body.processingStatus}`);
         }
