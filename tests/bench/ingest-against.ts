@@ -19,13 +19,10 @@ import { currentCheckout, exportBaseline } from "./baseline";
 import { benchOptions } from "./options";
 
 const root = path.resolve(import.meta.dirname, "../..");
-const { counts, texts } = benchOptions(
-  "bench:ingest:against",
-  { rounds: 2, photos: 40 },
-  { baseline: "49d739d", data: path.resolve(root, "../shared/data") },
-);
-const baselineRef = texts.baseline ?? "49d739d";
-const data = texts.data ?? path.resolve(root, "../shared/data");
+const defaults = { baseline: "49d739d", data: path.resolve(root, "../shared/data") };
+const { counts, texts } = benchOptions("bench:ingest:against", { rounds: 2, photos: 40 }, defaults);
+const baselineRef = texts.baseline ?? defaults.baseline;
+const data = texts.data ?? defaults.data;
 
 interface IngestFigures {
   photosPerMinute: number;
