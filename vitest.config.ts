@@ -58,6 +58,7 @@ const sharedWorkerSuites = [
 export default defineConfig({
   test: {
     maxWorkers: availableParallelism() + 1,
+    globalSetup: ["tests/support/runtime-bundle.ts"],
     reporters: ["default", "./tests/support/project-times.ts"],
     projects: [
       {
@@ -124,8 +125,8 @@ export default defineConfig({
           name: "browser",
           include: ["tests/browser/**/*.test.ts"],
           // Their runtimes and browsers are child processes each file starts and stops; a worker keeps
-          // only the modules (playwright-core, sharp, the support code) and the runtime's bundle
-          // (tests/support/server.ts) for its next file: import 20.5 → 6.1 s summed, 639 → 589 CPU-s
+          // only the modules (playwright-core, sharp, the support code) for its next file: import
+          // 20.5 → 6.1 s summed, 639 → 589 CPU-s
           // for the project alone (2026-12-02, one run each).
           isolate: false,
           testTimeout: 120_000,

@@ -5,9 +5,11 @@ import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import type { EventDto, PresignResponse, SearchResponse } from "@dorsal/shared";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
+import { runtimeBundleEntry } from "../../functions/local/bundle";
 import { makeBibPhoto } from "../../functions/src/preflight/probe-photo";
 import { apiClient, waitFor } from "../support/api";
 import { distDir } from "../support/first-load";
+import { freshBundleVariable } from "../support/runtime-bundle";
 import { startDorsal } from "../support/server";
 
 /** fetch() would decompress and normalise the path; the encoding and path tests need the bytes as sent. */
@@ -36,6 +38,11 @@ describe("embedded runtime lifecycle", () => {
   const dirs: string[] = [];
   afterAll(async () => {
     for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  });
+
+  it("is bundled once for the whole test run, by its global setup, from this checkout", async () => {
+    expect(process.env[freshBundleVariable]).toBe(runtimeBundleEntry);
+    expect((await readFile(runtimeBundleEntry, "utf8")).length).toBeGreaterThan(0);
   });
 
   it("prints a generated admin password once, keeps everything across a restart, and stops cleanly", async () => {

@@ -3,8 +3,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
-import { bundleRuntime } from "../../functions/local/bundle";
+import { bundleRuntime, runtimeBundleEntry } from "../../functions/local/bundle";
 import { waitFor } from "./api";
+import { freshBundleVariable } from "./runtime-bundle";
 import type { SharedDorsal } from "./shared-runtime";
 import { testAdmin } from "./test-admin";
 
@@ -32,10 +33,15 @@ export interface RunningDorsal {
 
 const root = path.resolve(import.meta.dirname, "../..");
 
-/** Bundled once per test process, from the sources as they are now (a test never runs a stale bundle). */
+/**
+ * Made from the sources as they are now, so a test never runs a stale bundle: once per `vitest run`
+ * when its global setup made it, else once per process. A baseline checkout's benchmark inherits the
+ * variable too, and its own entry differs, so it bundles its own code.
+ */
 let bundled: Promise<string> | undefined;
 const runtimeBundle = () => {
-  bundled ??= bundleRuntime();
+  bundled ??=
+    process.env[freshBundleVariable] === runtimeBundleEntry ? Promise.resolve(runtimeBundleEntry) : bundleRuntime();
   return bundled;
 };
 
