@@ -126,8 +126,7 @@ export default defineConfig({
           include: ["tests/browser/**/*.test.ts"],
           // Their runtimes and browsers are child processes each file starts and stops; a worker keeps
           // only the modules (playwright-core, sharp, the support code) for its next file: import
-          // 20.5 → 6.1 s summed, 639 → 589 CPU-s
-          // for the project alone (2026-12-02, one run each).
+          // 20.5 → 6.1 s summed, 639 → 589 CPU-s for the project alone (2026-12-02, one run each).
           isolate: false,
           testTimeout: 120_000,
           hookTimeout: 180_000,

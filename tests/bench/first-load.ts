@@ -5,14 +5,13 @@
  *   npm run bench:first-load -- [--baseline main] [--runs 5]
  *
  * The baseline commit is exported to a temporary directory with its dependencies (`./baseline.ts`),
- * built with its own Vite config, and run
- * with its own runtime, both with a fresh DATA_DIR. Each run opens `/search` in a new Chromium
- * context (empty cache), alternating baseline and current, and measures from navigation start to
- * the page's h1: once on the loopback (mostly CPU: parsing and running the JS) and once over an
- * emulated slow phone network (Lighthouse's "Slow 4G": 150 ms RTT, 1.6 Mbps down), where bytes
- * count. It also counts the app's bytes on the wire (compressed, headers included) and decoded,
- * JS apart, and what a reload transfers (the API's answers left out), from Resource Timing. Byte
- * figures are machine-independent; times are medians.
+ * built with its own Vite config, and run with its own runtime, both with a fresh DATA_DIR. Each run
+ * opens `/search` in a new Chromium context (empty cache), alternating baseline and current, and
+ * measures from navigation start to the page's h1: once on the loopback (mostly CPU: parsing and
+ * running the JS) and once over an emulated slow phone network (Lighthouse's "Slow 4G": 150 ms
+ * RTT, 1.6 Mbps down), where bytes count. It also counts the app's bytes on the wire (compressed,
+ * headers included) and decoded, JS apart, and what a reload transfers (the API's answers left
+ * out), from Resource Timing. Byte figures are machine-independent; times are medians.
  * The last line is one JSON object.
  */
 import { execFileSync } from "node:child_process";
